@@ -1,0 +1,234 @@
+"""The typed syntax tree of the effect language, with positions.
+
+The parser (parser.py) turns effect text into these nodes; the compiler (compiler.py)
+type-checks them and turns them into executable operations. Every node keeps the line
+and column of its first character *within the effect text*, so diagnostics can be
+mapped to the YAML file.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Node:
+    line: int
+    column: int
+
+
+# ---- expressions -------------------------------------------------------------------
+
+
+@attrs.frozen
+class Literal(Node):
+    value: object
+
+
+@attrs.frozen
+class Name(Node):
+    name: str
+
+
+@attrs.frozen
+class ListExpr(Node):
+    items: tuple[Node, ...]
+
+
+@attrs.frozen
+class Comprehension(Node):
+    element: Node
+    var: str
+    source: Node
+    condition: Node | None
+
+
+@attrs.frozen
+class Attr(Node):
+    target: Node
+    name: str
+
+
+@attrs.frozen
+class Index(Node):
+    target: Node
+    index: Node
+
+
+@attrs.frozen
+class Call(Node):
+    name: str
+    args: tuple[Node, ...]
+
+
+@attrs.frozen
+class Unary(Node):
+    op: str  # "not" or "-"
+    operand: Node
+
+
+@attrs.frozen
+class Binary(Node):
+    op: str  # + - * / % == != < <= > >= in notin and or
+    left: Node
+    right: Node
+
+
+# ---- statements ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class Let(Node):
+    name: str
+    value: Node
+
+
+@attrs.frozen
+class Set(Node):
+    target: Node
+    value: Node
+
+
+@attrs.frozen
+class Change(Node):
+    verb: str  # gain, lose, pay
+    amount: Node
+    target: Node
+
+
+@attrs.frozen
+class Move(Node):
+    cards: Node
+    zone: Node
+    place: str  # "top" or "bottom"
+
+
+@attrs.frozen
+class Draw(Node):
+    count: Node
+    source: Node
+    dest: Node
+
+
+@attrs.frozen
+class ZoneStmt(Node):
+    verb: str  # shuffle
+    zone: Node
+
+
+@attrs.frozen
+class CardsStmt(Node):
+    verb: str  # destroy, reveal
+    cards: Node
+
+
+@attrs.frozen
+class Create(Node):
+    count: Node
+    card_id: str
+    zone: Node
+
+
+@attrs.frozen
+class Choose(Node):
+    var: str
+    options: Node
+    by: Node | None
+    prompt: str | None
+    up_to: Node | None  # None: exactly one; else pick up to this many, one at a time
+
+
+@attrs.frozen
+class Option(Node):
+    label: str
+    condition: Node | None
+    body: tuple[Node, ...]
+
+
+@attrs.frozen
+class ChooseOne(Node):
+    by: Node | None
+    prompt: str | None
+    options: tuple[Option, ...]
+
+
+@attrs.frozen
+class TakeActions(Node):
+    group: str
+    player: Node | None
+
+
+@attrs.frozen
+class CallStmt(Node):
+    name: str
+    args: tuple[Node, ...]
+
+
+@attrs.frozen
+class Use(Node):
+    card: Node
+    effect: str
+
+
+@attrs.frozen
+class Emit(Node):
+    event: str
+    args: tuple[Node, ...]
+
+
+@attrs.frozen
+class Grant(Node):
+    modifier: str
+    player: Node
+    duration: str
+
+
+@attrs.frozen
+class EndGame(Node):
+    winners: Node | None
+
+
+@attrs.frozen
+class Log(Node):
+    text: str
+
+
+@attrs.frozen
+class Stop(Node):
+    pass
+
+
+@attrs.frozen
+class If(Node):
+    branches: tuple[tuple[Node, tuple[Node, ...]], ...]  # (condition, body)
+    orelse: tuple[Node, ...]
+
+
+@attrs.frozen
+class ForEach(Node):
+    var: str
+    source: Node
+    body: tuple[Node, ...]
+
+
+@attrs.frozen
+class Repeat(Node):
+    count: Node | None  # None: forever
+    body: tuple[Node, ...]
+
+
+@attrs.frozen
+class While(Node):
+    condition: Node
+    body: tuple[Node, ...]
+
+
+@attrs.frozen
+class Turn(Node):
+    player: Node
+    body: tuple[Node, ...]
+
+
+@attrs.frozen
+class Round(Node):
+    body: tuple[Node, ...]

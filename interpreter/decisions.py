@@ -1,0 +1,218 @@
+"""Decisions: where a running game waits for a player, and the actions it offers.
+
+A state waits in one of two ways, both plain data in `state.pending`:
+  ["actions", player, group, done_key]   the player picks one of the group's actions
+  ["choice", player, options, type, prompt, answer_key, allow_done]   a choice inside an effect
+Legal actions come in a stable order (declaration order, then each parameter's choices
+in order) and each has a canonical text that `apply` accepts back. Seats played by a
+game-defined bot never surface a choice: the bot answers it inside the state, with the
+state's own random numbers, so games stay deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from . import vm
+from .diagnostics import IllegalActionError
+from .model import ActionDef
+
+if TYPE_CHECKING:
+    from .state import State
+
+DONE = "#done"  # the answer "I have picked enough" of `choose up to`
+_PLAIN = re.compile(r"^[A-Za-z0-9_.#:+-]+$")
+
+
+class Action:
+    """One legal move: its canonical text and what applying it means."""
+
+    __slots__ = ("text", "payload")
+
+    def __init__(self, text: str, payload: Any):
+        self.text = text
+        self.payload = payload
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self.text == other.text
+        return isinstance(other, str) and self.text == other
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def render(st: State, value: Any, type_: str) -> str:
+    """The canonical text of one value."""
+    if value is None:
+        return "none"
+    if type_ == "card":
+        return f"{st.gd.cards[st.card_def[value]].id}#{value}"
+    if type_ == "player":
+        return f"P{value + 1}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value if _PLAIN.match(value) else json.dumps(value)
+    if isinstance(value, list):
+        inner = type_[5:] if type_.startswith("list:") else "any"
+        return "[" + ",".join(render(st, v, inner) for v in value) + "]"
+    return str(value)
+
+
+# ---- waiting ---------------------------------------------------------------------------
+
+
+def suspend_for_actions(st: State, fr: list[Any], player: int, group: str, done_key: str) -> bool:
+    """Wait for `player` to pick an action of `group`; with none legal, the loop ends."""
+    if vm.check_end(st, "action"):
+        return True
+    st.pending = ["actions", player, group, done_key]
+    st.legal_cache = None
+    if not legal_actions(st):
+        st.pending = None
+        return False
+    fr[1] -= 1  # run the `take actions` operation again after the action
+    return True
+
+
+def suspend_for_choice(
+    st: State, fr: list[Any], player: int, options: list[Any], type_: str, prompt: str, answer: str, allow_done: bool
+) -> bool:
+    """Wait for `player` to pick one of `options` (or let a game bot pick now)."""
+    fr[1] -= 1  # the choosing operation runs again and takes the answer
+    bot = st.gd.bots.get(st.seats[player])
+    if bot is not None:
+        choices = options + [DONE] if allow_done else options
+        fr[2][answer] = choices[0] if bot.choose == "first" else choices[vm.randbelow(st, len(choices))]
+        return False
+    if vm.check_end(st, "action"):
+        return True
+    st.pending = ["choice", player, list(options), type_, prompt, answer, allow_done]
+    st.legal_cache = None
+    return True
+
+
+# ---- what is legal ---------------------------------------------------------------------
+
+
+def legal_actions(st: State) -> list[Action]:
+    if st.legal_cache is not None:
+        return st.legal_cache
+    pending = st.pending
+    result: list[Action] = []
+    if pending is None:
+        pass
+    elif pending[0] == "actions":
+        player = pending[1]
+        for action in st.gd.groups[pending[2]]:
+            if _within_limits(st, action, player):
+                _enumerate(st, action, player, result)
+    else:
+        type_ = pending[3]
+        result = [Action(render(st, v, type_), v) for v in pending[2]]
+        if pending[6]:
+            result.append(Action("done", DONE))
+    st.legal_cache = result
+    return result
+
+
+def _within_limits(st: State, action: ActionDef, player: int) -> bool:
+    for scope, most in action.limits:
+        if st.uses[scope].get(f"{action.id}:{player}", 0) >= most:
+            return False
+    return True
+
+
+def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> None:
+    env: dict[str, Any] = {"me": player}
+    params = action.params
+    if not params:
+        if _allowed(st, action, env):
+            out.append(Action(action.id, (action.index, ())))
+        return
+
+    def walk(i: int, values: tuple[Any, ...]) -> None:
+        if i == len(params):
+            local = dict(env)
+            for param, value in zip(params, values, strict=True):
+                local[param.name] = value
+            if _allowed(st, action, local):
+                text = action.id + "".join(" " + render(st, v, p.type) for v, p in zip(values, params, strict=True))
+                out.append(Action(text, (action.index, values)))
+            return
+        local = dict(env)
+        for param, value in zip(params, values, strict=False):
+            local[param.name] = value
+        for value in params[i].domain(st, local):
+            walk(i + 1, (*values, value))
+
+    walk(0, ())
+
+
+def _allowed(st: State, action: ActionDef, env: dict[str, Any]) -> bool:
+    if action.condition is not None and not action.condition(st, env):
+        return False
+    for ci, offset, amount in action.cost:
+        cdef = st.gd.counters[ci]
+        slot = env["me"] * cdef.width + offset if cdef.scope == "player" else offset
+        floor = cdef.min if cdef.min is not None else 0
+        if st.counters[ci][slot] - amount(st, env) < floor:
+            return False
+    return True
+
+
+# ---- applying --------------------------------------------------------------------------
+
+
+def find(st: State, action: Action | str) -> Action:
+    """The legal action meant by an Action or its canonical text."""
+    text = action.text if isinstance(action, Action) else str(action).strip()
+    for legal in legal_actions(st):
+        if legal.text == text:
+            return legal
+    if st.terminal:
+        raise IllegalActionError(f"the game is over; '{text}' cannot be played")
+    sample = ", ".join(a.text for a in legal_actions(st)[:6])
+    raise IllegalActionError(f"'{text}' is not a legal action now; legal: {sample}{' ...' if len(legal_actions(st)) > 6 else ''}")
+
+
+def apply(st: State, action: Action | str) -> None:
+    chosen = find(st, action)
+    pending = st.pending
+    assert pending is not None
+    st.history.append(chosen.text)
+    st.pending = None
+    st.legal_cache = None
+    frame = st.stack[-1]
+    if pending[0] == "choice":
+        frame[2][pending[5]] = chosen.payload
+    else:
+        index, values = chosen.payload
+        act = st.gd.actions[index]
+        player = pending[1]
+        for scope, _ in act.limits:
+            key = f"{act.id}:{player}"
+            st.uses[scope][key] = st.uses[scope].get(key, 0) + 1
+        env: dict[str, Any] = {"me": player}
+        for param, value in zip(act.params, values, strict=True):
+            env[param.name] = value
+        for ci, offset, amount in act.cost:
+            cdef = st.gd.counters[ci]
+            slot = player * cdef.width + offset if cdef.scope == "player" else offset
+            vm.change_counter(st, ci, slot, -amount(st, env), "pay")
+        if act.ends:
+            frame[2][pending[3]] = True
+        st.stack.append([act.code, 0, env])
+        if st.queue:  # triggers of paying the cost resolve before the action's effect
+            st.stack.extend(reversed(st.queue))
+            st.queue = []
+    vm.run(st)

@@ -1,0 +1,91 @@
+"""Diagnostics: the one error vocabulary of every stage.
+
+A rule file's mistakes are reported as `PATH:LINE:COL: error[CODE]: MESSAGE` (DESIGN §4),
+all of them, not just the first. Stages collect `Diagnostic`s and raise one
+`RuleFileError` carrying the lot; the CLI prints them (or their JSON form) and exits 1.
+Errors met while a game runs (an illegal action, a rule error inside an effect) are
+`GameError`s: a message for people, never a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen
+class Diagnostic:
+    """One finding about one place in a rule file (1-based line and column)."""
+
+    path: str
+    line: int
+    column: int
+    code: str
+    message: str
+    severity: str = "error"
+    hint: str | None = None
+    # The source line the finding is in, for a caret excerpt (effect text mostly).
+    source_line: str | None = None
+    width: int = 1
+
+    def format(self) -> str:
+        text = f"{self.path}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}"
+        if self.source_line is not None:
+            shown = self.source_line.rstrip("\n")
+            caret = " " * max(self.column - 1, 0) + "^" * max(self.width, 1)
+            text += f"\n    {shown}\n    {caret}"
+        if self.hint:
+            text += f"\n    hint: {self.hint}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
+        if self.hint:
+            data["hint"] = self.hint
+        return data
+
+
+class OrreryError(Exception):
+    """Base of the errors orrery reports to people (never shown as a traceback)."""
+
+
+class RuleFileError(OrreryError):
+    """Rule files that cannot be loaded; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.path, d.line, d.column, d.code))
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+
+class GameError(OrreryError):
+    """A problem while a game runs: illegal action, corrupt save, rule error in an effect."""
+
+
+class IllegalActionError(GameError):
+    """The action is not legal in this state."""
+
+
+class RuleRuntimeError(GameError):
+    """An effect broke a rule of the engine (overdraft, step budget, trigger chain...)."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """The closest candidate to a misspelt name, or None when nothing is close."""
+    matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def hint_for(name: str, candidates: Iterable[str]) -> str | None:
+    """A 'did you mean' hint sentence, or None."""
+    guess = did_you_mean(name, candidates)
+    return f"did you mean '{guess}'?" if guess else None

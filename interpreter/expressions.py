@@ -1,0 +1,673 @@
+"""Compile expression nodes into closures `fn(state, env) -> value`, checking names,
+arity and types on the way.
+
+Compiling once at load keeps the hot path (legal actions, apply) free of parsing and
+name look-ups: a closure reads the state's lists by precomputed indexes. Runtime values
+are plain: ints, bools, strings, lists; players are seat numbers, cards instance numbers.
+A zone read as a value is a fresh list (zones change under a running loop).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from . import ast, vm
+from .diagnostics import hint_for
+from .model import Expr
+from .symbols import CompileError, Symbols, elem_of, is_list, list_of
+
+Compiled = tuple[Expr, str]
+
+NUMERIC = ("int", "any", "player", "bool")
+
+
+@attrs.define
+class Context:
+    """What an expression may see: the game's symbols, the locals in scope and their
+    types, and whether it must be pure (no random numbers: legal-action conditions)."""
+
+    symbols: Symbols
+    locals: dict[str, str]
+    pure: bool = False
+
+    def with_local(self, name: str, type_: str) -> Context:
+        return Context(self.symbols, {**self.locals, name: type_}, self.pure)
+
+
+# ---- helpers for zone and counter references -----------------------------------------
+
+
+def zone_slot(node: ast.Node, ctx: Context) -> Expr | None:
+    """A zone reference (`deck`, `hand`, `hand(p)`) as a closure giving its slot, or None."""
+    sym = ctx.symbols
+    if isinstance(node, ast.Name) and node.name in sym.zones and node.name not in ctx.locals:
+        zdef = sym.zones[node.name]
+        zi = zdef.index
+        if zdef.scope == "global":
+            return lambda st, env: st.layout.zbase[zi]
+        return lambda st, env: st.layout.zbase[zi] + env.get("me", st.active)
+    if isinstance(node, ast.Call) and node.name in sym.zones and node.name not in ctx.locals:
+        zdef = sym.zones[node.name]
+        zi = zdef.index
+        if zdef.scope == "global":
+            if node.args:
+                raise CompileError(node, "arity", f"zone '{node.name}' is shared: it takes no player")
+            return lambda st, env: st.layout.zbase[zi]
+        if len(node.args) != 1:
+            raise CompileError(node, "arity", f"zone '{node.name}' takes one player: {node.name}(p)")
+        pfn = expect(node.args[0], ctx, "player")
+        return lambda st, env: st.layout.zbase[zi] + pfn(st, env)
+    return None
+
+
+def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
+    """A counter reference as (counter index, closure giving the slot in its list)."""
+    sym = ctx.symbols
+    key_node: ast.Node | None = None
+    base = node
+    if isinstance(node, ast.Index):
+        key_node, base = node.index, node.target
+    if isinstance(base, ast.Name) and base.name in sym.counters and base.name not in ctx.locals:
+        cdef, player = sym.counters[base.name], None
+    elif isinstance(base, ast.Call) and base.name in sym.counters and base.name not in ctx.locals:
+        cdef = sym.counters[base.name]
+        if cdef.scope == "global":
+            raise CompileError(base, "arity", f"counter '{cdef.name}' is shared: it takes no player")
+        if len(base.args) != 1:
+            raise CompileError(base, "arity", f"counter '{cdef.name}' takes one player: {cdef.name}(p)")
+        player = expect(base.args[0], ctx, "player")
+    else:
+        return None
+    width = cdef.width
+    if key_node is None:
+        if width != 1:
+            return None  # the whole array: not a single counter
+        keyfn: Expr = lambda st, env: 0  # noqa: E731
+    elif cdef.keys:
+        keys = {k: i for i, k in enumerate(cdef.keys)}
+        if isinstance(key_node, ast.Literal) and isinstance(key_node.value, str):
+            if key_node.value not in keys:
+                raise CompileError(
+                    key_node, "unknown-key", f"counter '{cdef.name}' has no key '{key_node.value}'",
+                    hint_for(key_node.value, keys),
+                )
+            k = keys[key_node.value]
+            keyfn = lambda st, env: k  # noqa: E731
+        else:
+            kfn = expect(key_node, ctx, "str")
+            keyfn = lambda st, env: keys[kfn(st, env)]  # noqa: E731
+    elif width > 1:
+        keyfn = expect(key_node, ctx, "int")
+    else:
+        raise CompileError(key_node, "type", f"counter '{cdef.name}' is not an array")
+    if cdef.scope == "global":
+        return cdef.index, keyfn
+    if player is None:
+        if width == 1:
+            return cdef.index, lambda st, env: env.get("me", st.active)
+        return cdef.index, lambda st, env: env.get("me", st.active) * width + keyfn(st, env)
+    if width == 1:
+        return cdef.index, player
+    pl = player
+    return cdef.index, lambda st, env: pl(st, env) * width + keyfn(st, env)
+
+
+# ---- the compiler ----------------------------------------------------------------------
+
+
+def compile_expr(node: ast.Node, ctx: Context) -> Compiled:
+    method = _DISPATCH.get(type(node))
+    if method is None:
+        raise CompileError(node, "syntax", "this is a statement, not a value")
+    return method(node, ctx)
+
+
+def expect(node: ast.Node, ctx: Context, want: str) -> Expr:
+    """Compile and check the type is `want` (any matches anything)."""
+    fn, got = compile_expr(node, ctx)
+    if not compatible(got, want):
+        raise CompileError(node, "type", f"expected {describe(want)}, got {describe(got)}")
+    return fn
+
+
+def compatible(got: str, want: str) -> bool:
+    if got == want or "any" in (got, want) or got == "none":
+        return True
+    if got.startswith("list:") and want.startswith("list:"):
+        return compatible(elem_of(got), elem_of(want))
+    # Players are seat numbers: a number may name one, and seats compare and add.
+    return (want, got) in (("int", "bool"), ("player", "int"), ("int", "player"))
+
+
+def describe(type_: str) -> str:
+    if type_.startswith("list:"):
+        return f"a list of {describe(elem_of(type_))}"
+    return {
+        "int": "a number", "bool": "true/false", "str": "a string", "player": "a player",
+        "card": "a card", "none": "none", "any": "a value", "map": "a table",
+    }.get(type_, type_)
+
+
+def _literal(node: ast.Literal, ctx: Context) -> Compiled:
+    value = node.value
+    type_ = {bool: "bool", int: "int", str: "str"}.get(type(value), "none")
+    return (lambda st, env: value), type_
+
+
+def _type_of_constant(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, list):
+        elems = {_type_of_constant(v) for v in value}
+        return list_of(elems.pop() if len(elems) == 1 else "any")
+    if isinstance(value, dict):
+        return "map"
+    return "any"
+
+
+_BUILTIN_NAMES: dict[str, tuple[Expr, str]] = {
+    "players": (lambda st, env: st.players, "list:player"),
+    "player_count": (lambda st, env: st.n, "int"),
+    "me": (lambda st, env: env.get("me", st.active), "player"),
+    "active": (lambda st, env: st.active, "player"),
+    "round_number": (lambda st, env: st.round_no, "int"),
+    "turn_number": (lambda st, env: st.turn_no, "int"),
+}
+# Names bound by the engine in some contexts (trigger and card effects).
+CONTEXT_NAMES = {"this": "card", "owner": "player", "card": "card", "player": "player",
+                 "old": "int", "new": "int", "key": "any", "p": "player"}
+
+
+def _name(node: ast.Name, ctx: Context) -> Compiled:
+    name, sym = node.name, ctx.symbols
+    if name in ctx.locals:
+        return (lambda st, env: env[name]), ctx.locals[name]
+    if name in _BUILTIN_NAMES:
+        return _BUILTIN_NAMES[name]
+    if name in sym.constants:
+        value = sym.constants[name]
+        return (lambda st, env: value), _type_of_constant(value)
+    if name in sym.counters:
+        cdef = sym.counters[name]
+        ci, width = cdef.index, cdef.width
+        if width == 1:
+            ref = counter_ref(node, ctx)
+            assert ref is not None
+            slot = ref[1]
+            return (lambda st, env: st.counters[ci][slot(st, env)]), "int"
+        if cdef.scope == "global":
+            return (lambda st, env: st.counters[ci][:]), list_of("int")
+        return (lambda st, env: st.counters[ci][env.get("me", st.active) * width:
+                                                (env.get("me", st.active) + 1) * width]), list_of("int")
+    if name in sym.zones:
+        slotfn = zone_slot(node, ctx)
+        assert slotfn is not None
+        return (lambda st, env: st.zones[slotfn(st, env)][:]), "list:card"
+    if name in sym.values:
+        vi, of_player, type_ = sym.values[name]
+        if of_player:
+            return (lambda st, env: vm.value_of(st, vi, env.get("me", st.active))), type_
+        return (lambda st, env: vm.value_of(st, vi, -1)), type_
+    known = list(ctx.locals) + list(_BUILTIN_NAMES) + sym.all_names()
+    raise CompileError(node, "unknown-name", f"unknown name '{name}'", hint_for(name, known), len(name))
+
+
+def _list(node: ast.ListExpr, ctx: Context) -> Compiled:
+    parts = [compile_expr(item, ctx) for item in node.items]
+    fns = [p[0] for p in parts]
+    types = {p[1] for p in parts}
+    elem = types.pop() if len(types) == 1 else "any"
+    return (lambda st, env: [f(st, env) for f in fns]), list_of(elem)
+
+
+def _comprehension(node: ast.Comprehension, ctx: Context) -> Compiled:
+    src, src_type = compile_expr(node.source, ctx)
+    if not is_list(src_type):
+        raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
+    inner = ctx.with_local(node.var, elem_of(src_type))
+    elem, elem_type = compile_expr(node.element, inner)
+    var = node.var
+    if node.condition is None:
+        def comp(st: Any, env: dict[str, Any]) -> list[Any]:
+            out = []
+            for item in src(st, env):
+                env[var] = item
+                out.append(elem(st, env))
+            return out
+    else:
+        cond = expect(node.condition, inner, "bool")
+
+        def comp(st: Any, env: dict[str, Any]) -> list[Any]:
+            out = []
+            for item in src(st, env):
+                env[var] = item
+                if cond(st, env):
+                    out.append(elem(st, env))
+            return out
+    return comp, list_of(elem_type)
+
+
+def _attr(node: ast.Attr, ctx: Context) -> Compiled:
+    target, ttype = compile_expr(node.target, ctx)
+    field = node.name
+    if ttype == "map" or (ttype == "any" and field not in ctx.symbols.card_fields
+                          and field not in ("id", "name", "type")):
+        return (lambda st, env: target(st, env)[field]), "any"
+    if ttype not in ("card", "any"):
+        raise CompileError(node, "type", f"'.{field}' needs a card or a table, got {describe(ttype)}")
+    if field == "id":
+        return (lambda st, env: st.gd.cards[st.card_def[target(st, env)]].id), "str"
+    if field == "name":
+        return (lambda st, env: st.gd.cards[st.card_def[target(st, env)]].name), "str"
+    if field == "type":
+        return (lambda st, env: st.gd.cards[st.card_def[target(st, env)]].type), "str"
+    if field not in ctx.symbols.card_fields:
+        raise CompileError(
+            node, "unknown-field", f"no card has a property or attribute '{field}'",
+            hint_for(field, ctx.symbols.card_fields), len(field),
+        )
+    missing = None
+
+    def read(st: Any, env: dict[str, Any]) -> Any:
+        iid = target(st, env)
+        value = st.attrs.get((iid, field), missing)
+        if value is missing:
+            return st.gd.cards[st.card_def[iid]].properties.get(field)
+        return value
+    return read, "any"
+
+
+def _index(node: ast.Index, ctx: Context) -> Compiled:
+    ref = counter_ref(node, ctx)
+    if ref is not None:
+        ci, slot = ref
+        return (lambda st, env: st.counters[ci][slot(st, env)]), "int"
+    target, ttype = compile_expr(node.target, ctx)
+    index, itype = compile_expr(node.index, ctx)
+    if ttype.startswith("list:") and itype not in ("int", "any", "player"):
+        raise CompileError(node.index, "type", f"a list index must be a number, got {describe(itype)}")
+    result = elem_of(ttype) if ttype.startswith("list:") else "any"
+    return (lambda st, env: target(st, env)[index(st, env)]), result
+
+
+def _unary(node: ast.Unary, ctx: Context) -> Compiled:
+    if node.op == "not":
+        fn = expect(node.operand, ctx, "bool")
+        return (lambda st, env: not fn(st, env)), "bool"
+    fn = expect(node.operand, ctx, "int")
+    return (lambda st, env: -fn(st, env)), "int"
+
+
+def _binary(node: ast.Binary, ctx: Context) -> Compiled:
+    op = node.op
+    left, ltype = compile_expr(node.left, ctx)
+    right, rtype = compile_expr(node.right, ctx)
+    if op == "and":
+        return (lambda st, env: left(st, env) and right(st, env)), "bool"
+    if op == "or":
+        return (lambda st, env: left(st, env) or right(st, env)), "any" if ltype != rtype else ltype
+    if op in ("in", "not in"):
+        if not is_list(rtype) and rtype not in ("map", "str"):
+            raise CompileError(node.right, "type", f"'{op}' needs a list on its right, got {describe(rtype)}")
+        if op == "in":
+            return (lambda st, env: left(st, env) in right(st, env)), "bool"
+        return (lambda st, env: left(st, env) not in right(st, env)), "bool"
+    if op in ("==", "!="):
+        if op == "==":
+            return (lambda st, env: left(st, env) == right(st, env)), "bool"
+        return (lambda st, env: left(st, env) != right(st, env)), "bool"
+    if op == "+" and (ltype.startswith("list:") or rtype.startswith("list:")):
+        return (lambda st, env: list(left(st, env)) + list(right(st, env))), ltype
+    for side, t in ((node.left, ltype), (node.right, rtype)):
+        if t not in NUMERIC and not (op in ("<", "<=", ">", ">=") and t in ("str", "player")):
+            if t != "bool":
+                raise CompileError(side, "type", f"'{op}' needs numbers, got {describe(t)}")
+    fn = _ARITH[op](left, right)
+    return fn, "bool" if op in ("<", "<=", ">", ">=") else "int"
+
+
+def _div(a: int, b: int) -> int:
+    # Integer division that rounds toward zero, as people expect from "half, rounded down".
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+_ARITH: dict[str, Callable[[Expr, Expr], Expr]] = {
+    "+": lambda l, r: lambda st, env: l(st, env) + r(st, env),
+    "-": lambda l, r: lambda st, env: l(st, env) - r(st, env),
+    "*": lambda l, r: lambda st, env: l(st, env) * r(st, env),
+    "/": lambda l, r: lambda st, env: _div(l(st, env), r(st, env)),
+    "%": lambda l, r: lambda st, env: l(st, env) % r(st, env),
+    "<": lambda l, r: lambda st, env: l(st, env) < r(st, env),
+    "<=": lambda l, r: lambda st, env: l(st, env) <= r(st, env),
+    ">": lambda l, r: lambda st, env: l(st, env) > r(st, env),
+    ">=": lambda l, r: lambda st, env: l(st, env) >= r(st, env),
+}
+
+
+def _call(node: ast.Call, ctx: Context) -> Compiled:
+    sym, name = ctx.symbols, node.name
+    if name in sym.counters:
+        ref = counter_ref(node, ctx)
+        if ref is not None:
+            ci, slot = ref
+            return (lambda st, env: st.counters[ci][slot(st, env)]), "int"
+        cdef = sym.counters[name]
+        if cdef.scope == "global" or len(node.args) != 1:
+            raise CompileError(node, "arity", f"counter '{name}' takes one player: {name}(p)")
+        pfn, width, ci = expect(node.args[0], ctx, "player"), cdef.width, cdef.index
+        return (lambda st, env: st.counters[ci][pfn(st, env) * width:(pfn(st, env) + 1) * width]), list_of("int")
+    if name in sym.zones:
+        slotfn = zone_slot(node, ctx)
+        assert slotfn is not None
+        return (lambda st, env: st.zones[slotfn(st, env)][:]), "list:card"
+    if name in sym.values:
+        vi, of_player, type_ = sym.values[name]
+        if not of_player:
+            if node.args:
+                raise CompileError(node, "arity", f"value '{name}' takes no player")
+            return (lambda st, env: vm.value_of(st, vi, -1)), type_
+        if len(node.args) != 1:
+            raise CompileError(node, "arity", f"value '{name}' takes one player: {name}(p)")
+        pfn = expect(node.args[0], ctx, "player")
+        return (lambda st, env: vm.value_of(st, vi, pfn(st, env))), type_
+    builtin = BUILTINS.get(name)
+    if builtin is None:
+        if name in sym.procedures:
+            raise CompileError(node, "type", f"procedure '{name}' is a statement; it gives no value")
+        known = list(BUILTINS) + sym.all_names()
+        raise CompileError(node, "unknown-name", f"unknown function '{name}'", hint_for(name, known), len(name))
+    return builtin(node, ctx)
+
+
+_DISPATCH: dict[type, Callable[[Any, Context], Compiled]] = {
+    ast.Literal: _literal,
+    ast.Name: _name,
+    ast.ListExpr: _list,
+    ast.Comprehension: _comprehension,
+    ast.Attr: _attr,
+    ast.Index: _index,
+    ast.Unary: _unary,
+    ast.Binary: _binary,
+    ast.Call: _call,
+}
+
+# ---- built-in functions ----------------------------------------------------------------
+
+Builtin = Callable[[ast.Call, Context], Compiled]
+BUILTINS: dict[str, Builtin] = {}
+
+
+def builtin(name: str, arity: tuple[int, ...]) -> Callable[[Builtin], Builtin]:
+    def register(fn: Builtin) -> Builtin:
+        def checked(node: ast.Call, ctx: Context) -> Compiled:
+            if len(node.args) not in arity:
+                want = " or ".join(str(a) for a in arity)
+                raise CompileError(node, "arity", f"{name}() takes {want} argument(s), got {len(node.args)}",
+                                   width=len(name))
+            return fn(node, ctx)
+        BUILTINS[name] = checked
+        return fn
+    return register
+
+
+def _list_arg(node: ast.Call, ctx: Context, i: int = 0) -> Compiled:
+    fn, type_ = compile_expr(node.args[i], ctx)
+    if not is_list(type_) and type_ != "map":
+        raise CompileError(node.args[i], "type", f"{node.name}() needs a list, got {describe(type_)}")
+    return fn, type_
+
+
+@builtin("len", (1,))
+def _len(node: ast.Call, ctx: Context) -> Compiled:
+    slot = zone_slot(node.args[0], ctx)
+    if slot is not None:  # no copy of the zone just to count it
+        return (lambda st, env: len(st.zones[slot(st, env)])), "int"
+    fn, _ = _list_arg(node, ctx)
+    return (lambda st, env: len(fn(st, env))), "int"
+
+
+BUILTINS["count"] = BUILTINS["len"]
+BUILTINS["size"] = BUILTINS["len"]
+
+
+@builtin("sum", (1,))
+def _sum(node: ast.Call, ctx: Context) -> Compiled:
+    fn, _ = _list_arg(node, ctx)
+    return (lambda st, env: sum(fn(st, env))), "int"
+
+
+def _minmax(pick: Callable[..., Any]) -> Builtin:
+    def compile_(node: ast.Call, ctx: Context) -> Compiled:
+        if len(node.args) == 1:
+            fn, type_ = _list_arg(node, ctx)
+            return (lambda st, env: pick(fn(st, env), default=None)), elem_of(type_)
+        fns = [expect(a, ctx, "any") for a in node.args]
+        return (lambda st, env: pick(f(st, env) for f in fns)), "int"
+    return compile_
+
+
+builtin("min", (1, 2, 3, 4))(_minmax(min))
+builtin("max", (1, 2, 3, 4))(_minmax(max))
+
+
+@builtin("any", (1,))
+def _any(node: ast.Call, ctx: Context) -> Compiled:
+    fn, _ = _list_arg(node, ctx)
+    return (lambda st, env: any(fn(st, env))), "bool"
+
+
+@builtin("all", (1,))
+def _all(node: ast.Call, ctx: Context) -> Compiled:
+    fn, _ = _list_arg(node, ctx)
+    return (lambda st, env: all(fn(st, env))), "bool"
+
+
+@builtin("range", (1, 2))
+def _range(node: ast.Call, ctx: Context) -> Compiled:
+    fns = [expect(a, ctx, "int") for a in node.args]
+    if len(fns) == 1:
+        return (lambda st, env: list(range(fns[0](st, env)))), "list:int"
+    return (lambda st, env: list(range(fns[0](st, env), fns[1](st, env)))), "list:int"
+
+
+def _impure(node: ast.Call, ctx: Context) -> None:
+    if ctx.pure:
+        raise CompileError(node, "impure", f"{node.name}() draws a random number; not allowed here",
+                           "conditions, parameter choices and values must not change the game; "
+                           "roll in the effect instead")
+
+
+@builtin("random", (2,))
+def _random(node: ast.Call, ctx: Context) -> Compiled:
+    _impure(node, ctx)
+    lo, hi = expect(node.args[0], ctx, "int"), expect(node.args[1], ctx, "int")
+
+    def roll(st: Any, env: dict[str, Any]) -> int:
+        a, b = lo(st, env), hi(st, env)
+        return int(a + vm.randbelow(st, b - a + 1))
+    return roll, "int"
+
+
+@builtin("pick_random", (1,))
+def _pick_random(node: ast.Call, ctx: Context) -> Compiled:
+    _impure(node, ctx)
+    fn, type_ = _list_arg(node, ctx)
+
+    def pick(st: Any, env: dict[str, Any]) -> Any:
+        items = fn(st, env)
+        return items[vm.randbelow(st, len(items))] if items else None
+    return pick, elem_of(type_)
+
+
+@builtin("shuffled", (1,))
+def _shuffled(node: ast.Call, ctx: Context) -> Compiled:
+    _impure(node, ctx)
+    fn, type_ = _list_arg(node, ctx)
+
+    def shuffled(st: Any, env: dict[str, Any]) -> list[Any]:
+        items = list(fn(st, env))
+        vm.shuffle_in_place(st, items)
+        return items
+    return shuffled, type_
+
+
+def _zone_end(top: bool) -> Builtin:
+    def compile_(node: ast.Call, ctx: Context) -> Compiled:
+        slot = zone_slot(node.args[0], ctx)
+        if slot is None:
+            fn, _ = _list_arg(node, ctx)
+            getter: Expr = fn
+        else:
+            s = slot
+            getter = lambda st, env: st.zones[s(st, env)]  # noqa: E731
+        if len(node.args) == 1:
+            if top:
+                return (lambda st, env: (lambda z: z[-1] if z else None)(getter(st, env))), "card"
+            return (lambda st, env: (lambda z: z[0] if z else None)(getter(st, env))), "card"
+        count = expect(node.args[1], ctx, "int")
+        if top:
+            return (lambda st, env: list(reversed(getter(st, env)[-count(st, env):])) if count(st, env) > 0
+                    else []), "list:card"
+        return (lambda st, env: getter(st, env)[:count(st, env)]), "list:card"
+    return compile_
+
+
+builtin("top", (1, 2))(_zone_end(True))
+builtin("bottom", (1, 2))(_zone_end(False))
+
+
+@builtin("owner", (1,))
+def _owner(node: ast.Call, ctx: Context) -> Compiled:
+    card = expect(node.args[0], ctx, "card")
+
+    def owner(st: Any, env: dict[str, Any]) -> Any:
+        slot = st.loc[card(st, env)]
+        return None if slot < 0 or st.layout.zowner[slot] < 0 else st.layout.zowner[slot]
+    return owner, "player"
+
+
+@builtin("zone_of", (1,))
+def _zone_of(node: ast.Call, ctx: Context) -> Compiled:
+    card = expect(node.args[0], ctx, "card")
+
+    def zone_of(st: Any, env: dict[str, Any]) -> Any:
+        slot = st.loc[card(st, env)]
+        return None if slot < 0 else st.gd.zones[st.layout.zdef[slot]].name
+    return zone_of, "str"
+
+
+def _direction(node: ast.Call, ctx: Context, i: int) -> Expr:
+    if len(node.args) <= i:
+        return lambda st, env: "clockwise"
+    arg = node.args[i]
+    if isinstance(arg, ast.Literal) and arg.value not in ("clockwise", "counterclockwise"):
+        raise CompileError(arg, "bad-value", 'direction must be "clockwise" or "counterclockwise"')
+    return expect(arg, ctx, "str")
+
+
+@builtin("next_player", (1, 2))
+def _next_player(node: ast.Call, ctx: Context) -> Compiled:
+    pfn, dfn = expect(node.args[0], ctx, "player"), _direction(node, ctx, 1)
+    return (lambda st, env: (pfn(st, env) + (1 if dfn(st, env) == "clockwise" else -1)) % st.n), "player"
+
+
+@builtin("players_from", (1, 2))
+def _players_from(node: ast.Call, ctx: Context) -> Compiled:
+    pfn, dfn = expect(node.args[0], ctx, "player"), _direction(node, ctx, 1)
+
+    def order(st: Any, env: dict[str, Any]) -> list[int]:
+        start, step = pfn(st, env), 1 if dfn(st, env) == "clockwise" else -1
+        return [(start + i * step) % st.n for i in range(st.n)]
+    return order, "list:player"
+
+
+@builtin("seat", (1,))
+def _seat(node: ast.Call, ctx: Context) -> Compiled:
+    pfn = expect(node.args[0], ctx, "player")
+    return (lambda st, env: st.seats[pfn(st, env)]), "str"
+
+
+@builtin("is_bot", (1,))
+def _is_bot(node: ast.Call, ctx: Context) -> Compiled:
+    pfn = expect(node.args[0], ctx, "player")
+    return (lambda st, env: st.seats[pfn(st, env)] in st.gd.bots), "bool"
+
+
+@builtin("sorted", (1,))
+def _sorted(node: ast.Call, ctx: Context) -> Compiled:
+    fn, type_ = _list_arg(node, ctx)
+    return (lambda st, env: sorted(fn(st, env))), type_
+
+
+@builtin("reversed", (1,))
+def _reversed(node: ast.Call, ctx: Context) -> Compiled:
+    fn, type_ = _list_arg(node, ctx)
+    return (lambda st, env: list(reversed(fn(st, env)))), type_
+
+
+@builtin("index_of", (2,))
+def _index_of(node: ast.Call, ctx: Context) -> Compiled:
+    fn, _ = _list_arg(node, ctx)
+    item = expect(node.args[1], ctx, "any")
+
+    def index_of(st: Any, env: dict[str, Any]) -> int:
+        items = fn(st, env)
+        value = item(st, env)
+        return items.index(value) if value in items else -1
+    return index_of, "int"
+
+
+@builtin("abs", (1,))
+def _abs(node: ast.Call, ctx: Context) -> Compiled:
+    fn = expect(node.args[0], ctx, "int")
+    return (lambda st, env: abs(fn(st, env))), "int"
+
+
+@builtin("exists", (1,))
+def _exists(node: ast.Call, ctx: Context) -> Compiled:
+    fn, _ = compile_expr(node.args[0], ctx)
+    return (lambda st, env: fn(st, env) is not None), "bool"
+
+
+@builtin("cards_named", (2,))
+def _cards_named(node: ast.Call, ctx: Context) -> Compiled:
+    """The cards of one definition id in a list: cards_named("boost", hand)."""
+    arg = node.args[0]
+    if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in ctx.symbols.cards:
+        raise CompileError(arg, "unknown-card", f"no card '{arg.value}'", hint_for(arg.value, ctx.symbols.cards))
+    idfn = expect(arg, ctx, "str")
+    fn, _ = _list_arg(node, ctx, 1)
+
+    def named(st: Any, env: dict[str, Any]) -> list[int]:
+        index = st.gd.card_index.get(idfn(st, env), -1)
+        return [c for c in fn(st, env) if st.card_def[c] == index]
+    return named, "list:card"
+
+
+@builtin("has_grant", (2,))
+def _has_grant(node: ast.Call, ctx: Context) -> Compiled:
+    arg = node.args[0]
+    if not (isinstance(arg, ast.Literal) and arg.value in ctx.symbols.modifiers):
+        raise CompileError(arg, "unknown-modifier", "has_grant() needs a modifier id as a string",
+                           hint_for(str(getattr(arg, "value", "")), ctx.symbols.modifiers))
+    mi = ctx.symbols.modifiers[str(arg.value)]
+    pfn = expect(node.args[1], ctx, "player")
+    return (lambda st, env: any(g[0] == mi and g[1] == pfn(st, env) for g in st.grants)), "bool"
+
+
+@builtin("uses", (1,))
+def _uses(node: ast.Call, ctx: Context) -> Compiled:
+    """How often an action was taken this turn by the acting player: uses("buy")."""
+    arg = node.args[0]
+    if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
+        raise CompileError(arg, "type", "uses() needs an action id as a string")
+    action = arg.value
+    return (lambda st, env: st.uses["turn"].get(f"{action}:{env.get('me', st.active)}", 0)), "int"

@@ -1,0 +1,99 @@
+"""What one player may see of a state, derived only from declared visibility.
+
+Counters and zones say who may see them (`all`, `owner`, `none`); a zone's order may be
+hidden. Everything shown to a player — the terminal view, a bot's input, a log shown to
+a person — comes through `observe`, so nothing hidden leaks by accident.
+A card a player may not see is shown as its count only; revealed cards are visible
+to all until they move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def _may_see(visible: str, owner: int, player: int) -> bool:
+    return visible == "all" or (visible == "owner" and owner == player)
+
+
+def observe(st: State, player: int) -> dict[str, Any]:
+    """Plain data: what `player` (a seat, or -1 for a spectator) may see now."""
+    gd, layout = st.gd, st.layout
+    counters: dict[str, Any] = {}
+    for cdef, values in zip(gd.counters, st.counters, strict=True):
+        owners = range(st.n) if cdef.scope == "player" else [-1]
+        shown: list[Any] = []
+        for i, owner in enumerate(owners):
+            part = values[i * cdef.width:(i + 1) * cdef.width]
+            if not _may_see(cdef.visible, owner, player):
+                shown.append(None)
+            elif cdef.keys:
+                shown.append(dict(zip(cdef.keys, part, strict=True)))
+            else:
+                shown.append(part[0] if cdef.width == 1 else part)
+        counters[cdef.name] = shown if cdef.scope == "player" else shown[0]
+    zones: dict[str, Any] = {}
+    for zdef in gd.zones:
+        base = layout.zbase[zdef.index]
+        owners = range(st.n) if zdef.scope == "player" else [-1]
+        shown_zones = []
+        for i, owner in enumerate(owners):
+            cards = st.zones[base + i]
+            if _may_see(zdef.visible, owner, player):
+                listed = [st.card_text(c) for c in cards]
+                if not zdef.order_visible:
+                    listed = sorted(listed)
+                shown_zones.append({"count": len(cards), "cards": listed})
+            else:
+                seen = [st.card_text(c) for c in cards if c in st.revealed]
+                entry: dict[str, Any] = {"count": len(cards)}
+                if seen:
+                    entry["revealed"] = sorted(seen)
+                shown_zones.append(entry)
+        zones[zdef.name] = shown_zones if zdef.scope == "player" else shown_zones[0]
+    obs: dict[str, Any] = {
+        "game": gd.id,
+        "player": player,
+        "players": st.n,
+        "seats": list(st.seats),
+        "round": st.round_no,
+        "turn": st.turn_no,
+        "active": st.active,
+        "current_player": st.current_player(),
+        "counters": counters,
+        "zones": zones,
+        "terminal": st.terminal,
+    }
+    if st.terminal:
+        obs["winners"] = list(st.winners)
+    if st.pending is not None and st.pending[1] == player:
+        obs["decision"] = {"prompt": st.prompt(), "legal": [a.text for a in st.legal_actions()]}
+    return obs
+
+
+def describe_state(st: State, player: int = -1) -> str:
+    """A compact text of what `player` may see (spectator by default)."""
+    obs = observe(st, player)
+    lines = [f"{st.gd.name} — round {obs['round']}, turn {obs['turn']}, active P{obs['active'] + 1}"]
+    for name, value in obs["counters"].items():
+        lines.append(f"  {name}: {_fmt(value)}")
+    for name, value in obs["zones"].items():
+        lines.append(f"  {name}: {_fmt(value)}")
+    if st.terminal:
+        lines.append(f"  over: winners {', '.join(f'P{w + 1}' for w in st.winners) or 'none'}")
+    return "\n".join(lines)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, dict) and "count" in value:
+        if "cards" in value:
+            return f"[{', '.join(value['cards'])}]"
+        return f"{value['count']} hidden" + (f" (revealed {', '.join(value['revealed'])})" if "revealed" in value else "")
+    if isinstance(value, list):
+        return "  ".join(f"P{i + 1}={_fmt(v)}" for i, v in enumerate(value)) if value and isinstance(value[0], (dict, int, type(None), list)) and not all(isinstance(v, int) for v in value) else str(value)
+    if value is None:
+        return "hidden"
+    return str(value)

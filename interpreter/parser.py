@@ -1,0 +1,396 @@
+"""Parse effect text (grammar/effect.lark) into the typed AST of ast.py.
+
+The Lark LALR parser is built once per process (no cache file: Lark's cache is a
+pickle, unsafe in a shared temp folder). Syntax errors are turned into plain words with
+the position inside the effect text; Lark's internal terminal names never reach people.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from . import ast
+from .resources import data_path
+
+
+class EffectSyntaxError(Exception):
+    """A syntax error at (line, column) of one effect text."""
+
+    def __init__(self, line: int, column: int, message: str, width: int = 1, hint: str | None = None):
+        super().__init__(message)
+        self.line = line
+        self.column = column
+        self.message = message
+        self.width = width
+        self.hint = hint
+
+
+class _EffectIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@functools.cache
+def _parser() -> Lark:
+    grammar = (data_path("grammar") / "effect.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        start=["program", "expression"],
+        postlex=_EffectIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+# Plain words for the terminals Lark may say it expected.
+_WORDS = {
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": 'a "string"',
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "$END": "the end of the text",
+    "COMPARE": "a comparison",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "DOT": "'.'",
+    "EQUAL": "'='",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "STAR": "'*'",
+    "SLASH": "'/'",
+    "PERCENT": "'%'",
+}
+
+
+def _word(terminal: str) -> str:
+    if terminal in _WORDS:
+        return _WORDS[terminal]
+    try:
+        pattern = _parser().get_terminal(terminal).pattern
+        if pattern.type == "str":
+            return f"'{pattern.value}'"
+    except (KeyError, AttributeError):
+        pass
+    return terminal.lower().strip("_")
+
+
+def _expected(expected: set[str]) -> str:
+    words = sorted({_word(t) for t in expected})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _describe_token(token: Token) -> str:
+    if token.type == "_NL":
+        return "end of line"
+    if token.type == "_INDENT":
+        return "indentation"
+    if token.type == "_DEDENT":
+        return "end of block"
+    if token.type == "$END":
+        return "end of text"
+    return f"'{token}'"
+
+
+def _syntax_error(err: UnexpectedInput, text: str) -> EffectSyntaxError:
+    if isinstance(err, UnexpectedCharacters):
+        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        hint = "strings use double quotes" if char == "'" else None
+        return EffectSyntaxError(err.line, err.column, f"unexpected character '{char}'", hint=hint)
+    if isinstance(err, UnexpectedEOF):
+        lines = text.rstrip("\n").split("\n")
+        return EffectSyntaxError(
+            len(lines), len(lines[-1]) + 1, f"the text ends too early; expected {_expected(set(err.expected))}"
+        )
+    if isinstance(err, UnexpectedToken):
+        token = err.token
+        line = token.line if token.line is not None else 1
+        column = token.column if token.column is not None else 1
+        if token.type == "_INDENT":
+            # Lark places the indent token at the previous line's end; point at the
+            # indented line itself.
+            lines = text.split("\n")
+            line = min(line + 1, len(lines))
+            column = len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1
+        elif token.type in ("_NL", "$END"):
+            # Point just after the last word of the line, where something is missing.
+            lines = text.rstrip("\n").split("\n")
+            prev = token.line - 1 if token.line and token.type == "_NL" else len(lines)
+            prev = max(1, min(prev, len(lines)))
+            line, column = prev, len(lines[prev - 1].rstrip()) + 1
+        expected = _expected(set(err.expected))
+        hint = None
+        if token.type == "_INDENT":
+            hint = "indent only the lines of a block (after a ':')"
+        elif "COLON" in err.expected and token.type == "_NL":
+            hint = "a block starts with ':' at the end of the line"
+        width = max(1, len(str(token))) if token.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
+        return EffectSyntaxError(
+            line, column, f"unexpected {_describe_token(token)}; expected {expected}", width=width, hint=hint
+        )
+    return EffectSyntaxError(1, 1, str(err))
+
+
+def _prepare(text: str) -> str:
+    # Block scalars end with a newline; one-line texts may not. The indenter needs one,
+    # and tabs in indentation would silently mis-nest blocks, so they count as 4 spaces.
+    return text.expandtabs(4).rstrip() + "\n"
+
+
+def parse_program(text: str) -> tuple[ast.Node, ...]:
+    """Parse a block of statements."""
+    prepared = _prepare(text)
+    try:
+        tree = _parser().parse(prepared, start="program")
+    except UnexpectedInput as err:
+        raise _syntax_error(err, prepared) from None
+    result = _ToAst().transform(tree)
+    return tuple(result)
+
+
+def parse_expression(text: str) -> ast.Node:
+    """Parse one expression (conditions, amounts, parameter choices)."""
+    prepared = _prepare(text)
+    if "\n" in prepared.rstrip("\n"):
+        prepared = " ".join(prepared.split()) + "\n"  # a folded expression is still one line
+    try:
+        tree = _parser().parse(prepared, start="expression")
+    except UnexpectedInput as err:
+        raise _syntax_error(err, prepared) from None
+    result: ast.Node = _ToAst().transform(tree)
+    return result
+
+
+def _unquote(token: Token | str) -> str:
+    raw = str(token)[1:-1]
+    return raw.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+
+
+def _pos(meta: Any) -> tuple[int, int]:
+    return getattr(meta, "line", 1), getattr(meta, "column", 1)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    """One method per grammar construct, each returning an ast node."""
+
+    # -- structure
+    def program(self, meta: Any, children: list[Any]) -> list[ast.Node]:
+        return [c for c in children if isinstance(c, ast.Node)]
+
+    def expression(self, meta: Any, children: list[Any]) -> ast.Node:
+        return next(c for c in children if isinstance(c, ast.Node))
+
+    def suite(self, meta: Any, children: list[Any]) -> tuple[ast.Node, ...]:
+        return tuple(c for c in children if isinstance(c, ast.Node))
+
+    def args(self, meta: Any, children: list[Any]) -> tuple[ast.Node, ...]:
+        return tuple(children)
+
+    def by(self, meta: Any, children: list[Any]) -> ast.Node:
+        return children[0]  # type: ignore[no-any-return]
+
+    by_for = by
+
+    def prompt(self, meta: Any, children: list[Any]) -> str:
+        return _unquote(children[0])
+
+    def place(self, meta: Any, children: list[Any]) -> str:
+        return str(children[0])
+
+    duration = place
+
+    # -- statements
+    def let(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Let(*_pos(meta), str(c[0]), c[1])
+
+    def set(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Set(*_pos(meta), c[0], c[1])
+
+    def gain(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Change(*_pos(meta), "gain", c[0], c[1])
+
+    def lose(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Change(*_pos(meta), "lose", c[0], c[1])
+
+    def pay(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Change(*_pos(meta), "pay", c[0], c[1])
+
+    def move(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Move(*_pos(meta), c[0], c[1], c[2] or "top")
+
+    def draw(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Draw(*_pos(meta), c[0], c[1], c[2])
+
+    def shuffle(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.ZoneStmt(*_pos(meta), "shuffle", c[0])
+
+    def create(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Create(*_pos(meta), c[0], _unquote(c[1]), c[2])
+
+    def destroy(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.CardsStmt(*_pos(meta), "destroy", c[0])
+
+    def reveal(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.CardsStmt(*_pos(meta), "reveal", c[0])
+
+    def choose(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Choose(*_pos(meta), str(c[0]), c[1], c[2], c[3], None)
+
+    def choose_up_to(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Choose(*_pos(meta), str(c[1]), c[2], c[3], c[4], c[0])
+
+    def choose_one(self, meta: Any, c: list[Any]) -> ast.Node:
+        options = tuple(o for o in c[2:] if isinstance(o, ast.Option))
+        return ast.ChooseOne(*_pos(meta), c[0], c[1], options)
+
+    def option(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Option(*_pos(meta), _unquote(c[0]), c[1], c[2])
+
+    def take_actions(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.TakeActions(*_pos(meta), str(c[0]), c[1])
+
+    def call(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.CallStmt(*_pos(meta), str(c[0]), c[1] or ())
+
+    def use(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Use(*_pos(meta), c[0], _unquote(c[1]))
+
+    def emit(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Emit(*_pos(meta), str(c[0]), c[1] or ())
+
+    def grant(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Grant(*_pos(meta), str(c[0]), c[1], c[2])
+
+    def end_game(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.EndGame(*_pos(meta), c[0])
+
+    def log(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Log(*_pos(meta), _unquote(c[0]))
+
+    def stop(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Stop(*_pos(meta))
+
+    def if_stmt(self, meta: Any, c: list[Any]) -> ast.Node:
+        branches = [(c[0], c[1])]
+        orelse: tuple[ast.Node, ...] = ()
+        for part in c[2:]:
+            if isinstance(part, tuple) and len(part) == 2 and part[0] == "elif":
+                branches.append(part[1])
+            elif isinstance(part, tuple) and len(part) == 2 and part[0] == "else":
+                orelse = part[1]
+        return ast.If(*_pos(meta), tuple(branches), orelse)
+
+    def elif_clause(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("elif", (c[0], c[1]))
+
+    def else_clause(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("else", c[0])
+
+    def for_each(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.ForEach(*_pos(meta), str(c[0]), c[1], c[2])
+
+    def repeat(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Repeat(*_pos(meta), c[0], c[1])
+
+    def repeat_forever(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Repeat(*_pos(meta), None, c[0])
+
+    def while_(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.While(*_pos(meta), c[0], c[1])
+
+    def turn(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Turn(*_pos(meta), c[0], c[1])
+
+    def round_(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Round(*_pos(meta), c[0])
+
+    # -- expressions
+    def or_(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "or", c[0], c[1])
+
+    def and_(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "and", c[0], c[1])
+
+    def not_(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Unary(*_pos(meta), "not", c[0])
+
+    def compare(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), str(c[1]), c[0], c[2])
+
+    def in_(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "in", c[0], c[1])
+
+    def not_in(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "not in", c[0], c[1])
+
+    def add(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "+", c[0], c[1])
+
+    def sub(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "-", c[0], c[1])
+
+    def mul(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "*", c[0], c[1])
+
+    def div(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "/", c[0], c[1])
+
+    def mod(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "%", c[0], c[1])
+
+    def neg(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Unary(*_pos(meta), "-", c[0])
+
+    def attr(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Attr(*_pos(meta), c[0], str(c[1]))
+
+    def index(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Index(*_pos(meta), c[0], c[1])
+
+    def call_expr(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Call(*_pos(meta), str(c[0]), c[1] or ())
+
+    def number(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Literal(*_pos(meta), int(c[0]))
+
+    def string(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Literal(*_pos(meta), _unquote(c[0]))
+
+    def true(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Literal(*_pos(meta), True)
+
+    def false(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Literal(*_pos(meta), False)
+
+    def none(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Literal(*_pos(meta), None)
+
+    def name(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Name(*_pos(meta), str(c[0]))
+
+    def list_(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.ListExpr(*_pos(meta), tuple(c[0] or ()))
+
+    def comprehension(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Comprehension(*_pos(meta), c[0], str(c[1]), c[2], c[3])
+
+    def __default__(self, data: Any, children: Any, meta: Any) -> Any:
+        return Tree(data, children, meta)

@@ -1,0 +1,353 @@
+"""Generates schema/game.schema.json and schema/overlay.schema.json (scratch tool)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pathlib
+import sys
+
+ID_PATTERN = "^[a-z][a-z0-9_-]*$"
+NAME_PATTERN = "^[a-z][a-z0-9_]*$"
+
+SECTIONS = [
+    "constants", "counters", "zones", "cards", "values", "modifiers",
+    "procedures", "actions", "triggers", "events", "variants", "bots",
+]
+# definition name of one entry of each section
+ENTRY = {
+    "counters": "counter", "zones": "zone", "cards": "card", "values": "value",
+    "modifiers": "modifier", "procedures": "procedure", "actions": "action",
+    "triggers": "trigger", "events": "event", "variants": "variant", "bots": "bot",
+}
+SET_KEYS = ["setup", "flow", "players", "end", "scoring", "description", "name"]
+
+
+def ref(name: str, description: str | None = None) -> dict:
+    out: dict = {"$ref": f"#/definitions/{name}"}
+    if description:
+        out["description"] = description
+    return out
+
+
+def text(description: str, examples: list | None = None) -> dict:
+    out: dict = {"type": "string", "description": description}
+    if examples:
+        out["examples"] = examples
+    return out
+
+
+def obj(properties: dict, required: list[str] | None = None, description: str | None = None) -> dict:
+    out: dict = {"type": "object"}
+    if description:
+        out["description"] = description
+    out["properties"] = properties
+    out["additionalProperties"] = False
+    if required:
+        out["required"] = required
+    return out
+
+
+def id_map(entry: dict, description: str) -> dict:
+    return {
+        "type": "object",
+        "description": description,
+        "propertyNames": ref("id"),
+        "additionalProperties": entry,
+    }
+
+
+ASSUMED = ref("assumed", "Marks a value the rulebook does not give, with the reason.")
+LABEL = text("Shown to people.")
+SCOPE = {"type": "string", "enum": ["player", "global"],
+         "description": "`player`: one per player; `global`: one for the game."}
+VISIBLE = {"type": "string", "enum": ["all", "owner", "none"],
+           "description": "Who may see it: `all`, `owner` (only its player), `none`."}
+
+
+def definitions() -> dict:
+    d: dict = {}
+    d["id"] = {
+        "type": "string",
+        "pattern": ID_PATTERN,
+        "description": "A name: lowercase words joined by `-` or `_`.",
+    }
+    d["name"] = {
+        "type": "string",
+        "pattern": NAME_PATTERN,
+        "description": "A parameter or variable name: lowercase words joined by `_`.",
+    }
+    d["assumed"] = {"type": "string",
+                    "description": "Marks a value the rulebook does not give, with the reason."}
+    d["players"] = obj({
+        "min": {"type": "integer", "minimum": 1, "description": "Fewest players."},
+        "max": {"type": "integer", "minimum": 1, "description": "Most players."},
+        "default": {"type": "integer", "minimum": 1,
+                    "description": "Players when none is asked for (default: the minimum)."},
+    }, ["min", "max"], "How many players the game takes.")
+    d["assumption"] = obj({
+        "id": ref("id", "The assumption's id."),
+        "text": text("What was assumed and why."),
+    }, ["id", "text"], "A game-wide assumption.")
+    d["constants"] = {
+        "type": "object",
+        "description": "Static tables any expression can read by name: numbers, strings, lists, maps.",
+        "propertyNames": ref("id"),
+    }
+    d["counter"] = obj({
+        "scope": SCOPE,
+        "initial": {
+            "description": "Starting value: an integer, or a map of key -> integer for a keyed counter.",
+            "anyOf": [
+                {"type": "integer"},
+                {"type": "object", "additionalProperties": {"type": "integer"}},
+            ],
+            "examples": [0],
+        },
+        "min": {"type": "integer", "description": "Lowest value; `gain`/`lose` clamp to it."},
+        "max": {"type": "integer", "description": "Highest value; `gain`/`lose` clamp to it."},
+        "size": {"type": "integer", "minimum": 1,
+                 "description": "Makes the counter an array indexed 0..size-1."},
+        "keys": {"type": "array", "minItems": 1, "items": {"type": "string"},
+                 "description": "Makes the counter keyed by these names."},
+        "visible": VISIBLE,
+        "label": LABEL,
+        "assumed": ASSUMED,
+    }, ["scope"], "An integer, global or one per player.")
+    d["zone"] = obj({
+        "scope": SCOPE,
+        "visible": VISIBLE,
+        "order": {"type": "string", "enum": ["visible", "hidden"],
+                  "description": "Whether the order of the cards in it can be seen."},
+        "refill": obj({
+            "from": ref("id", "The zone (same owner) moved in when a draw finds this one empty."),
+            "shuffle": {"type": "boolean", "description": "Shuffle after refilling."},
+        }, ["from"], "Refill this zone from another when a draw finds it empty."),
+        "label": LABEL,
+        "assumed": ASSUMED,
+    }, ["scope"], "An ordered list of cards, global or one per player.")
+    d["card"] = obj({
+        "name": text("Shown to people (`c.name`)."),
+        "type": text("The kind of component: card, token, tile..."),
+        "count": {"type": "integer", "minimum": 0,
+                  "description": "Copies created in zone `in` when the game starts."},
+        "in": ref("id", "The global zone the copies start in."),
+        "properties": {"type": "object", "description": "Static data read as `c.NAME`."},
+        "effects": {
+            "type": "object",
+            "description": "Named effect texts, run with `use c \"NAME\"`.",
+            "propertyNames": ref("id"),
+            "additionalProperties": {"type": "string"},
+        },
+        "triggers": ref("triggers", "Triggers active while the card is in one of `active_in`."),
+        "modifiers": ref("modifiers", "Modifiers active while the card is in one of `active_in`."),
+        "active_in": {"type": "array", "items": {"type": "string"},
+                      "description": "Zones in which the card's triggers and modifiers apply."},
+        "tags": {"type": "array", "items": {"type": "string"}, "description": "Free labels."},
+        "assumed": ASSUMED,
+    }, ["name"], "A discrete component: card, token or tile.")
+    d["value"] = obj({
+        "of": {"type": "string", "enum": ["player", "none"],
+               "description": "`player`: asked for a player (`hand_size(p)`); `none`: global."},
+        "base": text("Expression: the value before modifiers.", ["3"]),
+        "label": LABEL,
+        "assumed": ASSUMED,
+    }, ["base"], "A number or flag derived from the state, changed by modifiers.")
+    d["modifier"] = obj({
+        "value": ref("id", "The value it changes."),
+        "op": {"type": "string", "enum": ["add", "set", "max", "min"],
+               "description": "How `amount` combines with the value."},
+        "amount": text("Expression; `p` is the player the value is asked for.", ["1"]),
+        "when": text("Expression: the modifier applies while it holds."),
+        "granted": {"type": "boolean",
+                    "description": "Applies only while granted by an effect (`grant M to p until ...`)."},
+        "label": LABEL,
+        "assumed": ASSUMED,
+    }, ["value", "op", "amount"], "A continuous change to a value.")
+    d["procedure"] = obj({
+        "params": {"type": "array", "items": ref("name"), "description": "Parameter names."},
+        "effect": text("Effect text."),
+        "assumed": ASSUMED,
+    }, ["effect"], "A named effect with parameters, called as `NAME(args)`.")
+    d["action"] = obj({
+        "during": ref("id", "The action group (`take actions GROUP`)."),
+        "params": {
+            "type": "object",
+            "description": "Each parameter's choices (an expression giving a list), in order.",
+            "propertyNames": ref("name"),
+            "additionalProperties": {"type": "string"},
+        },
+        "condition": text("Expression: must hold for the action to be legal."),
+        "cost": {
+            "type": "object",
+            "description": "Counters paid first; the action is legal only if affordable.",
+            "propertyNames": ref("id"),
+            "additionalProperties": {"type": ["string", "integer"]},
+        },
+        "effect": text("Effect text; `me` is the acting player."),
+        "limit": obj({
+            "per_turn": {"type": "integer", "minimum": 0},
+            "per_round": {"type": "integer", "minimum": 0},
+            "per_game": {"type": "integer", "minimum": 0},
+        }, None, "How often the action may be taken."),
+        "ends": {"type": "string", "enum": ["turn"],
+                 "description": "Taking it ends the `take actions` loop."},
+        "label": text("Shown to people; `{param}` is replaced.", ["mark cell {cell}"]),
+        "assumed": ASSUMED,
+    }, ["during"], "Something a player may do.")
+    d["trigger"] = obj({
+        "on": text("Event and subject.", ["refilled draw", "turn_start"]),
+        "when": text("Expression: the trigger fires only while it holds."),
+        "effect": text("Effect text."),
+        "assumed": ASSUMED,
+    }, ["on", "effect"], "An effect run when an event fires.")
+    d["event"] = obj({
+        "params": {"type": "array", "items": ref("name"), "description": "Parameter names."},
+        "assumed": ASSUMED,
+    }, None, "A custom event, fired with `emit NAME(args)`.")
+    d["bot"] = obj({
+        "description": text("Shown to people."),
+        "turn": text("Effect text run instead of `take actions` for this seat."),
+        "choose": {"type": "string", "enum": ["random", "first"],
+                   "description": "How the bot answers choices."},
+        "assumed": ASSUMED,
+    }, None, "An automated seat written as data.")
+    d["end_condition"] = obj({
+        "id": ref("id", "The condition's id."),
+        "when": text("Expression: the game ends when it holds."),
+        "check": {"type": "string", "enum": ["action", "turn", "round"],
+                  "description": "When it is checked: after every action, turn or round."},
+        "then": {"type": "string", "enum": ["end", "finish_turn", "finish_round"],
+                 "description": "`end` (default) now, or after finishing the turn or round."},
+        "winners": text("Expression naming the winners; else `scoring` decides.", ["[me]"]),
+    }, ["id", "when", "check"], "A condition that ends the game.")
+    d["end"] = {"type": "array", "items": ref("end_condition"),
+                "description": "End conditions, checked in the order written."}
+    d["scoring"] = obj({
+        "eligible": text("Expression: who can win (`p`)."),
+        "score": text("Expression: the score of `p`; highest wins.", ["vp(p)"]),
+        "tie_breaks": {"type": "array", "items": {"type": "string"},
+                       "description": "Expressions tried in order; still tied => shared victory."},
+        "returns": text("Expression: the game's return for `p` (default +1 winners, -1 others)."),
+    }, ["score"], "Who wins when no end condition names the winners.")
+    d["variant"] = obj({
+        "description": text("Shown to people."),
+        "players": ref("players"),
+        "add": ref("add"),
+        "replace": ref("replace"),
+        "patch": ref("patch"),
+        "remove": ref("remove"),
+        "set": ref("set"),
+        "assumed": ASSUMED,
+    }, None, "A named option: an inline overlay applied when chosen.")
+
+    # section maps of full definitions
+    for section, entry in ENTRY.items():
+        d[section] = id_map(ref(entry), f"The game's {section}, by id.")
+
+    # partial definitions for `patch`: same keys, nothing required; nested maps partial too
+    for section, entry in ENTRY.items():
+        partial = copy.deepcopy(d[entry])
+        partial.pop("required", None)
+        partial["description"] = f"Fields merged into an existing {entry.replace('_', ' ')}."
+        d[f"{entry}_patch"] = partial
+    card_patch = d["card_patch"]["properties"]
+    card_patch["triggers"] = id_map(ref("trigger_patch"), "Triggers added or merged.")
+    card_patch["modifiers"] = id_map(ref("modifier_patch"), "Modifiers added or merged.")
+    zone_patch = d["zone_patch"]["properties"]
+    zone_patch["refill"] = copy.deepcopy(zone_patch["refill"])
+    zone_patch["refill"].pop("required", None)
+
+    def sections_of(make) -> dict:
+        return {s: make(s) for s in SECTIONS}
+
+    d["add"] = obj(sections_of(lambda s: d["constants"] if s == "constants" else ref(s)),
+                   None, "New definitions by section; adding an existing id is an error.")
+    d["replace"] = obj(sections_of(lambda s: d["constants"] if s == "constants" else ref(s)),
+                       None, "Whole definitions replacing existing ones by id.")
+    d["patch"] = obj(sections_of(
+        lambda s: d["constants"] if s == "constants"
+        else id_map(ref(f"{ENTRY[s]}_patch"), f"Partial {s}, deep-merged by id.")),
+        None, "Fields deep-merged into existing definitions.")
+    d["remove"] = obj(sections_of(
+        lambda s: {"type": "array", "items": ref("id"), "description": f"Ids of {s} to remove."}),
+        None, "Definitions to remove, by section; each id must exist.")
+    d["set"] = obj({
+        "setup": text("Effect text run once when the game starts."),
+        "flow": text("Effect text: the game's rounds, turns and phases."),
+        "players": ref("players"),
+        "end": ref("end"),
+        "scoring": ref("scoring"),
+        "description": text("Shown to people."),
+        "name": text("Shown to people."),
+    }, None, "Top-level entries replaced as a whole.")
+    return d
+
+
+ORRERY = {"const": 1, "description": "The format version: 1.", "examples": [1]}
+
+
+def game_schema() -> dict:
+    props: dict = {
+        "orrery": ORRERY,
+        "id": ref("id", "The game id."),
+        "name": text("The game's name, shown to people.", ["Tic-tac-toe"]),
+        "version": text("The data version, written in logs (quote it: \"1.0\").", ["1.0"]),
+        "description": text("Shown to people."),
+        "players": ref("players", "How many players the game takes."),
+        "include": {"type": "array", "items": {"type": "string"},
+                    "description": "Files of this folder whose sections merge into this one."},
+        "assumptions": {"type": "array", "items": ref("assumption"),
+                        "description": "Game-wide assumptions (per-item ones use `assumed:`)."},
+        "constants": ref("constants"),
+    }
+    for section in ENTRY:
+        if section in ("variants", "bots"):
+            continue
+        props[section] = ref(section)
+    props["setup"] = text("Effect text run once when the game starts.")
+    props["flow"] = text("Effect text: the game's rounds, turns and phases.")
+    props["end"] = ref("end")
+    props["scoring"] = ref("scoring")
+    props["variants"] = ref("variants", "Named options, each an inline overlay.")
+    props["bots"] = ref("bots", "Automated seats written as data.")
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "orrery game file",
+        "description": "A game's rule file (game.yaml and the files it includes).",
+    }
+    schema.update(obj(props, ["orrery", "id", "name"]))
+    schema["definitions"] = definitions()
+    return schema
+
+
+def overlay_schema() -> dict:
+    props = {
+        "orrery": ORRERY,
+        "overlay": ref("id", "The overlay's id."),
+        "base": ref("id", "The id of the game it applies to."),
+        "name": text("Shown to people."),
+        "description": text("Shown to people."),
+        "version": text("The data version, written in logs (quote it: \"1.0\")."),
+        "assumptions": {"type": "array", "items": ref("assumption"),
+                        "description": "Assumptions made by the overlay."},
+        "add": ref("add"),
+        "replace": ref("replace"),
+        "patch": ref("patch"),
+        "remove": ref("remove"),
+        "set": ref("set"),
+    }
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "orrery overlay file",
+        "description": "An expansion or mod: adds, replaces, patches or removes definitions of a base game.",
+    }
+    schema.update(obj(props, ["orrery", "overlay", "base"]))
+    schema["definitions"] = definitions()
+    return schema
+
+
+if __name__ == "__main__":
+    out = pathlib.Path(sys.argv[1])
+    for kind, make in (("game", game_schema), ("overlay", overlay_schema)):
+        (out / f"{kind}.schema.json").write_text(json.dumps(make(), indent=2) + "\n")
