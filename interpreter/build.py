@@ -13,7 +13,7 @@ from typing import Any
 
 from . import ast
 from .diagnostics import Diagnostic, RuleFileError, hint_for
-from .expressions import CONTEXT_NAMES, Context, compile_expr, compatible, describe
+from .expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from .loader import RawGame
 from .model import (
     ActionDef,
@@ -180,8 +180,8 @@ class Builder:
                     initial.append(int(initial_spec.get(k, 0)))
                 for k in initial_spec:
                     if not keys or k not in keys:
-                        self.error(("counters", name, "initial", k), "unknown-key", f"counter '{name}' has no key '{k}'",
-                                   hint_for(k, keys or ()))
+                        self.error(("counters", name, "initial", k), "unknown-key",
+                                   f"counter '{name}' has no key '{k}'", hint_for(k, keys or ()))
                 initial_t = tuple(initial) if keys else (0,) * width
             elif isinstance(initial_spec, list):
                 if len(initial_spec) != width:
@@ -312,7 +312,7 @@ class Builder:
                 self.error(logical + ("value",), "unknown-name", f"no value '{value}' (declare it under values:)",
                            hint_for(str(value), self.sym.values))
                 continue
-            vi, _, vtype = self.sym.values[value]
+            vi = self.sym.values[value][0]
             locals_ = {"p": "player", "me": "player"}
             if card is not None:
                 locals_["this"] = "card"
@@ -401,13 +401,14 @@ class Builder:
                 offset = 0
                 if key:
                     if not cdef.keys or key not in cdef.keys:
-                        self.error(logical + ("cost", cname), "unknown-key", f"counter '{counter_name}' has no key "
-                                                                             f"'{key}'", hint_for(key, cdef.keys or ()))
+                        self.error(logical + ("cost", cname), "unknown-key",
+                                   f"counter '{counter_name}' has no key '{key}'", hint_for(key, cdef.keys or ()))
                         continue
                     offset = cdef.keys.index(key)
                 elif cdef.width != 1:
+                    example = f"{counter_name}.{(cdef.keys or ('x',))[0]}"
                     self.error(logical + ("cost", cname), "bad-value",
-                               f"counter '{counter_name}' has keys; name one, e.g. {counter_name}.{(cdef.keys or ['x'])[0]}")
+                               f"counter '{counter_name}' has keys; name one, e.g. {example}")
                     continue
                 compiled = self.expr(amount_text, logical + ("cost", cname), locals_, "int")
                 if compiled:
@@ -564,4 +565,4 @@ def build(raw: RawGame) -> GameDef:
     return Builder(raw).build()
 
 
-__all__ = ["build", "Builder", "CONTEXT_NAMES"]
+__all__ = ["CONTEXT_NAMES", "Builder", "build"]

@@ -29,7 +29,7 @@ _PLAIN = re.compile(r"^[A-Za-z0-9_.#:+-]+$")
 class Action:
     """One legal move: its canonical text and what applying it means."""
 
-    __slots__ = ("text", "payload")
+    __slots__ = ("payload", "text")
 
     def __init__(self, text: str, payload: Any):
         self.text = text
@@ -181,8 +181,9 @@ def find(st: State, action: Action | str) -> Action:
             return legal
     if st.terminal:
         raise IllegalActionError(f"the game is over; '{text}' cannot be played")
-    sample = ", ".join(a.text for a in legal_actions(st)[:6])
-    raise IllegalActionError(f"'{text}' is not a legal action now; legal: {sample}{' ...' if len(legal_actions(st)) > 6 else ''}")
+    options = legal_actions(st)
+    sample = ", ".join(a.text for a in options[:6]) + (" ..." if len(options) > 6 else "")
+    raise IllegalActionError(f"'{text}' is not a legal action now; legal: {sample}")
 
 
 def apply(st: State, action: Action | str) -> None:

@@ -85,7 +85,7 @@ def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
     if key_node is None:
         if width != 1:
             return None  # the whole array: not a single counter
-        keyfn: Expr = lambda st, env: 0  # noqa: E731
+        keyfn: Expr = lambda st, env: 0
     elif cdef.keys:
         keys = {k: i for i, k in enumerate(cdef.keys)}
         if isinstance(key_node, ast.Literal) and isinstance(key_node.value, str):
@@ -95,10 +95,10 @@ def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
                     hint_for(key_node.value, keys),
                 )
             k = keys[key_node.value]
-            keyfn = lambda st, env: k  # noqa: E731
+            keyfn = lambda st, env: k
         else:
             kfn = expect(key_node, ctx, "str")
-            keyfn = lambda st, env: keys[kfn(st, env)]  # noqa: E731
+            keyfn = lambda st, env: keys[kfn(st, env)]
     elif width > 1:
         keyfn = expect(key_node, ctx, "int")
     else:
@@ -340,15 +340,15 @@ def _div(a: int, b: int) -> int:
 
 
 _ARITH: dict[str, Callable[[Expr, Expr], Expr]] = {
-    "+": lambda l, r: lambda st, env: l(st, env) + r(st, env),
-    "-": lambda l, r: lambda st, env: l(st, env) - r(st, env),
-    "*": lambda l, r: lambda st, env: l(st, env) * r(st, env),
-    "/": lambda l, r: lambda st, env: _div(l(st, env), r(st, env)),
-    "%": lambda l, r: lambda st, env: l(st, env) % r(st, env),
-    "<": lambda l, r: lambda st, env: l(st, env) < r(st, env),
-    "<=": lambda l, r: lambda st, env: l(st, env) <= r(st, env),
-    ">": lambda l, r: lambda st, env: l(st, env) > r(st, env),
-    ">=": lambda l, r: lambda st, env: l(st, env) >= r(st, env),
+    "+": lambda a, b: lambda st, env: a(st, env) + b(st, env),
+    "-": lambda a, b: lambda st, env: a(st, env) - b(st, env),
+    "*": lambda a, b: lambda st, env: a(st, env) * b(st, env),
+    "/": lambda a, b: lambda st, env: _div(a(st, env), b(st, env)),
+    "%": lambda a, b: lambda st, env: a(st, env) % b(st, env),
+    "<": lambda a, b: lambda st, env: a(st, env) < b(st, env),
+    "<=": lambda a, b: lambda st, env: a(st, env) <= b(st, env),
+    ">": lambda a, b: lambda st, env: a(st, env) > b(st, env),
+    ">=": lambda a, b: lambda st, env: a(st, env) >= b(st, env),
 }
 
 
@@ -527,7 +527,7 @@ def _zone_end(top: bool) -> Builtin:
             getter: Expr = fn
         else:
             s = slot
-            getter = lambda st, env: st.zones[s(st, env)]  # noqa: E731
+            getter = lambda st, env: st.zones[s(st, env)]
         if len(node.args) == 1:
             if top:
                 return (lambda st, env: (lambda z: z[-1] if z else None)(getter(st, env))), "card"

@@ -146,7 +146,8 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
     entry = resolve(target, "game")
     data, pm = _load_checked(entry, "game", out)
     if not isinstance(data, dict):
-        raise RuleFileError(out.diagnostics or [Diagnostic(str(entry), 1, 1, "schema", "a game file must be a mapping")])
+        raise RuleFileError(out.diagnostics or [Diagnostic(str(entry), 1, 1, "schema",
+                                                           "a game file must be a mapping")])
     origins = Origins()
     merged: dict[str, Any] = {}
     files = [str(entry)]
@@ -196,7 +197,8 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
     return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest)
 
 
-def _load_checked(path: Path, kind: str, out: _Collector, base: dict[str, Any] | None = None) -> tuple[Any, PositionMap]:
+def _load_checked(path: Path, kind: str, out: _Collector,
+                  base: dict[str, Any] | None = None) -> tuple[Any, PositionMap]:
     try:
         data, pm = load_yaml(path)
     except RuleFileError as err:

@@ -91,9 +91,11 @@ def _fmt(value: Any) -> str:
     if isinstance(value, dict) and "count" in value:
         if "cards" in value:
             return f"[{', '.join(value['cards'])}]"
-        return f"{value['count']} hidden" + (f" (revealed {', '.join(value['revealed'])})" if "revealed" in value else "")
-    if isinstance(value, list):
-        return "  ".join(f"P{i + 1}={_fmt(v)}" for i, v in enumerate(value)) if value and isinstance(value[0], (dict, int, type(None), list)) and not all(isinstance(v, int) for v in value) else str(value)
+        revealed = f" (revealed {', '.join(value['revealed'])})" if "revealed" in value else ""
+        return f"{value['count']} hidden{revealed}"
+    if isinstance(value, list) and not all(isinstance(v, int) for v in value):
+        # One entry per player.
+        return "  ".join(f"P{i + 1}={_fmt(v)}" for i, v in enumerate(value))
     if value is None:
         return "hidden"
     return str(value)

@@ -32,8 +32,8 @@ class EffectSyntaxError(Exception):
 
 class _EffectIndenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    OPEN_PAREN_types = ["LPAR", "LSQB"]  # noqa: RUF012 - Lark's Indenter API
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]  # noqa: RUF012
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
@@ -111,7 +111,8 @@ def _describe_token(token: Token) -> str:
 
 def _syntax_error(err: UnexpectedInput, text: str) -> EffectSyntaxError:
     if isinstance(err, UnexpectedCharacters):
-        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        pos = err.pos_in_stream or 0
+        char = text[pos] if pos < len(text) else "?"
         hint = "strings use double quotes" if char == "'" else None
         return EffectSyntaxError(err.line, err.column, f"unexpected character '{char}'", hint=hint)
     if isinstance(err, UnexpectedEOF):

@@ -37,7 +37,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "zones": [z[:] for z in st.zones],
         "card_def": st.card_def[:],
         "loc": st.loc[:],
-        "attrs": [[iid, name, value] for (iid, name), value in sorted(st.attrs.items(), key=lambda kv: (kv[0][0], kv[0][1]))],
+        "attrs": [[iid, name, value] for (iid, name), value in sorted(st.attrs.items(), key=lambda kv: kv[0])],
         "revealed": sorted(st.revealed),
         "rng": st.rng,
         "stack": [[f[0], f[1], _env_out(f[2])] for f in st.stack],
@@ -144,7 +144,7 @@ def _rebuild(game: Game, data: dict[str, Any]) -> State:
         st.stack.append([frame[0], frame[1], dict(frame[2])])
     st.queue = []
     pending = data["pending"]
-    _need(pending is None or (isinstance(pending, list) and pending and pending[0] in ("actions", "choice")),
+    _need(pending is None or (isinstance(pending, list) and len(pending) > 0 and pending[0] in ("actions", "choice")),
           "bad pending decision")
     if pending is not None:
         _need(st.stack != [], "a decision without a running effect")
@@ -161,7 +161,8 @@ def _rebuild(game: Game, data: dict[str, Any]) -> State:
                                            for g in grants), "bad grants")
     st.grants = [list(g) for g in grants]
     st.ending, st.ending_reason = data["ending"], data["ending_reason"]
-    st.terminal, st.winners, st.end_reason = bool(data["terminal"]), _int_list(data["winners"], "winners"), data["end_reason"]
+    st.terminal, st.end_reason = bool(data["terminal"]), data["end_reason"]
+    st.winners = _int_list(data["winners"], "winners")
     history, log = data["history"], data["log"]
     _need(isinstance(history, list) and all(isinstance(h, str) for h in history), "bad history")
     _need(isinstance(log, list) and all(isinstance(h, str) for h in log), "bad log")

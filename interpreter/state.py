@@ -36,7 +36,9 @@ class Layout:
 
     @classmethod
     def build(cls, gd: GameDef, n: int) -> Layout:
-        zbase, zowner, zdef = [], [], []
+        zbase: list[int] = []
+        zowner: list[int] = []
+        zdef: list[int] = []
         for zone in gd.zones:
             zbase.append(len(zowner))
             owners = range(n) if zone.scope == "player" else [-1]
@@ -48,11 +50,37 @@ class Layout:
 
 class State:
     __slots__ = (
-        "game", "gd", "gd_listens", "layout", "n", "players", "seats", "seed",
-        "counters", "zones", "card_def", "loc", "attrs", "revealed", "rng",
-        "stack", "queue", "pending", "active", "round_no", "turn_no", "uses", "grants",
-        "ending", "ending_reason", "terminal", "winners", "end_reason", "history", "log",
+        "active",
+        "attrs",
+        "card_def",
+        "counters",
+        "end_reason",
+        "ending",
+        "ending_reason",
+        "game",
+        "gd",
+        "gd_listens",
+        "grants",
+        "history",
+        "layout",
         "legal_cache",
+        "loc",
+        "log",
+        "n",
+        "pending",
+        "players",
+        "queue",
+        "revealed",
+        "rng",
+        "round_no",
+        "seats",
+        "seed",
+        "stack",
+        "terminal",
+        "turn_no",
+        "uses",
+        "winners",
+        "zones",
     )
 
     game: Game

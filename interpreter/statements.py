@@ -392,7 +392,8 @@ class CodeBuilder:
         if node.modifier not in self.ctx.symbols.modifiers:
             raise CompileError(node, "unknown-modifier", f"no modifier '{node.modifier}'",
                                hint_for(node.modifier, self.ctx.symbols.modifiers))
-        mi, player, duration = self.ctx.symbols.modifiers[node.modifier], self.expr(node.player, "player"), node.duration
+        mi, duration = self.ctx.symbols.modifiers[node.modifier], node.duration
+        player = self.expr(node.player, "player")
 
         def grant(st: Any, fr: list[Any]) -> bool:
             st.grants.append([mi, player(st, fr[2]), duration])

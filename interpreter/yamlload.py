@@ -70,21 +70,19 @@ _NUMBER_START = frozenset("0123456789+-")
 # YAML's line breaks (1.1 ones included: libyaml counts NEL, LS and PS as breaks too).
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 # Characters YAML refuses; found up front so the parser never has to report them.
-_NOT_PRINTABLE = re.compile(
-    "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-)
+_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # Anchors, tags and comments that may sit between a node's start and a scalar's text.
-_PROPERTIES = re.compile(
-    r"(?:&[\w-]*|![^\s,\[\]{}]*|[ \t\r\n\x85\u2028\u2029]+|#[^\r\n\x85\u2028\u2029]*)*"
-)
+_PROPERTIES = re.compile(r"(?:&[\w-]*|![^\s,\[\]{}]*|[ \t\r\n\x85\u2028\u2029]+|#[^\r\n\x85\u2028\u2029]*)*")
 _BLOCK_HEADER = re.compile(r"[|>]([1-9]?)[+-]?([1-9]?)")
 _SPACE = " \t\r\n\x85\u2028\u2029"
 _MAX_SHOWN = 20  # bad characters listed before giving up on a file
 
-Path = tuple[Any, ...]
-_Pos = tuple[
-    int, int, str | None
-]  # (line, column, style), turned into Located on demand
+# A path into the data as callers write it: str keys and int list indexes.
+KeyPath = tuple[str | int, ...]
+# Internally, paths may also hold _Hidden markers.
+_Path = tuple[Any, ...]
+# (line, column, style): cheaper to store than Located, which is made on demand.
+_Pos = tuple[int, int, str | None]
 
 
 class _Hidden:
@@ -126,28 +124,28 @@ class PositionMap:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self._text = text
-        self._values: dict[Path, _Pos] = {}
-        self._keys: dict[Path, _Pos] = {}
+        self._values: dict[_Path, _Pos] = {}
+        self._keys: dict[_Path, _Pos] = {}
         # String scalars: (value, index just past the scalar), for text_position.
-        self._strings: dict[Path, tuple[str, int]] = {}
+        self._strings: dict[_Path, tuple[str, int]] = {}
         # Alias and merge sites: path -> path of the content they copy.
-        self._redirects: dict[Path, Path] = {}
+        self._redirects: dict[_Path, _Path] = {}
         self._starts: list[int] | None = None
         self._lines: list[str] | None = None
 
     # -- lookups -------------------------------------------------------------------
 
-    def value(self, keypath: Path) -> Located | None:
+    def value(self, keypath: KeyPath) -> Located | None:
         """Where the value at keypath starts."""
         pos = self._lookup(self._values, tuple(keypath))
         return Located(*pos) if pos else None
 
-    def key(self, keypath: Path) -> Located | None:
+    def key(self, keypath: KeyPath) -> Located | None:
         """Where the mapping key of keypath's last element is (None for list items)."""
         pos = self._lookup(self._keys, tuple(keypath))
         return Located(*pos) if pos else None
 
-    def nearest(self, keypath: Path) -> Located:
+    def nearest(self, keypath: KeyPath) -> Located:
         """The value, else the key, else the closest located ancestor; file start at worst."""
         keypath = tuple(keypath)
         for size in range(len(keypath), -1, -1):
@@ -162,7 +160,7 @@ class PositionMap:
             self._lines = _BREAK.split(self._text)
         return self._lines[line - 1] if 1 <= line <= len(self._lines) else ""
 
-    def text_position(self, keypath: Path, line: int, column: int) -> tuple[int, int]:
+    def text_position(self, keypath: KeyPath, line: int, column: int) -> tuple[int, int]:
         """Map a 1-based (line, column) inside the string scalar at keypath to the file's.
 
         Literal blocks map line for line; plain, quoted and folded scalars are aligned
@@ -171,21 +169,18 @@ class PositionMap:
         """
         try:
             return self._text_position(tuple(keypath), max(line, 1), max(column, 1))
-        except (
-            IndexError,
-            ValueError,
-            TypeError,
-        ):  # a guess beats a crash while reporting
+        except (IndexError, ValueError, TypeError):
+            # This runs while another error is being reported: a guess beats a crash.
             found = self.nearest(keypath)
             return found.line, found.column
 
     # -- internals -------------------------------------------------------------------
 
-    def _lookup(self, table: dict[Path, Any], keypath: Path) -> Any:
+    def _lookup(self, table: dict[_Path, Any], keypath: _Path) -> Any:
         """The entry at keypath, following alias/merge sites to where the content is."""
-        for _ in range(
-            MAX_DEPTH * 4
-        ):  # redirects only point backwards; this is a guard
+        # Redirects only point backwards in the file, so this always ends; the bound is
+        # a guard, not a limit real files meet.
+        for _ in range(MAX_DEPTH * 4):
             found = table.get(keypath)
             if found is not None:
                 return found
@@ -213,7 +208,7 @@ class PositionMap:
         line = bisect.bisect_right(starts, index)
         return line, index - starts[line - 1] + 1
 
-    def _text_position(self, keypath: Path, line: int, column: int) -> tuple[int, int]:
+    def _text_position(self, keypath: KeyPath, line: int, column: int) -> tuple[int, int]:
         pos = self._lookup(self._values, keypath)
         if pos is None:
             found = self.nearest(keypath)
@@ -230,15 +225,13 @@ class PositionMap:
             start += 1
         elif style == ">":  # the text starts on the next line, after the indentation
             first = self.source_line(start_line + 1)
-            start = self._index(start_line + 1, 1) + min(
-                self._block_indent(keypath, pos), len(first)
-            )
+            start = self._index(start_line + 1, 1) + min(self._block_indent(keypath, pos), len(first))
         offset = _offset_in(value, line, column)
         index, beyond = _align(self._text, start, end, value, offset, style)
         found_line, found_column = self._position(index)
         return found_line, found_column + beyond
 
-    def _block_indent(self, keypath: Path, pos: _Pos) -> int:
+    def _block_indent(self, keypath: KeyPath, pos: _Pos) -> int:
         """Indentation of a block scalar's text, from its header and the source lines."""
         line, column, _ = pos
         header = _BLOCK_HEADER.match(self.source_line(line), column - 1)
@@ -254,7 +247,7 @@ class PositionMap:
                 return len(text) - len(text.lstrip(" "))
         return self._parent_indent(keypath, line) + 2
 
-    def _parent_indent(self, keypath: Path, line: int) -> int:
+    def _parent_indent(self, keypath: KeyPath, line: int) -> int:
         """The indentation an explicit indentation indicator is relative to."""
         key = self.key(keypath) if keypath and isinstance(keypath[-1], str) else None
         if key is not None:
@@ -274,9 +267,7 @@ def _offset_in(value: str, line: int, column: int) -> int:
     return offset + column - 1
 
 
-def _align(
-    text: str, j: int, end: int, value: str, target: int, style: str | None
-) -> tuple[int, int]:
+def _align(text: str, j: int, end: int, value: str, target: int, style: str | None) -> tuple[int, int]:
     """Walk the source from index j and the value from 0 together until `target` value
     characters are matched; return the source index and how many characters were left
     over (past the end). Folded line breaks match any run of whitespace; unmatched
@@ -320,9 +311,7 @@ def _skip_escape(text: str, j: int, end: int, i: int) -> tuple[int, int]:
 # -- reading ------------------------------------------------------------------------
 
 
-def load_yaml(
-    path: str | pathlib.Path, display_path: str | None = None
-) -> tuple[Any, PositionMap]:
+def load_yaml(path: str | pathlib.Path, display_path: str | None = None) -> tuple[Any, PositionMap]:
     """Read one file safely. Raise RuleFileError listing every problem found."""
     shown = display_path if display_path is not None else str(path)
     data = _read_bytes(pathlib.Path(path), shown)
@@ -342,10 +331,9 @@ def load_yaml_text(text: str, path: str) -> tuple[Any, PositionMap]:
     return data, positions
 
 
-def _file_diagnostic(
-    path: str, code: str, message: str, hint: str | None = None
-) -> RuleFileError:
-    return RuleFileError([Diagnostic(path, 1, 1, code, message, hint=hint)])
+def _file_problem(path: str, code: str, message: str) -> RuleFileError:
+    """An error about the file as a whole, located at its start."""
+    return RuleFileError([Diagnostic(path, 1, 1, code, message)])
 
 
 def _read_bytes(path: pathlib.Path, shown: str) -> bytes:
@@ -354,19 +342,18 @@ def _read_bytes(path: pathlib.Path, shown: str) -> bytes:
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise _file_diagnostic(shown, "file-not-found", "file not found") from None
+        raise _file_problem(shown, "file-not-found", "file not found") from None
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
-        raise _file_diagnostic(
-            shown, "file-unreadable", f"cannot read the file: {reason}"
-        ) from None
+        message = f"cannot read the file: {reason}"
+        raise _file_problem(shown, "file-unreadable", message) from None
     if len(data) > MAX_FILE_BYTES:
         raise _too_large_file(shown)
     return data
 
 
 def _too_large_file(shown: str) -> RuleFileError:
-    return _file_diagnostic(
+    return _file_problem(
         shown,
         "yaml-too-large",
         f"file is larger than {MAX_FILE_BYTES} bytes, the limit for a rule file",
@@ -381,15 +368,9 @@ def _decode(data: bytes, shown: str) -> str:
         before = data[: exc.start]
         line = before.count(b"\n") + 1
         column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
-        hint = (
-            "save the file as UTF-8" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else None
-        )
-        message = (
-            f"file is not UTF-8 text (byte 0x{data[exc.start]:02x} cannot be decoded)"
-        )
-        raise RuleFileError(
-            [Diagnostic(shown, line, column, "yaml-encoding", message, hint=hint)]
-        ) from None
+        hint = "save the file as UTF-8" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else None
+        message = f"file is not UTF-8 text (byte 0x{data[exc.start]:02x} cannot be decoded)"
+        raise RuleFileError([Diagnostic(shown, line, column, "yaml-encoding", message, hint=hint)]) from None
 
 
 def _check_text(text: str, positions: PositionMap) -> list[Diagnostic]:
@@ -429,7 +410,7 @@ class _Anchor:
     value: Any
     nodes: int  # nodes in it, counted again at every alias
     height: int  # nesting levels it adds (0 for a scalar)
-    path: Path  # where its positions are recorded
+    path: _Path  # where its positions are recorded
 
 
 @attrs.define(slots=True)
@@ -437,16 +418,16 @@ class _Frame:
     """An open map or list."""
 
     value: Any
-    path: Path
+    path: _Path
     is_map: bool
     pos: _Pos
     nodes_before: int
     anchor: str | None
     height: int = 1
-    child: Path | None = None  # map: path of the value to come; None while a key is due
+    child: _Path | None = None  # map: path of the value to come; None while a key is due
     key: Any = None  # map: the key the value goes under, or a _Hidden marker
     seen: dict[str, _Pos] = attrs.Factory(dict)  # map: first position of each key
-    merges: list[tuple[Any, Path, _Pos]] = attrs.Factory(list)  # map: `<<` values
+    merges: list[tuple[Any, _Path, _Pos]] = attrs.Factory(list)  # map: `<<` values
 
 
 class _Builder:
@@ -475,7 +456,7 @@ class _Builder:
     def _consume(self) -> None:
         try:
             loader = _LOADER(self._text)
-        except Exception as exc:  # noqa: BLE001 - any PyYAML failure is the file's problem, not a crash
+        except Exception as exc:  # any PyYAML failure is the file's problem, not a crash
             self._stop_with(_parser_diagnostic(exc, self._positions))
         try:
             self._events(loader)
@@ -487,7 +468,7 @@ class _Builder:
         while True:
             try:
                 event = get_event()
-            except Exception as exc:  # noqa: BLE001 - any PyYAML failure is the file's problem, not a crash
+            except Exception as exc:  # any PyYAML failure is the file's problem, not a crash
                 self._stop_with(_parser_diagnostic(exc, self._positions))
             kind = type(event)
             if kind is ScalarEvent:
@@ -526,7 +507,7 @@ class _Builder:
             self._take_key(top, value, pos, merge, event.value)
             if event.anchor is None:
                 return  # keys are located by _take_key; only an anchored key needs more
-            path: Path = top.path + (_KEY, next(self._serial))
+            path: _Path = (*top.path, _KEY, next(self._serial))
         else:
             path = self._child_path(top)
             self._deliver(top, value, 0, pos)
@@ -548,14 +529,12 @@ class _Builder:
         self._check_collection_tag(event, is_map)
         top = self._stack[-1] if self._stack else None
         if top is not None and top.is_map and top.child is None:
-            path = top.path + (_KEY, next(self._serial))
+            path = (*top.path, _KEY, next(self._serial))
         else:
             path = self._child_path(top)
         pos = _start(event)
         self._positions._values[path] = pos
-        frame = _Frame(
-            {} if is_map else [], path, is_map, pos, self._nodes - 1, event.anchor
-        )
+        frame = _Frame({} if is_map else [], path, is_map, pos, self._nodes - 1, event.anchor)
         if event.anchor is not None:
             self._anchors[event.anchor] = frame  # open: an alias to it now is recursive
         self._stack.append(frame)
@@ -575,11 +554,7 @@ class _Builder:
         pos = _start(event)
         anchor = self._anchors.get(event.anchor or "")
         if not isinstance(anchor, _Anchor):
-            problem = (
-                "undefined"
-                if anchor is None
-                else "recursive (it is used inside its own anchor)"
-            )
+            problem = "undefined" if anchor is None else "recursive (it is used inside its own anchor)"
             self._report(event, "yaml-alias", f"alias '*{event.anchor}' is {problem}")
             self._place(None, 0, pos)
             return
@@ -599,12 +574,12 @@ class _Builder:
 
     # -- placing values --------------------------------------------------------------------
 
-    def _child_path(self, top: _Frame | None) -> Path:
+    def _child_path(self, top: _Frame | None) -> _Path:
         if top is None:
             return ()
         if top.is_map:
             return top.child or ()
-        return top.path + (len(top.value),)
+        return (*top.path, len(top.value))
 
     def _place(self, value: Any, height: int, pos: _Pos) -> None:
         """Put a finished node where it belongs: a key, a value, an item or the root."""
@@ -630,30 +605,24 @@ class _Builder:
             top.value[top.key] = value
         top.child = None
 
-    def _take_key(
-        self, top: _Frame, key: Any, pos: _Pos, merge: bool, written: str | None = None
-    ) -> None:
+    def _take_key(self, top: _Frame, key: Any, pos: _Pos, merge: bool, written: str | None = None) -> None:
         """Accept the key of the next map entry; `written` is a scalar key's source text."""
         if self._key_problem(top, key, pos, written):
-            top.key, top.child = _DROP, top.path + (_DROP, next(self._serial))
+            top.key, top.child = _DROP, (*top.path, _DROP, next(self._serial))
             return
         top.seen[key] = pos
         if merge:  # the value is set aside and merged when the map ends
-            top.key, top.child = _MERGE, top.path + (_MERGE, next(self._serial))
+            top.key, top.child = _MERGE, (*top.path, _MERGE, next(self._serial))
             return
-        top.key, top.child = key, top.path + (key,)
+        top.key, top.child = key, (*top.path, key)
         self._positions._keys[top.child] = pos
 
-    def _key_problem(
-        self, top: _Frame, key: Any, pos: _Pos, written: str | None
-    ) -> bool:
+    def _key_problem(self, top: _Frame, key: Any, pos: _Pos, written: str | None) -> bool:
         """Report a key that is not a string, or repeats one; True if it was bad."""
         if type(key) is not str:
             what = _describe(key)
             hint = f'write it in quotes: "{written}"' if written else None
-            self._report_at(
-                pos, "yaml-key", f"mapping keys must be strings, not {what}", hint=hint
-            )
+            self._report_at(pos, "yaml-key", f"mapping keys must be strings, not {what}", hint=hint)
             return True
         first = top.seen.get(key)
         if first is not None:
@@ -668,13 +637,11 @@ class _Builder:
     def _merge(self, frame: _Frame) -> None:
         """Apply `<<` merge keys: keys written in the map win, then earlier sources."""
         for value, path, pos in frame.merges:
-            sources: list[tuple[dict[str, Any], Path]]
+            sources: list[tuple[dict[str, Any], _Path]]
             if isinstance(value, dict):
                 sources = [(value, path)]
-            elif isinstance(value, list) and all(
-                isinstance(item, dict) for item in value
-            ):
-                sources = [(item, path + (index,)) for index, item in enumerate(value)]
+            elif isinstance(value, list) and all(isinstance(item, dict) for item in value):
+                sources = [(item, (*path, index)) for index, item in enumerate(value)]
             else:
                 self._report_at(
                     pos,
@@ -686,21 +653,19 @@ class _Builder:
                 for key, item in source.items():
                     if key not in frame.value:
                         frame.value[key] = item
-                        self._positions._redirects[frame.path + (key,)] = (
-                            source_path + (key,)
-                        )
+                        self._positions._redirects[(*frame.path, key)] = (*source_path, key)
 
     # -- scalars -----------------------------------------------------------------------------
 
     def _scalar_pos(self, event: ScalarEvent) -> _Pos:
         """Where the scalar's text starts: after any anchor or tag, so text positions line up."""
-        style = event.style or None
-        if (event.anchor is None and event.tag is None) or event.start_mark is None:
-            line, column, _ = _start(event)
-            return (line, column, style)
-        found = _PROPERTIES.match(self._text, event.start_mark.index, _end_index(event))
-        index = found.end() if found else event.start_mark.index
-        return (*self._positions._position(index), style)
+        style, mark = event.style or None, event.start_mark  # libyaml says '' for plain
+        if mark is None:
+            return (1, 1, style)
+        if event.anchor is None and event.tag is None:
+            return (mark.line + 1, mark.column + 1, style)
+        found = _PROPERTIES.match(self._text, mark.index, _end_index(event))
+        return (*self._positions._position(found.end() if found else mark.index), style)
 
     def _resolve(self, event: ScalarEvent, pos: _Pos) -> Any:
         """The scalar's value; `pos` is where its text is (the tag is at the event's start)."""
@@ -712,9 +677,7 @@ class _Builder:
         kind = tag[len(_CORE) :] if tag.startswith(_CORE) else None
         if kind in ("int", "float", "bool", "null"):
             return self._tagged(text, kind, pos)
-        self._report(
-            event, "yaml-tag", f"tag '{_show_tag(tag)}' is not allowed", hint=_TAG_HINT
-        )
+        self._report(event, "yaml-tag", f"tag '{_show_tag(tag)}' is not allowed", hint=_TAG_HINT)
         return self._plain(text, pos) if style is None else text
 
     def _plain(self, text: str, pos: _Pos) -> Any:
@@ -758,9 +721,7 @@ class _Builder:
         tag = getattr(event, "tag", None)
         if tag is None or tag == "!" or tag == _CORE + ("map" if is_map else "seq"):
             return
-        self._report(
-            event, "yaml-tag", f"tag '{_show_tag(tag)}' is not allowed", hint=_TAG_HINT
-        )
+        self._report(event, "yaml-tag", f"tag '{_show_tag(tag)}' is not allowed", hint=_TAG_HINT)
 
     # -- bookkeeping --------------------------------------------------------------------------
 
@@ -774,14 +735,10 @@ class _Builder:
             )
             raise _Stop
 
-    def _report(
-        self, event: Event, code: str, message: str, hint: str | None = None
-    ) -> None:
+    def _report(self, event: Event, code: str, message: str, hint: str | None = None) -> None:
         self._report_at(_start(event), code, message, hint)
 
-    def _report_at(
-        self, pos: _Pos, code: str, message: str, hint: str | None = None
-    ) -> None:
+    def _report_at(self, pos: _Pos, code: str, message: str, hint: str | None = None) -> None:
         line, column, _ = pos
         self._problems.append(
             Diagnostic(
@@ -830,9 +787,8 @@ def _describe(value: Any) -> str:
         return "a map"
     if isinstance(value, list):
         return "a list"
-    return f"{type(value).__name__} {value!r}".replace("bool ", "boolean ").replace(
-        "int ", "integer "
-    )
+    kind = {bool: "boolean", int: "integer", float: "number"}.get(type(value), "value")
+    return f"{kind} {value!r}"
 
 
 def _show_tag(tag: str) -> str:
@@ -866,9 +822,7 @@ def _context(exc: yaml.MarkedYAMLError) -> str:
     context, problem = exc.context_mark, exc.problem_mark
     if not exc.context or context is None:
         return ""
-    if problem is not None and (context.line, context.column) == (
-        problem.line,
-        problem.column,
-    ):
+    same = problem is not None and (context.line, context.column) == (problem.line, problem.column)
+    if same:
         return ""
     return f" ({exc.context} at line {context.line + 1}, column {context.column + 1})"

@@ -41,9 +41,7 @@ def only(text: str, code: str) -> Diagnostic:
 
 
 @pytest.fixture(params=["libyaml", "python"])
-def either_parser(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def either_parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Run a test with the C parser and with PyYAML's pure-Python fallback."""
     if request.param == "python":
         monkeypatch.setattr(yamlload, "_LOADER", yaml.SafeLoader)
@@ -164,7 +162,7 @@ def test_numbers_too_large_are_reported() -> None:
         ("1: a\n", 1, 1, "integer 1"),
         ("a: 1\ntrue: b\n", 2, 1, "boolean True"),
         ("a:\n  ~: b\n", 2, 3, "an empty key"),
-        ("a:\n  1.5: b\n", 2, 3, "float 1.5"),
+        ("a:\n  1.5: b\n", 2, 3, "number 1.5"),
         ("? [x, y]\n: c\n", 1, 3, "a list"),
         ("? {x: 1}\n: c\n", 1, 3, "a map"),
     ],
@@ -349,9 +347,7 @@ def test_undefined_alias_is_reported() -> None:
 
 def test_an_alias_may_not_nest_too_deep() -> None:
     deep = "[" * 60 + "]" * 60
-    found = only(
-        f"a: &deep {deep}\nb: " + "[" * 50 + "*deep" + "]" * 50 + "\n", "yaml-too-deep"
-    )
+    found = only(f"a: &deep {deep}\nb: " + "[" * 50 + "*deep" + "]" * 50 + "\n", "yaml-too-deep")
     assert (found.line, found.column) == (2, 54)
 
 
@@ -371,19 +367,13 @@ def test_nesting_too_deep_is_reported() -> None:
 
 
 def test_block_nesting_too_deep_is_reported() -> None:
-    text = (
-        "".join("  " * level + f"k{level}:\n" for level in range(101))
-        + "  " * 101
-        + "x: 1\n"
-    )
+    text = "".join("  " * level + f"k{level}:\n" for level in range(101)) + "  " * 101 + "x: 1\n"
     found = only(text, "yaml-too-deep")
     assert found.line == 101
 
 
 def test_very_deep_nesting_does_not_recurse() -> None:
-    started = time.perf_counter()
-    only("[" * 200_000, "yaml-too-deep")
-    assert time.perf_counter() - started < 1.0
+    only("[" * 200_000, "yaml-too-deep")  # no RecursionError, no crash of the C parser
 
 
 # -- files and text ---------------------------------------------------------------------
@@ -395,10 +385,7 @@ def test_load_yaml_reads_a_file(tmp_path: pathlib.Path) -> None:
     data, where_ = load_yaml(path)
     assert data == {"id": "game"}
     assert where_.path == str(path)
-    assert (
-        load_yaml(str(path), display_path="games/x/game.yaml")[1].path
-        == "games/x/game.yaml"
-    )
+    assert load_yaml(str(path), display_path="games/x/game.yaml")[1].path == "games/x/game.yaml"
 
 
 def test_diagnostics_use_the_display_path(tmp_path: pathlib.Path) -> None:
@@ -536,8 +523,8 @@ def test_every_problem_is_listed() -> None:
     ]
 
 
-def test_ordinary_file_loads_quickly() -> None:
-    # A guard against falling back to the pure-Python parser (~10x slower), not a benchmark.
+def test_large_ordinary_file_loads() -> None:
+    # Speed is measured in bench/, never in a timed test; this checks a big file loads whole.
     cards = "".join(
         f"  card-{i}:\n    name: Card {i}\n    count: {i % 4}\n    properties: {{rank: {i}, suit: hearts}}\n"
         f"    effects:\n      play: |\n        gain 1 power\n        draw 1 from deck to hand\n"
@@ -545,9 +532,7 @@ def test_ordinary_file_loads_quickly() -> None:
     )
     text = "orrery: 1\nid: big\ncards:\n" + cards
     assert 250_000 < len(text) < 350_000
-    started = time.perf_counter()
     data, _ = load_yaml_text(text, "big.yaml")
-    assert time.perf_counter() - started < 1.0
     assert len(data["cards"]) == 1700
 
 
@@ -613,8 +598,20 @@ def test_source_line() -> None:
 
 
 def test_positions_count_characters_not_bytes() -> None:
-    where_ = positions("é: 'ü'\nb: x\n")
+    where_ = positions("é: 'ü'\n😀: &a !!str x\n")
     assert where_.value(("é",)) == Located(1, 4, "'")
+    assert where_.value(("😀",)) == Located(2, 13, None)
+
+
+def test_an_alias_may_be_a_key() -> None:
+    data, where_ = load_yaml_text("a: &k name\nb: {*k : 1}\n", "game.yaml")
+    assert data["b"] == {"name": 1}
+    assert where_.key(("b", "name")) == Located(2, 5, None)
+
+
+def test_an_alias_key_can_be_a_duplicate() -> None:
+    found = only("a: &k name\nc: {*k : 2, name: 3}\n", "duplicate-key")
+    assert (found.line, found.column) == (2, 13)
 
 
 # -- text positions ---------------------------------------------------------------------
