@@ -54,6 +54,9 @@ BUILTIN_EVENTS = {
     "round_start": (None, {}),
     "round_end": (None, {}),
 }
+# docs/format.md and the schema name the refill event `refilled ZONE`; the engine fires
+# it as "refill". Both spellings are accepted in `on:`.
+EVENT_ALIASES = {"refilled": "refill"}
 
 
 class Builder:
@@ -414,6 +417,7 @@ class Builder:
                 if compiled:
                     cost.append((cdef.index, offset, compiled[0]))
             code = self.program(spec.get("effect", ""), logical + ("effect",), locals_)
+            self.codes[code].kind = "action"  # its end is where `check: action` ends are checked
             limits = tuple((scope.removeprefix("per_"), int(n)) for scope, n in (spec.get("limit") or {}).items())
             result.append(ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, tuple(cost), code,
                                     limits, spec.get("ends") == "turn", str(spec.get("label", aid))))
@@ -448,6 +452,7 @@ class Builder:
             self.error(logical, "bad-event", "say which event: e.g. 'entered hand' or 'turn_start'")
             return None
         name, rest = words[0], words[1:]
+        name = EVENT_ALIASES.get(name, name)
         if name in BUILTIN_EVENTS:
             kind, locals_ = BUILTIN_EVENTS[name]
             if kind is None:
@@ -480,7 +485,32 @@ class Builder:
             if when is not None:
                 result.append(EndDef(str(spec.get("id", f"end-{i}")), when[0], spec.get("check", "action"),
                                      spec.get("then", "end"), winners))
+            self.check_scope_exists(spec, logical)
         return tuple(result)
+
+    def check_scope_exists(self, spec: dict[str, Any], logical: tuple[Any, ...]) -> None:
+        """`check: round` and `then: finish_round` happen at the end of a `round:` block
+        (`turn`/`finish_turn`, of a `turn P:` block); with no such block in any effect
+        text, the condition would never be checked or the game never end."""
+        scopes = {"round": (ast.Round, "round:"), "turn": (ast.Turn, "turn P:")}
+        wanted = []
+        if spec.get("check") in scopes:
+            wanted.append(("check", f"check: {spec['check']}", scopes[spec["check"]]))
+        then = spec.get("then", "end")
+        if then in ("finish_round", "finish_turn"):
+            wanted.append(("then", f"then: {then}", scopes[then.removeprefix("finish_")]))
+        if not wanted:
+            return
+        try:
+            nodes = [node for text in _all_effect_texts(self.data) for node in _walk(parse_program(text))]
+        except EffectSyntaxError:
+            return  # reported where the text is compiled; do not guess here
+        for key, said, (node_type, words) in wanted:
+            if not any(isinstance(node, node_type) for node in nodes):
+                self.error(logical + (key,), "bad-value",
+                           f"'{said}' happens at the end of a `{words}` block, but no effect has one",
+                           f"put the flow's turns in `{words}` blocks, or use "
+                           f"{'check: action' if key == 'check' else 'then: end'}")
 
     def scoring(self) -> Scoring:
         spec = self.data.get("scoring") or {}
@@ -562,7 +592,20 @@ def _walk(nodes: tuple[ast.Node, ...]) -> list[ast.Node]:
 
 
 def build(raw: RawGame) -> GameDef:
-    return Builder(raw).build()
+    if not raw.schema_diagnostics:
+        return Builder(raw).build()
+    # The schema stage found errors: check meaning too, so all mistakes come at once,
+    # but never let a shape the builder does not expect hide the schema's findings.
+    pending = list(raw.schema_diagnostics)
+    found: list[Diagnostic] = []
+    try:
+        Builder(raw).build()
+    except RuleFileError as err:
+        seen = {(d.path, d.line) for d in pending}
+        found = [d for d in err.diagnostics if (d.path, d.line) not in seen]  # not the same mistake twice
+    except Exception:  # a badly shaped file: the schema errors say why
+        found = []
+    raise RuleFileError([*pending, *found])
 
 
 __all__ = ["CONTEXT_NAMES", "Builder", "build"]

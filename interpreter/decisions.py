@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import vm
-from .diagnostics import IllegalActionError
+from .diagnostics import IllegalActionError, RuleRuntimeError
 from .model import ActionDef
 
 if TYPE_CHECKING:
@@ -101,6 +101,21 @@ def suspend_for_choice(
     return True
 
 
+def unique_options(st: State, options: list[Any], type_: str) -> list[Any]:
+    """The options of a choice without repeats (by canonical text, first kept): equal
+    values are one answer, and legal action texts must be unique."""
+    if len(options) < 2:
+        return options
+    seen: set[str] = set()
+    unique = []
+    for option in options:
+        text = render(st, option, type_)
+        if text not in seen:
+            seen.add(text)
+            unique.append(option)
+    return unique
+
+
 # ---- what is legal ---------------------------------------------------------------------
 
 
@@ -115,7 +130,14 @@ def legal_actions(st: State) -> list[Action]:
         player = pending[1]
         for action in st.gd.groups[pending[2]]:
             if _within_limits(st, action, player):
-                _enumerate(st, action, player, result)
+                try:
+                    _enumerate(st, action, player, result)
+                except RuleRuntimeError as err:
+                    raise RuleRuntimeError(f"action '{action.id}' (its params, condition or cost): {err}") from None
+                except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
+                    # Conditions run outside the effect loop, which words errors for people.
+                    raise RuleRuntimeError(f"action '{action.id}' (its params, condition or cost): "
+                                           f"{vm.plain_error(err)}") from None
     else:
         type_ = pending[3]
         result = [Action(render(st, v, type_), v) for v in pending[2]]
@@ -140,6 +162,8 @@ def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> 
             out.append(Action(action.id, (action.index, ())))
         return
 
+    seen: set[str] = set()
+
     def walk(i: int, values: tuple[Any, ...]) -> None:
         if i == len(params):
             local = dict(env)
@@ -147,7 +171,9 @@ def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> 
                 local[param.name] = value
             if _allowed(st, action, local):
                 text = action.id + "".join(" " + render(st, v, p.type) for v, p in zip(values, params, strict=True))
-                out.append(Action(text, (action.index, values)))
+                if text not in seen:  # equal values in a domain give one action, not two
+                    seen.add(text)
+                    out.append(Action(text, (action.index, values)))
             return
         local = dict(env)
         for param, value in zip(params, values, strict=False):

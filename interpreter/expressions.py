@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from . import ast, vm
-from .diagnostics import hint_for
+from .diagnostics import RuleRuntimeError, hint_for
 from .model import Expr
 from .symbols import CompileError, Symbols, elem_of, is_list, list_of
 
@@ -40,6 +40,29 @@ class Context:
 # ---- helpers for zone and counter references -----------------------------------------
 
 
+def checked_player(pfn: Expr) -> Expr:
+    """A player expression that refuses what is not a seat of this game: slots are
+    computed from the seat number, so -1 or a seat too high would silently read another
+    player's (or another zone's) data."""
+    def player(st: Any, env: dict[str, Any]) -> int:
+        p = pfn(st, env)
+        if type(p) is not int or not 0 <= p < st.n:
+            raise RuleRuntimeError(f"there is no player {p!r} (players are 0 to {st.n - 1})")
+        return p
+    return player
+
+
+def checked_index(kfn: Expr, width: int, name: str) -> Expr:
+    """An index into a sized counter, refused when out of range (it would read the next
+    player's part of the counter, or wrap around from the end)."""
+    def index(st: Any, env: dict[str, Any]) -> int:
+        k = kfn(st, env)
+        if type(k) is not int or not 0 <= k < width:
+            raise RuleRuntimeError(f"{name}[{k!r}] is out of range (0 to {width - 1})")
+        return k
+    return index
+
+
 def zone_slot(node: ast.Node, ctx: Context) -> Expr | None:
     """A zone reference (`deck`, `hand`, `hand(p)`) as a closure giving its slot, or None."""
     sym = ctx.symbols
@@ -58,7 +81,7 @@ def zone_slot(node: ast.Node, ctx: Context) -> Expr | None:
             return lambda st, env: st.layout.zbase[zi]
         if len(node.args) != 1:
             raise CompileError(node, "arity", f"zone '{node.name}' takes one player: {node.name}(p)")
-        pfn = expect(node.args[0], ctx, "player")
+        pfn = checked_player(expect(node.args[0], ctx, "player"))
         return lambda st, env: st.layout.zbase[zi] + pfn(st, env)
     return None
 
@@ -78,7 +101,7 @@ def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
             raise CompileError(base, "arity", f"counter '{cdef.name}' is shared: it takes no player")
         if len(base.args) != 1:
             raise CompileError(base, "arity", f"counter '{cdef.name}' takes one player: {cdef.name}(p)")
-        player = expect(base.args[0], ctx, "player")
+        player = checked_player(expect(base.args[0], ctx, "player"))
     else:
         return None
     width = cdef.width
@@ -100,7 +123,7 @@ def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
             kfn = expect(key_node, ctx, "str")
             keyfn = lambda st, env: keys[kfn(st, env)]
     elif width > 1:
-        keyfn = expect(key_node, ctx, "int")
+        keyfn = checked_index(expect(key_node, ctx, "int"), width, cdef.name)
     else:
         raise CompileError(key_node, "type", f"counter '{cdef.name}' is not an array")
     if cdef.scope == "global":
@@ -362,7 +385,7 @@ def _call(node: ast.Call, ctx: Context) -> Compiled:
         cdef = sym.counters[name]
         if cdef.scope == "global" or len(node.args) != 1:
             raise CompileError(node, "arity", f"counter '{name}' takes one player: {name}(p)")
-        pfn, width, ci = expect(node.args[0], ctx, "player"), cdef.width, cdef.index
+        pfn, width, ci = checked_player(expect(node.args[0], ctx, "player")), cdef.width, cdef.index
         return (lambda st, env: st.counters[ci][pfn(st, env) * width:(pfn(st, env) + 1) * width]), list_of("int")
     if name in sym.zones:
         slotfn = zone_slot(node, ctx)

@@ -78,6 +78,9 @@ class RawGame:
     variants: list[str]
     overlays: list[str]
     data_hash: str
+    # Schema findings: reported with the semantic stage's, so a file's mistakes come all
+    # at once (the builder still runs, and what it finds on top of them is added).
+    schema_diagnostics: list[Diagnostic] = attrs.field(factory=list)
 
 
 class _Collector:
@@ -162,8 +165,7 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         if isinstance(inc, dict):
             files.append(str(inc_path))
             _merge_file(merged, origins, inc, inc_pm, out)
-    if out.diagnostics:
-        raise RuleFileError(out.diagnostics)
+    _raise_unless_only_schema(out)
     chosen_overlays: list[str] = []
     for target_overlay in overlays or []:
         try:
@@ -191,10 +193,17 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         vpm, vpath = origins.find(("variants", variant))
         apply_overlay(merged, origins, available[variant], vpm, vpath, out)
         chosen_variants.append(variant)
-    if out.diagnostics:
-        raise RuleFileError(out.diagnostics)
+    _raise_unless_only_schema(out)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest)
+    return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest,
+                   list(out.diagnostics))
+
+
+def _raise_unless_only_schema(out: _Collector) -> None:
+    """Stop at YAML, include and overlay errors (nothing sound to check further); schema
+    errors alone let the semantic checks run too, so every mistake is reported at once."""
+    if any(d.code != "schema" for d in out.diagnostics):
+        raise RuleFileError(out.diagnostics)
 
 
 def _load_checked(path: Path, kind: str, out: _Collector,

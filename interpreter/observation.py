@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 
 
 def _may_see(visible: str, owner: int, player: int) -> bool:
-    return visible == "all" or (visible == "owner" and owner == player)
+    # A shared zone or counter has no owner (-1): `owner` visibility hides it from
+    # everyone, spectators (-1 too) included.
+    return visible == "all" or (visible == "owner" and owner == player and owner >= 0)
 
 
 def observe(st: State, player: int) -> dict[str, Any]:

@@ -7,12 +7,14 @@ the position inside the effect text; Lark's internal terminal names never reach 
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .resources import data_path
@@ -131,13 +133,20 @@ def _syntax_error(err: UnexpectedInput, text: str) -> EffectSyntaxError:
             line = min(line + 1, len(lines))
             column = len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1
         elif token.type in ("_NL", "$END"):
-            # Point just after the last word of the line, where something is missing.
+            # Point just after the last word of the line, where something is missing. An
+            # end-of-line token starts on the line it ends (at its newline or comment).
             lines = text.rstrip("\n").split("\n")
-            prev = token.line - 1 if token.line and token.type == "_NL" else len(lines)
+            prev = token.line if token.line and token.type == "_NL" else len(lines)
             prev = max(1, min(prev, len(lines)))
-            line, column = prev, len(lines[prev - 1].rstrip()) + 1
+            upto = lines[prev - 1]
+            if token.type == "_NL" and token.column and token.line == prev:
+                upto = upto[: token.column - 1]
+            line, column = prev, len(upto.rstrip()) + 1
         expected = _expected(set(err.expected))
         hint = None
+        special = _misplaced(token, text)
+        if special is not None:
+            return special
         if token.type == "_INDENT":
             hint = "indent only the lines of a block (after a ':')"
         elif "COLON" in err.expected and token.type == "_NL":
@@ -147,6 +156,74 @@ def _syntax_error(err: UnexpectedInput, text: str) -> EffectSyntaxError:
             line, column, f"unexpected {_describe_token(token)}; expected {expected}", width=width, hint=hint
         )
     return EffectSyntaxError(1, 1, str(err))
+
+
+_FIRST_WORD = re.compile(r"^([ \t]*)([A-Za-z_][A-Za-z0-9_]*)([ \t]*)")
+
+
+def _misplaced(token: Token, text: str) -> EffectSyntaxError | None:
+    """Two common mistakes Lark words badly: a block line not indented under its ':'
+    (Lark says it expected an end of line) and an unknown statement word (Lark says it
+    expected '(' after what it takes for a procedure name)."""
+    if token.type in ("_NL", "_INDENT", "_DEDENT", "$END") or not token.line or not token.column:
+        return None
+    lines = text.split("\n")
+    here = lines[token.line - 1]
+    indent = len(here) - len(here.lstrip())
+    if token.column == indent + 1:
+        before = [ln for ln in lines[: token.line - 1] if ln.strip() and not ln.strip().startswith("#")]
+        if before and before[-1].rstrip().endswith(":") and indent <= len(before[-1]) - len(before[-1].lstrip()):
+            return EffectSyntaxError(token.line, token.column, "expected an indented block after the ':' above",
+                                     width=max(1, len(str(token))),
+                                     hint="indent the lines of a block further than the line ending in ':'")
+        return None
+    match = _FIRST_WORD.match(here)
+    if match and match.end() == token.column - 1 and match.group(3) and match.group(2) not in _keywords():
+        word = match.group(2)
+        guess = difflib.get_close_matches(word, _STATEMENT_WORDS, n=1, cutoff=0.6)
+        if str(token) == "=":
+            guess = [f"let {word} = ...' (a new local) or 'set {word} to ..."]
+        hint = f"did you mean '{guess[0]}'?" if guess else (
+            "a statement starts with a verb (" + ", ".join(_STATEMENT_WORDS[:8]) + ", ...) "
+            "or calls a procedure: name(args)")
+        return EffectSyntaxError(token.line, match.start(2) + 1, f"unknown statement '{word}'",
+                                 width=len(word), hint=hint)
+    return None
+
+
+_STATEMENT_WORDS = ["let", "set", "gain", "lose", "pay", "move", "draw", "shuffle", "create", "destroy", "reveal",
+                    "choose", "take", "use", "emit", "grant", "end", "log", "stop", "if", "for", "repeat", "while",
+                    "turn", "round"]
+
+
+@functools.cache
+def _keywords() -> frozenset[str]:
+    words = set()
+    for terminal in _parser().terminals:
+        if terminal.pattern.type == "str" and terminal.pattern.value.isalpha():
+            words.add(terminal.pattern.value)
+    return frozenset(words)
+
+
+def _dedent_error(text: str) -> EffectSyntaxError:
+    """Where a line dedents to a column no enclosing block starts at (Lark's DedentError
+    carries no position, so the indentation is walked again here)."""
+    levels = [0]
+    depth = 0  # open brackets: lines inside them are one logical line
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith("#") and depth == 0:
+            indent = len(line) - len(stripped)
+            if indent > levels[-1]:
+                levels.append(indent)
+            else:
+                while indent < levels[-1]:
+                    levels.pop()
+                if indent != levels[-1]:
+                    return EffectSyntaxError(number, indent + 1, "this line's indentation matches no enclosing block",
+                                             hint="line it up with the other lines of the block it belongs to")
+        depth = max(0, depth + sum(line.count(c) for c in "([") - sum(line.count(c) for c in ")]"))
+    return EffectSyntaxError(1, 1, "the indentation does not match any enclosing block")
 
 
 def _prepare(text: str) -> str:
@@ -162,6 +239,8 @@ def parse_program(text: str) -> tuple[ast.Node, ...]:
         tree = _parser().parse(prepared, start="program")
     except UnexpectedInput as err:
         raise _syntax_error(err, prepared) from None
+    except DedentError:
+        raise _dedent_error(prepared) from None
     result = _ToAst().transform(tree)
     return tuple(result)
 
@@ -361,7 +440,10 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Unary(*_pos(meta), "-", c[0])
 
     def attr(self, meta: Any, c: list[Any]) -> ast.Node:
-        return ast.Attr(*_pos(meta), c[0], str(c[1]))
+        # Positioned at the field's name: that is what an error about it points at.
+        field = c[1]
+        line, column = (field.line, field.column) if getattr(field, "line", None) else _pos(meta)
+        return ast.Attr(line, column, c[0], str(field))
 
     def index(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.Index(*_pos(meta), c[0], c[1])

@@ -90,7 +90,9 @@ def load_state(game: Game, text: str) -> State:
         return _rebuild(game, data)
     except GameError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+    except KeyError as err:
+        raise GameError(f"corrupt save: the field {err} is missing") from None
+    except (TypeError, ValueError, IndexError, AttributeError) as err:
         raise GameError(f"corrupt save: {type(err).__name__}: {err}") from None
 
 
@@ -127,11 +129,13 @@ def _rebuild(game: Game, data: dict[str, Any]) -> State:
             seen.add(iid)
     _need(all(loc == -1 or i in seen for i, loc in enumerate(st.loc)), "a card is lost between zones")
     st.attrs = {}
+    _need(isinstance(data["attrs"], list), "bad card attributes")
     for entry in data["attrs"]:
         _need(isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], int) and isinstance(entry[1], str),
               "bad card attribute")
         st.attrs[(entry[0], entry[1])] = entry[2]
     st.revealed = set(_int_list(data["revealed"], "revealed"))
+    _need(all(0 <= iid < len(st.card_def) for iid in st.revealed), "a revealed card does not exist")
     rng = data["rng"]
     _need(isinstance(rng, int) and 0 <= rng < (1 << 64), "bad random state")
     st.rng = rng
@@ -139,7 +143,8 @@ def _rebuild(game: Game, data: dict[str, Any]) -> State:
     for frame in data["stack"]:
         _need(isinstance(frame, list) and len(frame) == 3 and isinstance(frame[0], int) and isinstance(frame[1], int)
               and isinstance(frame[2], dict), "bad frame")
-        _need(0 <= frame[0] < len(gd.codes) and 0 <= frame[1] <= max(len(gd.codes[frame[0]].ops), 1 << 30),
+        # pc: an operation of the code, its end, or past it (where `stop` leaves a frame)
+        _need(0 <= frame[0] < len(gd.codes) and (0 <= frame[1] <= len(gd.codes[frame[0]].ops) or frame[1] == 1 << 30),
               "frame points outside the rules")
         st.stack.append([frame[0], frame[1], dict(frame[2])])
     st.queue = []
@@ -147,25 +152,54 @@ def _rebuild(game: Game, data: dict[str, Any]) -> State:
     _need(pending is None or (isinstance(pending, list) and len(pending) > 0 and pending[0] in ("actions", "choice")),
           "bad pending decision")
     if pending is not None:
-        _need(st.stack != [], "a decision without a running effect")
-        _need(isinstance(pending[1], int) and 0 <= pending[1] < n, "bad deciding player")
-        if pending[0] == "actions":
-            _need(pending[2] in gd.groups, "unknown action group")
+        _check_pending(st, pending, n)
     st.pending = pending
     st.active, st.round_no, st.turn_no = int(data["active"]), int(data["round"]), int(data["turn"])
+    _need(0 <= st.active < n, "bad active player")
     uses = data["uses"]
-    _need(isinstance(uses, dict) and set(uses) == {"turn", "round", "game"}, "bad action uses")
+    _need(isinstance(uses, dict) and set(uses) == {"turn", "round", "game"}
+          and all(isinstance(v, dict) and all(isinstance(c, int) for c in v.values()) for v in uses.values()),
+          "bad action uses")
     st.uses = {k: dict(v) for k, v in uses.items()}
     grants = data["grants"]
-    _need(isinstance(grants, list) and all(isinstance(g, list) and len(g) == 3 and 0 <= g[0] < len(gd.modifiers)
+    _need(isinstance(grants, list) and all(isinstance(g, list) and len(g) == 3 and isinstance(g[0], int)
+                                           and 0 <= g[0] < len(gd.modifiers) and isinstance(g[1], int)
+                                           and 0 <= g[1] < n and g[2] in ("turn", "round", "game")
                                            for g in grants), "bad grants")
     st.grants = [list(g) for g in grants]
     st.ending, st.ending_reason = data["ending"], data["ending_reason"]
     st.terminal, st.end_reason = bool(data["terminal"]), data["end_reason"]
     st.winners = _int_list(data["winners"], "winners")
+    _need(all(0 <= w < n for w in st.winners), "a winner is not a player")
     history, log = data["history"], data["log"]
     _need(isinstance(history, list) and all(isinstance(h, str) for h in history), "bad history")
     _need(isinstance(log, list) and all(isinstance(h, str) for h in log), "bad log")
     st.history, st.log = list(history), list(log)
     st.legal_cache = None
     return st
+
+
+def _check_pending(st: State, pending: list[Any], n: int) -> None:
+    """A decision being waited for must have its full shape: a save resumed with a bad
+    one would fail later, far from the cause."""
+    _need(st.stack != [], "a decision without a running effect")
+    _need(isinstance(pending[1], int) and not isinstance(pending[1], bool) and 0 <= pending[1] < n,
+          "bad deciding player")
+    if pending[0] == "actions":
+        _need(len(pending) == 4 and isinstance(pending[2], str) and isinstance(pending[3], str)
+              and pending[3].startswith("#"), "bad pending actions")
+        _need(pending[2] in st.gd.groups, "unknown action group")
+        return
+    _need(len(pending) == 7, "bad pending choice")
+    _, _, options, type_, prompt, answer, allow_done = pending
+    _need(isinstance(options, list) and isinstance(type_, str) and isinstance(prompt, str)
+          and isinstance(answer, str) and answer.startswith("#") and isinstance(allow_done, bool),
+          "bad pending choice")
+    if type_ == "card":
+        _need(all(isinstance(o, int) and 0 <= o < len(st.card_def) for o in options if o is not None),
+              "a card to choose from does not exist")
+    elif type_ == "player":
+        _need(all(isinstance(o, int) and 0 <= o < n for o in options), "a player to choose from does not exist")
+    elif type_ in ("int", "str", "bool"):
+        kind = {"int": int, "str": str, "bool": bool}[type_]
+        _need(all(isinstance(o, kind) for o in options), f"the options of the choice are not all {type_}")

@@ -143,10 +143,22 @@ class State:
             return [0.0] * self.n
         scoring = self.gd.scoring
         if scoring.returns is not None:
-            return [float(scoring.returns(self, {"p": p, "me": p})) for p in range(self.n)]
+            try:
+                return [float(scoring.returns(self, {"p": p, "me": p})) for p in range(self.n)]
+            except GameError as err:
+                raise GameError(f"scoring.returns: {err}") from None
+            except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
+                raise GameError(f"scoring.returns: {vm.plain_error(err)}") from None
         if len(self.winners) in (0, self.n):
             return [0.0] * self.n
         return [1.0 if p in self.winners else -1.0 for p in range(self.n)]
+
+    def scores(self) -> list[float]:
+        """Each seat's score by the game's `scoring.score` (0 when it declares none)."""
+        score = self.gd.scoring.score
+        if score is None:
+            return [0.0] * self.n
+        return [float(score(self, {"p": p, "me": p})) for p in range(self.n)]
 
     def clone(self) -> State:
         new = State.__new__(State)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast, vm
-from .decisions import DONE, suspend_for_actions, suspend_for_choice
+from .decisions import DONE, suspend_for_actions, suspend_for_choice, unique_options
 from .diagnostics import RuleRuntimeError, hint_for
 from .expressions import Context, compile_expr, counter_ref, describe, expect, zone_slot
 from .model import Code, Expr, Op, Where
@@ -244,7 +244,7 @@ class CodeBuilder:
                 if answer in env:
                     env[var] = env.pop(answer)
                     return False
-                choices = options(st, env)
+                choices = unique_options(st, options(st, env), elem)
                 if not choices:
                     env[var] = None
                     return False
@@ -271,7 +271,7 @@ class CodeBuilder:
                     return False
                 picked = picked + [value]  # a new list: lists in locals are never changed in place
             env[var] = picked
-            left = [c for c in options(st, env) if c not in picked]
+            left = unique_options(st, [c for c in options(st, env) if c not in picked], elem)
             if len(picked) >= limit(st, env) or not left:
                 del env[answer + "started"]
                 return False
@@ -452,9 +452,16 @@ class CodeBuilder:
             env[index] = 0
             return False
         self.emit(node, start)
+        # The loop variable belongs to the loop: after it (or when the list was empty)
+        # it has no value, so using it there is a compile error, not a runtime surprise.
+        shadowed = self.ctx.locals.get(var)
         self.ctx.locals[var] = elem_of(type_)
         head = self.emit(node, _placeholder)
         self.block(node.body)
+        if shadowed is None:
+            del self.ctx.locals[var]
+        else:
+            self.ctx.locals[var] = shadowed
         self.emit(node, _jump(head))
         end = self.here()
 
@@ -520,8 +527,14 @@ class CodeBuilder:
         self.block(node.body)
         self.scope_depth -= 1
 
+        # The turn_end triggers run first, still inside the turn (its player active, its
+        # grants on), so what they change counts for the end conditions checked next.
+        def turn_end_event(st: Any, fr: list[Any]) -> bool:
+            _refresh(st, "turn_end", st.active)
+            return False
+        self.emit(node, turn_end_event)
+
         def turn_end(st: Any, fr: list[Any]) -> bool:
-            p = st.active
             st.grants = [g for g in st.grants if g[2] != "turn"]
             if vm.check_end(st, "turn"):
                 return False
@@ -529,8 +542,6 @@ class CodeBuilder:
                 vm.finish(st, None, st.ending_reason or "finish-turn")
                 return False
             st.active = fr[2].pop(saved)
-            if ("turn_end", -1) in st.gd_listens:
-                vm.fire(st, "turn_end", -1, {"player": p})
             return False
         self.emit(node, turn_end)
 
@@ -546,15 +557,20 @@ class CodeBuilder:
         self.block(node.body)
         self.scope_depth -= 1
 
+        # As for turns: end-of-round hooks run first (also in the game's last round),
+        # then the round's end conditions are checked.
+        def round_end_event(st: Any, fr: list[Any]) -> bool:
+            if ("round_end", -1) in st.gd_listens:
+                vm.fire(st, "round_end", -1, {})
+            return False
+        self.emit(node, round_end_event)
+
         def round_end(st: Any, fr: list[Any]) -> bool:
             st.grants = [g for g in st.grants if g[2] != "round"]
             if vm.check_end(st, "round"):
                 return False
             if st.ending is not None:
                 vm.finish(st, None, st.ending_reason or "finish-round")
-                return False
-            if ("round_end", -1) in st.gd_listens:
-                vm.fire(st, "round_end", -1, {})
             return False
         self.emit(node, round_end)
 

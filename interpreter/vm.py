@@ -135,8 +135,19 @@ def as_cards(value: Any) -> list[int]:
 # ---- counters and values ---------------------------------------------------------------
 
 
+def _whole(cdef: Any, value: Any) -> int:
+    """Counters hold whole numbers (true/false count as 1/0): anything else would make
+    the state unsavable, so it is a rule error here, where it happens."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        return int(value)
+    raise RuleRuntimeError(f"counter {cdef.name} holds whole numbers, not {value!r}")
+
+
 def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None:
     cdef = st.gd.counters[ci]
+    delta = _whole(cdef, delta)
     values = st.counters[ci]
     old = values[slot]
     new = old + delta
@@ -156,6 +167,7 @@ def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None
 
 def set_counter(st: State, ci: int, slot: int, value: int) -> None:
     cdef = st.gd.counters[ci]
+    value = _whole(cdef, value)
     if cdef.min is not None and value < cdef.min:
         value = cdef.min
     if cdef.max is not None and value > cdef.max:
@@ -218,16 +230,22 @@ def _card_owners(st: State, def_index: int) -> dict[int, int]:
 # ---- ending ----------------------------------------------------------------------------
 
 
-def check_end(st: State, check: str) -> bool:
-    """Evaluate the end conditions of this check point; True when the game is over."""
+def check_end(st: State, check: str, me: int | None = None) -> bool:
+    """Evaluate the end conditions of this check point; True when the game is over.
+    `me` is the player who just acted (default: the active player)."""
     for end in st.gd.ends:
         if end.check != check:
             continue
-        env = {"me": st.active}
-        if not end.when(st, env):
-            continue
+        env = {"me": st.active if me is None else me}
+        try:
+            if not end.when(st, env):
+                continue
+            winners = end.winners(st, env) if end.then == "end" and end.winners is not None else None
+        except RuleRuntimeError as err:
+            raise RuleRuntimeError(f"end condition '{end.id}': {err}") from None
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
+            raise RuleRuntimeError(f"end condition '{end.id}': {plain_error(err)}") from None
         if end.then == "end":
-            winners = end.winners(st, env) if end.winners is not None else None
             finish(st, winners, end.id)
             return True
         if st.ending is None or (st.ending == "round" and end.then == "finish_turn"):
@@ -251,6 +269,17 @@ def finish(st: State, winners: Any, reason: str) -> None:
 
 
 def score_winners(st: State) -> list[int]:
+    """The winners by `scoring:` (eligible, score, tie-breaks; ties share the win)."""
+    try:
+        return _score_winners(st)
+    except RuleRuntimeError as err:
+        raise RuleRuntimeError(f"scoring: {err}") from None
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
+        # Also reached when the flow ends, outside any operation's error handling.
+        raise RuleRuntimeError(f"scoring: {plain_error(err)}") from None
+
+
+def _score_winners(st: State) -> list[int]:
     scoring = st.gd.scoring
     players = range(st.n)
     if scoring.eligible is not None:
@@ -285,6 +314,11 @@ def run(st: State) -> None:
         ops = code.ops
         if pc >= len(ops):
             stack.pop()
+            # An action is over (its triggers too): `check: action` ends are checked now,
+            # while `me` is still the player who acted (not at the next decision, which
+            # may be another player's turn).
+            if code.kind == "action" and check_end(st, "action", fr[2].get("me")):
+                return
             continue
         fr[1] = pc + 1
         try:
@@ -293,7 +327,7 @@ def run(st: State) -> None:
         except RuleRuntimeError as err:
             raise RuleRuntimeError(f"{code.wheres[pc]}: {err}") from None
         except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
-            raise RuleRuntimeError(f"{code.wheres[pc]}: {_plain(err)}") from None
+            raise RuleRuntimeError(f"{code.wheres[pc]}: {plain_error(err)}") from None
         if st.terminal:
             return
         if st.queue:
@@ -304,6 +338,10 @@ def run(st: State) -> None:
                 raise RuleRuntimeError(
                     f"{code.wheres[pc]}: trigger chain deeper than {MAX_DEPTH} effects (a trigger that fires itself?)"
                 )
+        elif len(stack) > MAX_DEPTH:  # calls (procedures, `use`) nest frames too
+            raise RuleRuntimeError(
+                f"{code.wheres[pc]}: effects nested deeper than {MAX_DEPTH} (a procedure that calls itself?)"
+            )
         budget -= 1
         if not budget:
             raise RuleRuntimeError(
@@ -313,11 +351,15 @@ def run(st: State) -> None:
         finish(st, None, "flow-ended")
 
 
-def _plain(err: Exception) -> str:
+def plain_error(err: Exception) -> str:
+    """A Python error met while running rules, in words for the rule's author."""
     if isinstance(err, ZeroDivisionError):
         return "division by zero"
     if isinstance(err, IndexError):
         return "index out of range"
     if isinstance(err, KeyError):
         return f"no entry {err}"
+    if isinstance(err, TypeError) and "NoneType" in str(err):
+        return ("a value is none here (the top card of an empty zone, a choice with no options, "
+                f"the min or max of an empty list?) ({err})")
     return f"{type(err).__name__}: {err}"

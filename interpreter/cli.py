@@ -1,0 +1,602 @@
+"""The `orrery` command line (DESIGN §4): list, validate, describe, play, simulate,
+replay and schema.
+
+Exit codes: 0 ok, 1 a rule or game error, 2 a usage error (bad arguments), 130 when
+interrupted. Every mistake is reported as a message for people, never as a Python
+traceback: rule files as `PATH:LINE:COL: error[CODE]: MESSAGE` diagnostics, game and
+file problems as one line. Anything unexpected is an "internal error" with a hint to
+report it (set ORRERY_DEBUG=1 to see the traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .agents import AGENT_KINDS
+from .describe import describe_game, render_description
+from .diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, hint_for
+from .game import BUILTIN_SEATS, Game, load_game
+from .loader import bundled_entries, load_raw, resolve
+from .logs import GameLog, hash_mismatch, load_log_game, new_log, read_log, result_differences, target_for_log
+from .model import GameDef
+from .runner import MAX_ACTIONS, replay_actions, seat_agents
+from .schema import load_schema
+from .simulate import SimulationSpec, progress_stream, render_summary, simulate
+from .state import State
+from .terminal import Console, EndOfInput, QuitRequested, Table, describe_result
+from .yamlload import load_yaml
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+HELP_WIDTH = 88
+
+
+class UsageError(Exception):
+    """A command-line argument that does not make sense (exit 2)."""
+
+
+# ---- the parser ----------------------------------------------------------------------------
+
+MAIN_EPILOG = """\
+GAME / TARGET: a bundled game id (see `orrery list`), a game folder, or its game.yaml.
+--with X adds an overlay: a bundled expansion by name, or a mod file or folder by path.
+Seats: human, random (uniform among legal actions), first (always the first legal
+action), or any bot the game defines (see `orrery describe GAME`).
+
+exit codes: 0 ok, 1 rule or game error, 2 usage error, 130 interrupted.
+Run `orrery COMMAND --help` for a command's options."""
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=32)
+
+
+def _positive_int(text: str) -> int:
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def _add_rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", action="append", default=[], metavar="V",
+                        help="play with the game's variant V (repeatable)")
+    parser.add_argument("--with", dest="overlays", action="append", default=[], metavar="X",
+                        help="add overlay X: a bundled expansion by name or a mod file/folder by path (repeatable)")
+
+
+def _add_table_options(parser: argparse.ArgumentParser, default_seats: str) -> None:
+    parser.add_argument("--players", type=_positive_int, metavar="N",
+                        help="number of players (default: the game's default, or the number of --seats)")
+    parser.add_argument("--seats", metavar="S,S,..",
+                        help=f"who sits in each seat, comma-separated: human, random, first or a bot of the game "
+                             f"(default: {default_seats})")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="orrery", formatter_class=_Formatter, epilog=MAIN_EPILOG,
+        description="orrery: a rules-as-data interpreter for board games. Games are YAML data plus a small "
+                    "effect language; one interpreter validates, plays and simulates them all.")
+    parser.add_argument("--version", action="version", version=f"orrery {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = commands.add_parser("list", help="bundled games, expansions, examples and mods", formatter_class=_Formatter,
+                            description="List the bundled games, expansions (with their base game), examples "
+                                        "and mods.")
+    p.add_argument("--json", action="store_true", help="print a JSON list of {id, kind, name, base, path}")
+
+    p = commands.add_parser("validate", help="check rule files", formatter_class=_Formatter,
+                            description="Check rule files: YAML, the schema, names, effect text and types. Prints "
+                                        "every mistake as PATH:LINE:COL: error[CODE]: MESSAGE (with a hint where "
+                                        "one helps). An overlay (expansion or mod) is checked applied to its base "
+                                        "game. Exits 1 if any error was found.",
+                            epilog="examples:\n  orrery validate tic-tac-toe\n  orrery validate games/my-game\n"
+                                   "  orrery validate my-mod.yaml --json")
+    p.add_argument("targets", nargs="+", metavar="TARGET",
+                   help="a game id, a game or overlay folder, or a game.yaml / overlay file")
+    p.add_argument("--with", dest="overlays", action="append", default=[], metavar="X",
+                   help="also apply overlay X (bundled expansion name or mod path; repeatable)")
+    p.add_argument("--json", action="store_true",
+                   help="print all diagnostics as one JSON list of {path, line, column, severity, code, message}")
+
+    p = commands.add_parser("describe", help="a game's rules summary", formatter_class=_Formatter,
+                            description="Summarise a game: players, variants, overlays, seats and bots, counters, "
+                                        "zones and who sees them, cards, actions, end conditions, scoring, and every "
+                                        "assumption made where the rulebook is silent (with where it is made).")
+    p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
+    _add_rules_options(p)
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    p = commands.add_parser("play", help="play in the terminal", formatter_class=_Formatter,
+                            description="Play a game in the terminal. A human seat sees only what its player may "
+                                        "see, with the legal actions numbered: type a number or the action's text, "
+                                        "or help, log (recent actions), view, quit. Other seats act by themselves "
+                                        "and their actions are printed (P2: bet). With no human seat the game runs "
+                                        "to its end. The game's result is printed at the end.",
+                            epilog="examples:\n  orrery play tic-tac-toe\n"
+                                   "  orrery play kuhn-poker --seats human,first --seed 7 --log game.json\n"
+                                   "  orrery play --resume game.json\n\n"
+                                   "--log FILE is rewritten after every action (atomically), so nothing is lost "
+                                   "if the game is\ninterrupted; --resume FILE rebuilds the game from a log (same "
+                                   "rules, seats, seed) and goes on,\nappending to that log unless --log is given.")
+    p.add_argument("game", nargs="?", metavar="GAME", help="a game id, folder or game.yaml (optional with --resume)")
+    _add_table_options(p, "seat 1 human, the others random")
+    p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
+    _add_rules_options(p)
+    p.add_argument("--log", metavar="FILE", help="write the game's log to FILE as it goes")
+    p.add_argument("--resume", metavar="FILE", help="continue the game recorded in the log FILE")
+
+    p = commands.add_parser("simulate", help="many seeded games between agents", formatter_class=_Formatter,
+                            description="Play many games with agents and bots in every seat and sum them up: wins "
+                                        "per seat (a shared win counts for each winner), draws, mean returns, mean "
+                                        "length, errors. Game i uses seed SEED+i and each agent is seeded from "
+                                        "(game seed, seat), so the results do not depend on --workers. A game that "
+                                        "raises or does not end within --max-actions counts as an error (exit 1).",
+                            epilog="example:\n  orrery simulate kuhn-poker --games 10000 --workers 4 --json")
+    p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
+    p.add_argument("--games", type=_positive_int, default=100, metavar="N", help="number of games (default 100)")
+    _add_table_options(p, "all random")
+    p.add_argument("--seed", type=_int, default=1, metavar="N", help="seed of the first game (default 1)")
+    p.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--max-actions", type=_positive_int, default=MAX_ACTIONS, metavar="N",
+                   help=f"a game with more actions is an error (default {MAX_ACTIONS})")
+    _add_rules_options(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object with the summary")
+
+    p = commands.add_parser("replay", help="re-run a game log", formatter_class=_Formatter,
+                            description="Re-run a game log: prints the game's course (each action by its player, "
+                                        "the rules' log lines) and the result. With --verify, exits 1 if any "
+                                        "action is not legal where it is played, or the rule data (hash) or the "
+                                        "result differ from the log's.")
+    p.add_argument("log", metavar="LOG", help="a log written by orrery play --log")
+    p.add_argument("--verify", action="store_true", help="fail unless the log replays exactly as recorded")
+    p.add_argument("--game", metavar="GAME",
+                   help="load the rules from GAME (id, folder or file) instead of where the log says")
+
+    p = commands.add_parser("schema", help="the JSON Schema of rule files", formatter_class=_Formatter,
+                            description="Print the JSON Schema of game files (or, with --overlay, of overlay "
+                                        "files) for editors' YAML plugins.")
+    p.add_argument("--overlay", action="store_true", help="the schema of overlay (expansion and mod) files")
+    for each in (parser, *commands.choices.values()):  # descriptions wrap; epilogs keep their lines
+        each.description = textwrap.fill(each.description or "", HELP_WIDTH)
+    return parser
+
+
+# ---- main ----------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (never raises, never a traceback)."""
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return EXIT_INTERRUPTED
+    except UsageError as err:
+        _error(str(err))
+        return EXIT_USAGE
+    except RuleFileError as err:
+        _print_diagnostics(err.diagnostics, sys.stderr)
+        return EXIT_ERROR
+    except OrreryError as err:
+        _error(str(err))
+        return EXIT_ERROR
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_ERROR
+    except OSError as err:
+        where = f"{err.filename}: " if err.filename else ""
+        _error(f"{where}{err.strerror or err}")
+        return EXIT_ERROR
+    except Exception as err:
+        if os.environ.get("ORRERY_DEBUG"):
+            raise
+        _error(f"internal error: {type(err).__name__}: {err}")
+        print("  this is a bug in orrery; please report it with the command you ran "
+              "(set ORRERY_DEBUG=1 to see the traceback)", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or argparse's own usage error (2)
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    handler: Callable[[argparse.Namespace], int] = COMMANDS[args.command]
+    return handler(args)
+
+
+def _error(message: str) -> None:
+    print(f"orrery: error: {message}", file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _print_diagnostics(diagnostics: Sequence[Diagnostic], stream: Any) -> None:
+    for diagnostic in diagnostics:
+        print(diagnostic.format(), file=stream)
+    errors = sum(1 for d in diagnostics if d.severity == "error")
+    print(f"{errors} error{'s' if errors != 1 else ''}", file=stream)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2))
+
+
+# ---- list ----------------------------------------------------------------------------------
+
+KIND_TITLES = (("game", "Games"), ("expansion", "Expansions"), ("example", "Examples"), ("mod", "Mods"))
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    entries = bundled_entries()
+    if args.json:
+        _print_json([{key: e.get(key) for key in ("id", "kind", "name", "base", "path")} for e in entries])
+        return EXIT_OK
+    if not entries:
+        print("No bundled games found.")
+        return EXIT_OK
+    width = max(len(e["id"]) for e in entries)
+    for kind, title in KIND_TITLES:
+        chosen = [e for e in entries if e["kind"] == kind]
+        if not chosen:
+            continue
+        print(f"{title}:")
+        for e in chosen:
+            base = f"  (for {e['base']})" if e.get("base") else ""
+            print(f"  {e['id']:<{width}}  {e['name']}{base}")
+    print("\n`orrery describe ID` shows a game's rules; `orrery play ID` plays it.")
+    return EXIT_OK
+
+
+# ---- validate ------------------------------------------------------------------------------
+
+_RUNTIME_WHERE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+) \((?P<what>[^)]*)\): (?P<msg>.*)$", re.S)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    found: list[Diagnostic] = []
+    oks: list[str] = []
+    for target in args.targets:
+        diagnostics, summary = validate_target(target, list(args.overlays))
+        found.extend(diagnostics)
+        if not any(d.severity == "error" for d in diagnostics):
+            oks.append(f"ok: {target} ({summary})")
+    failed = any(d.severity == "error" for d in found)
+    if args.json:
+        _print_json([d.to_json() for d in found])
+    else:
+        for line in oks:
+            print(line)
+        if found:
+            _print_diagnostics(found, sys.stdout)
+    return EXIT_ERROR if failed else EXIT_OK
+
+
+def validate_target(target: str, overlays: list[str]) -> tuple[list[Diagnostic], str]:
+    """The diagnostics of one target (empty when fine) and a one-line summary."""
+    try:
+        path = _locate(target)
+        data, _ = load_yaml(path)
+        if isinstance(data, dict) and "overlay" in data:
+            base = data.get("base")
+            if not isinstance(base, str) or not base:
+                return [Diagnostic(str(path), 1, 1, "overlay-base", "this overlay does not name its base game",
+                                   hint="add `base: GAME-ID`")], ""
+            game = load_game(base, overlays=[str(path), *overlays])
+            what = f"overlay {data.get('overlay')} on {game.definition.name}"
+        else:
+            game = load_game(str(path), overlays=overlays)
+            what = game.definition.name
+    except RuleFileError as err:
+        return list(err.diagnostics), ""
+    gd = game.definition
+    problems = _smoke_test(game)
+    cards, actions = len(gd.cards), len(gd.actions)
+    return problems, f"{what}: {cards} card{'s' if cards != 1 else ''}, {actions} action{'s' if actions != 1 else ''}"
+
+
+def _locate(target: str) -> Path:
+    """The file of a validate target: a game or an overlay, by path or bundled name."""
+    try:
+        return resolve(target, "game")
+    except RuleFileError as first:
+        if Path(target).exists():
+            raise
+        try:
+            return resolve(target, "overlay")
+        except RuleFileError:
+            names = [e["id"] for e in bundled_entries()]
+            hint = hint_for(target, names) or first.diagnostics[0].hint
+            raise RuleFileError([Diagnostic(target, 1, 1, "not-found",
+                                            f"no bundled game, expansion or mod '{target}' and no such file",
+                                            hint=hint)]) from None
+
+
+def _smoke_test(game: Game) -> list[Diagnostic]:
+    """Start a game for each player count: a rule error in setup is a finding too."""
+    gd = game.definition
+    for players in range(gd.min_players, gd.max_players + 1):
+        try:
+            game.new_initial_state(players, seed=0)
+        except GameError as err:
+            return [_runtime_diagnostic(str(err), players, gd)]
+    return []
+
+
+def _runtime_diagnostic(message: str, players: int, gd: GameDef) -> Diagnostic:
+    found = _RUNTIME_WHERE.match(message)
+    context = f"starting a {players}-player game (seed 0): "
+    if found:
+        return Diagnostic(found["path"], int(found["line"]), int(found["col"]), "runtime-error",
+                          f"{context}{found['msg']} (in {found['what']})")
+    path = gd.source_files[0] if gd.source_files else gd.id
+    return Diagnostic(path, 1, 1, "runtime-error", f"{context}{message}")
+
+
+# ---- describe and schema -------------------------------------------------------------------
+
+
+def cmd_describe(args: argparse.Namespace) -> int:
+    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    raw = load_raw(args.game, args.variant, args.overlays).data
+    info = describe_game(game, raw)
+    if args.json:
+        _print_json(info)
+    else:
+        print(render_description(info))
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    _print_json(load_schema("overlay" if args.overlay else "game"))
+    return EXIT_OK
+
+
+# ---- seats ---------------------------------------------------------------------------------
+
+
+def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first: str, rest: str,
+                 allow_human: bool = True) -> tuple[int, list[str]]:
+    """The player count and seats from --players / --seats and the defaults."""
+    seats = _parse_seats(seats_text) if seats_text is not None else None
+    if seats is not None and players is not None and len(seats) != players:
+        raise UsageError(f"--players {players} but --seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}")
+    n = players or (len(seats) if seats else gd.default_players)
+    if not gd.min_players <= n <= gd.max_players:
+        span = f"{gd.min_players}" if gd.min_players == gd.max_players else f"{gd.min_players}-{gd.max_players}"
+        raise UsageError(f"{gd.name} is for {span} players, not {n}")
+    seats = seats or [first] + [rest] * (n - 1)
+    kinds = [*BUILTIN_SEATS, *gd.bots]
+    for seat in seats:
+        if seat not in kinds:
+            hint = hint_for(seat, kinds)
+            raise UsageError(f"unknown seat '{seat}'{f' ({hint})' if hint else ''}; seats: {', '.join(kinds)}")
+        if seat == "human" and not allow_human:
+            raise UsageError(f"simulate has no human seats; use {', '.join(AGENT_KINDS)} or a bot of the game")
+    return n, seats
+
+
+def _parse_seats(text: str) -> list[str]:
+    seats = [s.strip() for s in text.split(",")]
+    if not all(seats):
+        raise UsageError(f"--seats {text!r}: give one seat per player, comma-separated (e.g. human,random)")
+    return seats
+
+
+# ---- play ----------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    console = Console()
+    if args.resume:
+        table, agents = _resume_table(args, console)
+    else:
+        if not args.game:
+            raise UsageError("play needs a GAME (or --resume LOG)")
+        table, agents = _new_table(args, console)
+    return _play_table(table, agents)
+
+
+def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[int, Any]]:
+    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    gd = game.definition
+    n, seats = choose_seats(gd, args.players, args.seats, "human", "random")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    log = new_log(game, args.game, args.overlays, n, seats, seed)
+    state = game.new_initial_state(n, seed, seats)
+    log_path = Path(args.log) if args.log else None
+    console.write(f"{gd.name}: {n} players, seed {seed}.")
+    console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(seats)))
+    if log_path:
+        console.write(f"Logging to {log_path}.")
+    return Table(state, console, log, log_path), seat_agents(game, seats, seed)
+
+
+def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[int, Any]]:
+    given = [flag for flag, value in (("--players", args.players), ("--seats", args.seats), ("--seed", args.seed),
+                                      ("--variant", args.variant), ("--with", args.overlays)) if value]
+    if given:
+        raise UsageError(f"--resume takes the game's settings from the log; drop {', '.join(given)}")
+    log = read_log(args.resume)
+    game = load_log_game(log, args.game)
+    mismatch = hash_mismatch(log, game)
+    if mismatch:
+        raise GameError(f"cannot resume {args.resume}: {mismatch}")
+    if log.result is not None:
+        raise GameError(f"cannot resume {args.resume}: that game is over ({len(log.actions)} actions); "
+                        f"use orrery replay to see it")
+    state = game.new_initial_state(log.players, log.seed, log.seats)
+    agents = seat_agents(game, log.seats, log.seed)
+    moves: list[tuple[int, str]] = []
+    replay_actions(state, log.actions, agents, lambda _s, player, text: moves.append((player, text)))
+    log_path = Path(args.log) if args.log else Path(args.resume)
+    table = Table(state, console, log, log_path, moves)
+    console.write(f"{game.definition.name}: resumed after {len(moves)} actions (seed {log.seed}); "
+                  f"logging to {log_path}.")
+    console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(log.seats)))
+    table.log_seen = len(state.log)
+    return table, agents
+
+
+def _play_table(table: Table, agents: dict[int, Any]) -> int:
+    console = table.console
+    table.save()
+    try:
+        table.play(agents)
+    except QuitRequested:
+        _keep(table, "Stopped.")
+        return EXIT_OK
+    except EndOfInput:
+        _keep(table, "No more input; stopped.")
+        return EXIT_OK
+    except KeyboardInterrupt:
+        _keep(table, "Interrupted.", failed=True)
+        raise
+    except GameError:
+        _keep(table, "The game stopped on an error (below).", failed=True)
+        raise
+    table.save()
+    table.show_result()
+    if table.log_path:
+        console.write(f"Log: {table.log_path}")
+    return EXIT_OK
+
+
+def _keep(table: Table, message: str, failed: bool = False) -> None:
+    """Save what was played (to a fresh file when no log was asked for) and say how to go on."""
+    if table.log is None:
+        table.console.write(message)
+        return
+    if table.log_path is None:
+        if not table.moves:
+            table.console.write(message)
+            return
+        table.log_path = _fresh_log_path(table.log)
+    table.save(failed)
+    table.console.write(f"{message} {len(table.moves)} actions saved to {table.log_path}; "
+                        f"continue with: orrery play --resume {table.log_path}")
+
+
+def _fresh_log_path(log: GameLog) -> Path:
+    stem = f"{log.game}-seed{log.seed}"
+    path = Path(f"{stem}.orrery-log.json")
+    number = 2
+    while path.exists():
+        path = Path(f"{stem}-{number}.orrery-log.json")
+        number += 1
+    return path
+
+
+# ---- replay --------------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    log = read_log(args.log)
+    game = load_log_game(log, args.game)
+    mismatch = hash_mismatch(log, game)
+    if mismatch and args.verify:
+        raise GameError(f"verify failed: {mismatch}")
+    if mismatch:
+        print(f"orrery: warning: {mismatch}", file=sys.stderr)
+    state = game.new_initial_state(log.players, log.seed, log.seats)
+    print(f"{game.definition.name}: {log.players} players, seed {log.seed}, {len(log.actions)} actions")
+    print("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(log.seats)))
+    printer = _CoursePrinter(state)
+    try:
+        replay_actions(state, log.actions, on_action=printer)
+    except GameError as err:
+        raise GameError(f"{'verify failed' if args.verify else 'replay failed'}: {err}") from None
+    if state.is_terminal():
+        for line in describe_result(state.result(), state.seats):
+            print(line)
+    else:
+        print(f"The log ends before the game does (after {len(log.actions)} actions; "
+              f"P{state.current_player() + 1} to act).")
+    if args.verify:
+        return _verify_result(log, state)
+    return EXIT_OK
+
+
+class _CoursePrinter:
+    """Prints each replayed action with its player, then the rules' new log lines."""
+
+    def __init__(self, state: State):
+        self.seen = 0
+        self.count = 0
+        self._lines(state)
+
+    def __call__(self, state: State, player: int, text: str) -> None:
+        self.count += 1
+        print(f"{self.count:>4}. P{player + 1}: {text}")
+        self._lines(state)
+
+    def _lines(self, state: State) -> None:
+        for line in state.log[self.seen:]:
+            print(f"      | {line}")
+        self.seen = len(state.log)
+
+
+def _verify_result(log: GameLog, state: State) -> int:
+    differences = result_differences(log.result, state)
+    if differences:
+        _error("verify failed: the result differs from the log's: " + "; ".join(differences))
+        return EXIT_ERROR
+    print(f"verified: {len(log.actions)} actions replay as recorded; rule data hash {log.data_hash}")
+    return EXIT_OK
+
+
+# ---- simulate ------------------------------------------------------------------------------
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    gd = game.definition
+    n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
+    spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
+                          tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
+    summary = simulate(spec, args.games, args.seed, args.workers, game, progress_stream(args.json))
+    if args.json:
+        _print_json(summary)
+    else:
+        print(render_summary(summary, gd.name))
+    return EXIT_ERROR if summary["errors"] else EXIT_OK
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "list": cmd_list,
+    "validate": cmd_validate,
+    "describe": cmd_describe,
+    "play": cmd_play,
+    "simulate": cmd_simulate,
+    "replay": cmd_replay,
+    "schema": cmd_schema,
+}

@@ -1,0 +1,101 @@
+"""Shared helpers for the tests: tiny toy games written as YAML text.
+
+`toy(tmp_path, text)` writes `text` (dedented) as `game.yaml` in a fresh folder and
+loads it. A text without a header gets one (`orrery: 1`, `id: toy`, `name: Toy`, and
+two players unless it says `players:`), so a test shows only the rules it is about.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pathlib
+import textwrap
+from collections.abc import Iterable
+
+import pytest
+
+from interpreter import Game, RuleFileError, State, load_game
+
+_folders = itertools.count()
+
+
+def toy_text(yaml_text: str) -> str:
+    """The full game file for a toy's text (header added when missing)."""
+    text = textwrap.dedent(yaml_text).strip("\n") + "\n"
+    if not any(line.startswith("orrery:") for line in text.splitlines()):
+        header = "orrery: 1\nid: toy\nname: Toy\n"
+        if not any(line.startswith("players:") for line in text.splitlines()):
+            header += "players: {min: 2, max: 2}\n"
+        text = header + text
+    return text
+
+
+def write_toy(tmp_path: pathlib.Path, yaml_text: str, name: str = "game.yaml") -> pathlib.Path:
+    """Write a toy game into its own folder under tmp_path; returns the file's path."""
+    folder = tmp_path / f"toy{next(_folders)}"
+    folder.mkdir()
+    path = folder / name
+    path.write_text(toy_text(yaml_text), encoding="utf-8")
+    return path
+
+
+def toy(tmp_path: pathlib.Path, yaml_text: str, variants: Iterable[str] = (),
+        overlays: Iterable[str] = ()) -> Game:
+    """Load a toy game written as YAML text."""
+    path = write_toy(tmp_path, yaml_text)
+    return load_game(str(path), variants=list(variants), overlays=list(overlays))
+
+
+def toy_errors(tmp_path: pathlib.Path, yaml_text: str) -> list:
+    """The diagnostics of a toy game that must fail to load."""
+    with pytest.raises(RuleFileError) as caught:
+        toy(tmp_path, yaml_text)
+    return list(caught.value.diagnostics)
+
+
+def play(state: State, *actions: str) -> State:
+    """Apply actions by their canonical text; returns the state."""
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def texts(state: State) -> list[str]:
+    """The canonical texts of the legal actions."""
+    return [a.text for a in state.legal_actions()]
+
+
+def find_line(path: pathlib.Path, needle: str, nth: int = 0) -> int:
+    """1-based line number of the nth line of a file containing needle."""
+    hits = [i + 1 for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()) if needle in line]
+    return hits[nth]
+
+
+def find_column(path: pathlib.Path, needle: str, nth: int = 0) -> tuple[int, int]:
+    """1-based (line, column) of the nth occurrence of needle in a file."""
+    found = []
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        start = line.find(needle)
+        while start >= 0:
+            found.append((i + 1, start + 1))
+            start = line.find(needle, start + 1)
+    return found[nth]
+
+
+def counter(state: State, name: str, player: int | None = None) -> object:
+    """A counter's raw value (whole list for arrays/keyed), straight from the state."""
+    cdef = next(c for c in state.gd.counters if c.name == name)
+    values = state.counters[cdef.index]
+    if cdef.scope == "player":
+        assert player is not None, f"counter {name} is per player"
+        values = values[player * cdef.width:(player + 1) * cdef.width]
+    if cdef.keys:
+        return dict(zip(cdef.keys, values, strict=True))
+    return values[0] if cdef.width == 1 else list(values)
+
+
+def zone(state: State, name: str, player: int | None = None) -> list[str]:
+    """The card ids (definition ids, bottom to top) in a zone, straight from the state."""
+    zdef = next(z for z in state.gd.zones if z.name == name)
+    slot = state.layout.zbase[zdef.index] + (player or 0 if zdef.scope == "player" else 0)
+    return [state.gd.cards[state.card_def[iid]].id for iid in state.zones[slot]]
