@@ -497,8 +497,17 @@ def _all(node: ast.Call, ctx: Context) -> Compiled:
 def _range(node: ast.Call, ctx: Context) -> Compiled:
     fns = [expect(a, ctx, "int") for a in node.args]
     if len(fns) == 1:
-        return (lambda st, env: list(range(fns[0](st, env)))), "list:int"
-    return (lambda st, env: list(range(fns[0](st, env), fns[1](st, env)))), "list:int"
+        return (lambda st, env: _bounded_range(0, fns[0](st, env))), "list:int"
+    return (lambda st, env: _bounded_range(fns[0](st, env), fns[1](st, env))), "list:int"
+
+
+MAX_RANGE = 100_000  # one list built by one expression: beyond it, a rule error, not a hang
+
+
+def _bounded_range(lo: int, hi: int) -> list[int]:
+    if hi - lo > MAX_RANGE:
+        raise RuleRuntimeError(f"range({lo}, {hi}) is too long (more than {MAX_RANGE} numbers)")
+    return list(range(lo, hi))
 
 
 def _impure(node: ast.Call, ctx: Context) -> None:
@@ -559,7 +568,7 @@ def _zone_end(top: bool) -> Builtin:
         if top:
             return (lambda st, env: list(reversed(getter(st, env)[-count(st, env):])) if count(st, env) > 0
                     else []), "list:card"
-        return (lambda st, env: getter(st, env)[:count(st, env)]), "list:card"
+        return (lambda st, env: getter(st, env)[:max(0, count(st, env))]), "list:card"
     return compile_
 
 
@@ -591,9 +600,18 @@ def _direction(node: ast.Call, ctx: Context, i: int) -> Expr:
     if len(node.args) <= i:
         return lambda st, env: "clockwise"
     arg = node.args[i]
-    if isinstance(arg, ast.Literal) and arg.value not in ("clockwise", "counterclockwise"):
-        raise CompileError(arg, "bad-value", 'direction must be "clockwise" or "counterclockwise"')
-    return expect(arg, ctx, "str")
+    if isinstance(arg, ast.Literal):
+        if arg.value not in ("clockwise", "counterclockwise"):
+            raise CompileError(arg, "bad-value", 'direction must be "clockwise" or "counterclockwise"')
+        return expect(arg, ctx, "str")
+    fn = expect(arg, ctx, "str")
+
+    def direction(st: Any, env: dict[str, Any]) -> str:
+        value = fn(st, env)
+        if value not in ("clockwise", "counterclockwise"):  # anything else would silently mean counterclockwise
+            raise RuleRuntimeError(f'direction must be "clockwise" or "counterclockwise", not {value!r}')
+        return str(value)
+    return direction
 
 
 @builtin("next_player", (1, 2))
@@ -614,13 +632,13 @@ def _players_from(node: ast.Call, ctx: Context) -> Compiled:
 
 @builtin("seat", (1,))
 def _seat(node: ast.Call, ctx: Context) -> Compiled:
-    pfn = expect(node.args[0], ctx, "player")
+    pfn = checked_player(expect(node.args[0], ctx, "player"))
     return (lambda st, env: st.seats[pfn(st, env)]), "str"
 
 
 @builtin("is_bot", (1,))
 def _is_bot(node: ast.Call, ctx: Context) -> Compiled:
-    pfn = expect(node.args[0], ctx, "player")
+    pfn = checked_player(expect(node.args[0], ctx, "player"))
     return (lambda st, env: st.seats[pfn(st, env)] in st.gd.bots), "bool"
 
 

@@ -115,7 +115,12 @@ def remove_card(st: State, iid: int) -> None:
         fire(st, "left", st.layout.zdef[old], {"card": iid, "player": st.layout.zowner[old]})
 
 
+MAX_CREATE = 10_000  # copies made by one statement (one operation: outside the step budget)
+
+
 def create_cards(st: State, def_index: int, count: int, slot: int) -> None:
+    if count > MAX_CREATE:
+        raise RuleRuntimeError(f"cannot create {count} cards at once (at most {MAX_CREATE})")
     for _ in range(count):
         iid = len(st.card_def)
         st.card_def.append(def_index)

@@ -805,6 +805,11 @@ def _parser_diagnostic(exc: Exception, positions: PositionMap) -> Diagnostic:
             message += _context(exc)
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     text = positions.source_line(line)
+    if "nesting depth" in message:
+        # PyYAML 6.0.4's own cap (1000 levels) can trip before our event loop sees the
+        # nesting; it is the same finding as ours.
+        return Diagnostic(positions.path, line, column, "yaml-too-deep",
+                          f"maps and lists are nested more than {MAX_DEPTH} levels deep", source_line=text)
     tab = "tab character" in message or text[column - 1 : column] == "\t"
     return Diagnostic(
         positions.path,

@@ -11,7 +11,8 @@ For each player count it plays seeded random games and checks, for every game:
   - a clone is independent: applying actions to it leaves the original untouched;
   - every observation hides what the rules declare hidden: cards of zones visible to
     their owner (or to nobody) never appear in another player's (or a spectator's)
-    view unless revealed, and such counters show no value;
+    view unless revealed, and such counters show no value; visible zones show exactly
+    their cards, sorted when their order is hidden;
   - legal actions have unique canonical texts, each of which applies (on a clone).
 
 Failures raise AssertionError with the game, player count, seed and step, so a failing
@@ -240,9 +241,14 @@ def check_observations(state: State, here: str) -> None:
             owners = range(state.n) if zdef.scope == "player" else [-1]
             for i, owner in enumerate(owners):
                 cards = state.zones[layout.zbase[zdef.index] + i]
-                if _may_see(zdef.visible, owner, viewer):
-                    continue
                 view = obs["zones"][zdef.name][i] if zdef.scope == "player" else obs["zones"][zdef.name]
+                if _may_see(zdef.visible, owner, viewer):
+                    listed = view.get("cards")
+                    _expect(listed is not None and sorted(listed) == sorted(state.card_text(c) for c in cards),
+                            f"{here}: {_who(viewer)} sees the wrong cards in {zdef.name}{_of(owner)}")
+                    _expect(zdef.order_visible or listed == sorted(listed),
+                            f"{here}: {_who(viewer)} sees the hidden order of {zdef.name}{_of(owner)}")
+                    continue
                 _expect(view.get("count") == len(cards),
                         f"{here}: {_who(viewer)} sees a wrong count of {zdef.name}{_of(owner)}")
                 _expect("cards" not in view, f"{here}: {_who(viewer)} sees the cards of {zdef.name}{_of(owner)}")

@@ -118,3 +118,75 @@ flow: |
 """)
     with pytest.raises(ConformanceError, match="no end after 200 actions"):
         check_conformance(str(folder), games=1, action_cap=200)
+
+
+DICE = """\
+orrery: 1
+id: dice
+name: Dice
+players: {min: 2, max: 2}
+counters:
+  vp: {scope: player}
+actions:
+  roll: {during: main, effect: "gain random(1, 6) vp", ends: turn}
+  rest: {during: main, ends: turn}
+flow: |
+  repeat 6:
+    for each p in players:
+      turn p:
+        take actions main
+scoring: {score: "vp(p)"}
+"""
+
+
+def dice_game(tmp_path):
+    folder = tmp_path / "dice"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(DICE)
+    return load_game(str(folder))
+
+
+def test_harness_passes_a_good_toy(tmp_path):
+    summary = check_conformance(dice_game(tmp_path), games=3)
+    assert summary[2]["games"] == 3 and sum(summary[2]["wins"]) >= 3
+
+
+def test_harness_catches_a_save_that_loses_the_random_state(tmp_path, monkeypatch):
+    from interpreter import saves
+
+    real = saves._rebuild
+
+    def forgetful(game, data):
+        state = real(game, data)
+        state.rng = 12345
+        return state
+    monkeypatch.setattr(saves, "_rebuild", forgetful)
+    with pytest.raises(ConformanceError, match="a loaded save writes another JSON"):
+        check_conformance(dice_game(tmp_path), games=2)
+
+
+def test_harness_catches_a_clone_that_shares_data(tmp_path, monkeypatch):
+    from interpreter.state import State
+
+    real = State.clone
+
+    def shallow(self):
+        copy = real(self)
+        copy.counters = self.counters  # shared: playing on the copy changes the original
+        return copy
+    monkeypatch.setattr(State, "clone", shallow)
+    with pytest.raises(ConformanceError, match="changed the original"):
+        check_conformance(dice_game(tmp_path), games=2)
+
+
+def test_harness_catches_duplicate_action_texts(tmp_path, monkeypatch):
+    from interpreter import decisions
+
+    real = decisions.legal_actions
+
+    def doubled(st):
+        found = real(st)
+        return found + found[:1]
+    monkeypatch.setattr(decisions, "legal_actions", doubled)
+    with pytest.raises(ConformanceError, match="not unique"):
+        check_conformance(dice_game(tmp_path), games=1)

@@ -337,3 +337,34 @@ flow: |
     assert game.state_from_json(state.to_json()).to_json() == state.to_json()
     with pytest.raises(GameError, match=r"counter vp holds whole numbers, not 1\.5"):
         state.apply_action("1")
+
+
+def test_round_trip_while_a_draw_waits_for_its_refill_trigger(tmp_path):
+    game = toy(tmp_path, """
+zones:
+  pile: {scope: player, visible: none, refill: {from: used, shuffle: true}}
+  used: {scope: player, visible: all}
+  hand: {scope: player, visible: owner}
+cards:
+  a: {name: A, count: 0}
+  extra: {name: Extra, count: 0}
+triggers:
+  top-up:
+    on: refill pile
+    effect: |
+      choose n from [1, 2, 3] by player prompt "how many extras?"
+      create n "extra" in pile(player)
+flow: |
+  create 3 "a" in used(1)
+  create 1 "a" in pile(1)
+  draw 4 from pile(1) to hand(1)
+  choose x from [1, 2]
+""")
+    state = game.new_initial_state(2, seed=4)
+    assert state.prompt() == "how many extras?" and state.current_player() == 1
+    assert zone(state, "hand", 1) == ["a"]  # one drawn, three to go after the refill
+    loaded = game.state_from_json(state.to_json())
+    for copy in (state, loaded):
+        play(copy, "2")
+        assert len(zone(copy, "hand", 1)) == 4 and len(zone(copy, "pile", 1)) == 2
+    assert loaded.to_json() == state.to_json()
