@@ -10,6 +10,8 @@ The engine is generic: games are YAML data plus a small effect language (see
 docs/format.md); nothing here knows any particular game.
 """
 
+__version__ = "0.1.0"  # before the imports: game.py reads it
+
 from .decisions import Action
 from .diagnostics import Diagnostic, GameError, IllegalActionError, OrreryError, RuleFileError, RuleRuntimeError
 from .game import Game, load_game
@@ -28,4 +30,3 @@ __all__ = [
     "State",
     "load_game",
 ]
-__version__ = "0.1.0"

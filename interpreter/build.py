@@ -33,7 +33,7 @@ from .model import (
     Where,
     ZoneDef,
 )
-from .parser import EffectSyntaxError, parse_expression, parse_program
+from .parser import EffectSyntaxError, common_indent, parse_expression, parse_program
 from .statements import CodeBuilder
 from .symbols import CompileError, ProcInfo, Symbols, elem_of, is_list
 
@@ -137,15 +137,18 @@ class Builder:
         if not isinstance(text, str):
             self.error(logical, "type", "expected effect text")
             return code.index
+        shift = common_indent(text)  # node columns are of the text without it
         try:
             stmts = parse_program(text)
-            builder = CodeBuilder(code, Context(self.sym, dict(locals_)), self.locator(logical), self.choice_types)
+            locate = self.locator(logical)
+            builder = CodeBuilder(code, Context(self.sym, dict(locals_)),
+                                  lambda line, column: locate(line, column + shift), self.choice_types)
             for stmt in stmts:
                 builder.statement(stmt)
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, "syntax", err.message, err.hint, err.width)
         except CompileError as err:
-            self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
+            self.text_error(logical, err.line, err.column + shift, err.code, err.message, err.hint, err.width)
         return code.index
 
     # ---- the sections ----------------------------------------------------------------
@@ -155,7 +158,7 @@ class Builder:
         return value if isinstance(value, dict) else {}
 
     def check_names(self) -> None:
-        for section in ("counters", "zones", "values", "procedures", "constants", "events"):
+        for section in ("counters", "zones", "values", "modifiers", "procedures", "constants", "events"):
             for name in self.section(section):
                 if name in RESERVED:
                     self.error((section, name), "reserved-name", f"'{name}' is a word of the effect language",

@@ -50,6 +50,28 @@ class Action:
         return hash(self.text)
 
 
+def _render_card(st: State, value: Any) -> str:
+    if type(value) is int:
+        return f"{st.gd.cards[st.card_def[value]].id}#{value}"
+    return render(st, value, "card")
+
+
+def _render_player(st: State, value: Any) -> str:
+    return f"P{value + 1}" if type(value) is int else render(st, value, "player")
+
+
+def _render_int(st: State, value: Any) -> str:
+    return str(value) if type(value) is int else render(st, value, "int")
+
+
+# Renderers of the common parameter types, picked once per parameter, not per value.
+_RENDERERS = {"card": _render_card, "player": _render_player, "int": _render_int}
+
+
+def renderer(type_: str) -> Any:
+    return _RENDERERS.get(type_) or (lambda st, value: render(st, value, type_))
+
+
 def render(st: State, value: Any, type_: str) -> str:
     """The canonical text of one value."""
     if value is None:
@@ -72,16 +94,26 @@ def render(st: State, value: Any, type_: str) -> str:
 
 
 def suspend_for_actions(st: State, fr: list[Any], player: int, group: str, done_key: str) -> bool:
-    """Wait for `player` to pick an action of `group`; with none legal, the loop ends."""
+    """Wait for `player` to pick an action of `group`; with none legal, the loop ends.
+    A seat played by a game bot (one without a `turn` effect) picks at once, inside the
+    state, by its `choose` rule; its picks go to the game log, not the history (the
+    history holds only what the outside world decided, so replays stay exact)."""
     if vm.check_end(st, "action"):
         return True
     st.pending = ["actions", player, group, done_key]
     st.legal_cache = None
-    if not legal_actions(st):
+    legal = legal_actions(st)
+    if not legal:
         st.pending = None
         return False
     fr[1] -= 1  # run the `take actions` operation again after the action
-    return True
+    bot = st.gd.bots.get(st.seats[player])
+    if bot is None:
+        return True
+    chosen = legal[0] if bot.choose == "first" else legal[vm.randbelow(st, len(legal))]
+    st.log.append(f"P{player + 1} ({st.seats[player]}): {chosen.text}")
+    _perform(st, chosen)
+    return False
 
 
 def suspend_for_choice(
@@ -155,31 +187,41 @@ def _within_limits(st: State, action: ActionDef, player: int) -> bool:
 
 
 def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> None:
+    # One env for the whole walk: domains and conditions only read it (this is the hot
+    # path of every decision, so no copies per candidate).
     env: dict[str, Any] = {"me": player}
     params = action.params
     if not params:
         if _allowed(st, action, env):
             out.append(Action(action.id, (action.index, ())))
         return
-
-    seen: set[str] = set()
+    seen: set[str] = set()  # equal values in a domain give one action, not two
+    if len(params) == 1:
+        name, show, head = params[0].name, renderer(params[0].type), action.id + " "
+        for value in params[0].domain(st, env):
+            env[name] = value
+            if _allowed(st, action, env):
+                text = head + show(st, value)
+                if text not in seen:
+                    seen.add(text)
+                    out.append(Action(text, (action.index, (value,))))
+        return
+    shows = [renderer(p.type) for p in params]
+    last = len(params)
 
     def walk(i: int, values: tuple[Any, ...]) -> None:
-        if i == len(params):
-            local = dict(env)
-            for param, value in zip(params, values, strict=True):
-                local[param.name] = value
-            if _allowed(st, action, local):
-                text = action.id + "".join(" " + render(st, v, p.type) for v, p in zip(values, params, strict=True))
-                if text not in seen:  # equal values in a domain give one action, not two
+        if i == last:
+            if _allowed(st, action, env):
+                text = action.id + "".join(" " + show(st, v) for v, show in zip(values, shows, strict=True))
+                if text not in seen:
                     seen.add(text)
                     out.append(Action(text, (action.index, values)))
             return
-        local = dict(env)
-        for param, value in zip(params, values, strict=False):
-            local[param.name] = value
-        for value in params[i].domain(st, local):
+        name = params[i].name
+        for value in params[i].domain(st, env):
+            env[name] = value
             walk(i + 1, (*values, value))
+        env.pop(name, None)
 
     walk(0, ())
 
@@ -187,6 +229,8 @@ def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> 
 def _allowed(st: State, action: ActionDef, env: dict[str, Any]) -> bool:
     if action.condition is not None and not action.condition(st, env):
         return False
+    if not action.cost:
+        return True
     for ci, offset, amount in action.cost:
         cdef = st.gd.counters[ci]
         slot = env["me"] * cdef.width + offset if cdef.scope == "player" else offset
@@ -201,22 +245,33 @@ def _allowed(st: State, action: ActionDef, env: dict[str, Any]) -> bool:
 
 def find(st: State, action: Action | str) -> Action:
     """The legal action meant by an Action or its canonical text."""
+    options = legal_actions(st)
+    if isinstance(action, Action):
+        for legal in options:  # the usual case: one of the very objects we handed out
+            if legal is action:
+                return legal
     text = action.text if isinstance(action, Action) else str(action).strip()
-    for legal in legal_actions(st):
+    for legal in options:
         if legal.text == text:
             return legal
     if st.terminal:
         raise IllegalActionError(f"the game is over; '{text}' cannot be played")
-    options = legal_actions(st)
     sample = ", ".join(a.text for a in options[:6]) + (" ..." if len(options) > 6 else "")
     raise IllegalActionError(f"'{text}' is not a legal action now; legal: {sample}")
 
 
 def apply(st: State, action: Action | str) -> None:
     chosen = find(st, action)
+    st.history.append(chosen.text)
+    _perform(st, chosen)
+    vm.run(st)
+
+
+def _perform(st: State, chosen: Action) -> None:
+    """Answer the pending decision with a legal action: set the choice's answer, or pay
+    the action's cost and push its effect. Running the effects is the caller's job."""
     pending = st.pending
     assert pending is not None
-    st.history.append(chosen.text)
     st.pending = None
     st.legal_cache = None
     frame = st.stack[-1]
@@ -242,4 +297,3 @@ def apply(st: State, action: Action | str) -> None:
         if st.queue:  # triggers of paying the cost resolve before the action's effect
             st.stack.extend(reversed(st.queue))
             st.queue = []
-    vm.run(st)

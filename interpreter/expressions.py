@@ -52,6 +52,19 @@ def checked_player(pfn: Expr) -> Expr:
     return player
 
 
+def player_arg(node: ast.Node, ctx: Context) -> Expr:
+    """A player argument, range-checked unless it is a seat by construction (`me`,
+    `active`, `next_player(...)`, the literal 0): most reads are of those, on the hot path."""
+    fn = expect(node, ctx, "player")
+    if isinstance(node, ast.Name) and node.name in ("me", "active") and node.name not in ctx.locals:
+        return fn
+    if isinstance(node, ast.Call) and node.name == "next_player":
+        return fn
+    if isinstance(node, ast.Literal) and node.value == 0:
+        return fn
+    return checked_player(fn)
+
+
 def checked_index(kfn: Expr, width: int, name: str) -> Expr:
     """An index into a sized counter, refused when out of range (it would read the next
     player's part of the counter, or wrap around from the end)."""
@@ -81,7 +94,7 @@ def zone_slot(node: ast.Node, ctx: Context) -> Expr | None:
             return lambda st, env: st.layout.zbase[zi]
         if len(node.args) != 1:
             raise CompileError(node, "arity", f"zone '{node.name}' takes one player: {node.name}(p)")
-        pfn = checked_player(expect(node.args[0], ctx, "player"))
+        pfn = player_arg(node.args[0], ctx)
         return lambda st, env: st.layout.zbase[zi] + pfn(st, env)
     return None
 
@@ -101,7 +114,7 @@ def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
             raise CompileError(base, "arity", f"counter '{cdef.name}' is shared: it takes no player")
         if len(base.args) != 1:
             raise CompileError(base, "arity", f"counter '{cdef.name}' takes one player: {cdef.name}(p)")
-        player = checked_player(expect(base.args[0], ctx, "player"))
+        player = player_arg(base.args[0], ctx)
     else:
         return None
     width = cdef.width
@@ -257,24 +270,60 @@ def _comprehension(node: ast.Comprehension, ctx: Context) -> Compiled:
     inner = ctx.with_local(node.var, elem_of(src_type))
     elem, elem_type = compile_expr(node.element, inner)
     var = node.var
-    if node.condition is None:
-        def comp(st: Any, env: dict[str, Any]) -> list[Any]:
-            out = []
+    cond = expect(node.condition, inner, "bool") if node.condition is not None else None
+
+    def comp(st: Any, env: dict[str, Any]) -> list[Any]:
+        # The loop variable lives in the frame's locals while the list is built; a local
+        # of the same name outside is put back afterwards (the variable is scoped).
+        outer = env.get(var, _UNSET)
+        out = []
+        if cond is None:
             for item in src(st, env):
                 env[var] = item
                 out.append(elem(st, env))
-            return out
-    else:
-        cond = expect(node.condition, inner, "bool")
-
-        def comp(st: Any, env: dict[str, Any]) -> list[Any]:
-            out = []
+        else:
             for item in src(st, env):
                 env[var] = item
                 if cond(st, env):
                     out.append(elem(st, env))
-            return out
+        if outer is _UNSET:
+            env.pop(var, None)
+        else:
+            env[var] = outer
+        return out
     return comp, list_of(elem_type)
+
+
+_UNSET = object()
+
+
+def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> Expr | None:
+    """`any([e for x in L if c])` / `all(...)` as a loop that stops at the first answer
+    (end conditions run this at every decision), or None for other arguments."""
+    if not isinstance(node, ast.Comprehension):
+        return None
+    src, src_type = compile_expr(node.source, ctx)
+    if not is_list(src_type):
+        return None
+    inner = ctx.with_local(node.var, elem_of(src_type))
+    elem = compile_expr(node.element, inner)[0]
+    cond = expect(node.condition, inner, "bool") if node.condition is not None else None
+    var = node.var
+
+    def scan(st: Any, env: dict[str, Any]) -> bool:
+        outer = env.get(var, _UNSET)
+        found = not wanted
+        for item in src(st, env):
+            env[var] = item
+            if (cond is None or cond(st, env)) and bool(elem(st, env)) is wanted:
+                found = wanted
+                break
+        if outer is _UNSET:
+            env.pop(var, None)
+        else:
+            env[var] = outer
+        return found
+    return scan
 
 
 def _attr(node: ast.Attr, ctx: Context) -> Compiled:
@@ -385,7 +434,7 @@ def _call(node: ast.Call, ctx: Context) -> Compiled:
         cdef = sym.counters[name]
         if cdef.scope == "global" or len(node.args) != 1:
             raise CompileError(node, "arity", f"counter '{name}' takes one player: {name}(p)")
-        pfn, width, ci = checked_player(expect(node.args[0], ctx, "player")), cdef.width, cdef.index
+        pfn, width, ci = player_arg(node.args[0], ctx), cdef.width, cdef.index
         return (lambda st, env: st.counters[ci][pfn(st, env) * width:(pfn(st, env) + 1) * width]), list_of("int")
     if name in sym.zones:
         slotfn = zone_slot(node, ctx)
@@ -483,12 +532,18 @@ builtin("max", (1, 2, 3, 4))(_minmax(max))
 
 @builtin("any", (1,))
 def _any(node: ast.Call, ctx: Context) -> Compiled:
+    scan = early_exit(node.args[0], ctx, True)
+    if scan is not None:
+        return scan, "bool"
     fn, _ = _list_arg(node, ctx)
     return (lambda st, env: any(fn(st, env))), "bool"
 
 
 @builtin("all", (1,))
 def _all(node: ast.Call, ctx: Context) -> Compiled:
+    scan = early_exit(node.args[0], ctx, False)
+    if scan is not None:
+        return scan, "bool"
     fn, _ = _list_arg(node, ctx)
     return (lambda st, env: all(fn(st, env))), "bool"
 
@@ -632,13 +687,13 @@ def _players_from(node: ast.Call, ctx: Context) -> Compiled:
 
 @builtin("seat", (1,))
 def _seat(node: ast.Call, ctx: Context) -> Compiled:
-    pfn = checked_player(expect(node.args[0], ctx, "player"))
+    pfn = player_arg(node.args[0], ctx)
     return (lambda st, env: st.seats[pfn(st, env)]), "str"
 
 
 @builtin("is_bot", (1,))
 def _is_bot(node: ast.Call, ctx: Context) -> Compiled:
-    pfn = checked_player(expect(node.args[0], ctx, "player"))
+    pfn = player_arg(node.args[0], ctx)
     return (lambda st, env: st.seats[pfn(st, env)] in st.gd.bots), "bool"
 
 

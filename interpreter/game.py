@@ -8,13 +8,15 @@ Game then makes states; it never re-reads or re-checks anything at run time.
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Any
 
+from . import __version__
 from .build import build
 from .diagnostics import GameError
 from .loader import load_raw
-from .model import GameDef
-from .state import Layout, State, new_state
+from .model import EndDef, GameDef
+from .state import Layout, State, new_state, start_template
 
 BUILTIN_SEATS = ("human", "random", "first")
 
@@ -22,8 +24,14 @@ BUILTIN_SEATS = ("human", "random", "first")
 class Game:
     def __init__(self, definition: GameDef):
         self.definition = definition
-        listens = set(definition.triggers)
-        self.listens = frozenset(listens)
+        self.listens = frozenset(definition.triggers)
+        # Saves hold positions in compiled code: they name the engine and code shape.
+        shape = ",".join(str(len(code.ops)) for code in definition.codes)
+        self.engine_id = f"{__version__}/{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
+        # End conditions by check point, in the order written (checked at every decision).
+        self.ends_by_check: dict[str, tuple[EndDef, ...]] = {
+            check: tuple(end for end in definition.ends if end.check == check) for check in ("action", "turn", "round")
+        }
 
     # ---- facts -------------------------------------------------------------------
 
@@ -41,6 +49,10 @@ class Game:
     @functools.lru_cache(maxsize=8)  # noqa: B019 - one Game lives as long as its states
     def layout(self, num_players: int) -> Layout:
         return Layout.build(self.definition, num_players)
+
+    @functools.lru_cache(maxsize=8)  # noqa: B019
+    def start_template(self, num_players: int) -> tuple[list[list[int]], ...]:
+        return start_template(self.definition, self.layout(num_players), num_players)
 
     # ---- states ------------------------------------------------------------------
 

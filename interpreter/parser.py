@@ -232,17 +232,33 @@ def _prepare(text: str) -> str:
     return text.expandtabs(4).rstrip() + "\n"
 
 
+def common_indent(text: str) -> int:
+    """Spaces every non-blank line of the text starts with (a YAML `|2` block keeps
+    them): the text is parsed without them, and columns are shifted back by this much."""
+    lines = [ln for ln in text.expandtabs(4).split("\n") if ln.strip()]
+    return min((len(ln) - len(ln.lstrip(" ")) for ln in lines), default=0)
+
+
 def parse_program(text: str) -> tuple[ast.Node, ...]:
-    """Parse a block of statements."""
+    """Parse a block of statements. Node columns are relative to the text without its
+    common indentation (see common_indent); error columns are of the text as given."""
+    shift = common_indent(text)
     prepared = _prepare(text)
+    if shift:
+        prepared = "\n".join(ln[shift:] for ln in prepared.split("\n"))
     try:
         tree = _parser().parse(prepared, start="program")
     except UnexpectedInput as err:
-        raise _syntax_error(err, prepared) from None
+        raise _shifted(_syntax_error(err, prepared), shift) from None
     except DedentError:
-        raise _dedent_error(prepared) from None
+        raise _shifted(_dedent_error(prepared), shift) from None
     result = _ToAst().transform(tree)
     return tuple(result)
+
+
+def _shifted(err: EffectSyntaxError, shift: int) -> EffectSyntaxError:
+    err.column += shift
+    return err
 
 
 def parse_expression(text: str) -> ast.Node:

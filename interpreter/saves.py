@@ -28,6 +28,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "format": STATE_FORMAT,
         "game": gd.id,
         "data_hash": gd.data_hash,
+        "engine": st.game.engine_id,
         "variants": list(gd.variants),
         "overlays": list(gd.overlays),
         "players": st.n,
@@ -82,6 +83,11 @@ def load_state(game: Game, text: str) -> State:
     gd = game.definition
     if data.get("game") != gd.id:
         raise GameError(f"this save is of game '{data.get('game')}', not '{gd.id}'")
+    if data.get("engine") != game.engine_id:
+        # A save points into compiled code; another engine may compile the same rules
+        # differently, so the position cannot be trusted. The log's actions can.
+        raise GameError(f"this save was made by another version of orrery's engine ({data.get('engine')}, now "
+                        f"{game.engine_id}); replay the game's log instead (orrery play --resume LOG)")
     if data.get("data_hash") != gd.data_hash:
         raise GameError(f"this save was made with other rule data (hash {data.get('data_hash')}, now "
                         f"{gd.data_hash}); load the same variants and overlays: "

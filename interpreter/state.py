@@ -182,7 +182,9 @@ class State:
         new.terminal, new.winners, new.end_reason = self.terminal, self.winners[:], self.end_reason
         new.history = self.history[:]
         new.log = self.log[:]
-        new.legal_cache = None
+        # Actions are immutable and the list is never changed in place: share it, so a
+        # clone does not list its actions again (searches clone before every move).
+        new.legal_cache = self.legal_cache
         return new
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -239,6 +241,24 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
 
+def start_template(gd: GameDef, layout: Layout, num_players: int) -> tuple[list[list[int]], ...]:
+    """Counters at their initial values and the cards of `in:` placed, before setup: the
+    same for every game of this player count, so built once and copied per new game."""
+    counters = [list(cdef.initial) * (num_players if cdef.scope == "player" else 1) for cdef in gd.counters]
+    zones: list[list[int]] = [[] for _ in range(layout.slots)]
+    card_def: list[int] = []
+    loc: list[int] = []
+    for card in gd.cards:
+        if card.zone is not None and card.count:
+            slot = layout.zbase[card.zone]
+            for _ in range(card.count):
+                iid = len(card_def)
+                card_def.append(card.index)
+                loc.append(slot)
+                zones[slot].append(iid)
+    return counters, zones, card_def, loc
+
+
 def new_state(game: Game, gd: GameDef, num_players: int, seed: int, seats: list[str]) -> State:
     """The state of a new game: components placed, then setup and flow run to the
     first decision."""
@@ -246,12 +266,10 @@ def new_state(game: Game, gd: GameDef, num_players: int, seed: int, seats: list[
     st.game, st.gd, st.gd_listens = game, gd, game.listens
     st.layout = game.layout(num_players)
     st.n, st.players, st.seats, st.seed = num_players, list(range(num_players)), list(seats), seed
-    st.counters = []
-    for cdef in gd.counters:
-        copies = num_players if cdef.scope == "player" else 1
-        st.counters.append(list(cdef.initial) * copies)
-    st.zones = [[] for _ in range(st.layout.slots)]
-    st.card_def, st.loc = [], []
+    counters, zones, card_def, loc = game.start_template(num_players)
+    st.counters = [c[:] for c in counters]
+    st.zones = [z[:] for z in zones]
+    st.card_def, st.loc = card_def[:], loc[:]
     st.attrs, st.revealed = {}, set()
     st.rng = seed & ((1 << 64) - 1)
     st.stack, st.queue, st.pending = [], [], None
@@ -261,14 +279,6 @@ def new_state(game: Game, gd: GameDef, num_players: int, seed: int, seats: list[
     st.ending = st.ending_reason = st.end_reason = None
     st.terminal, st.winners = False, []
     st.history, st.log, st.legal_cache = [], [], None
-    for card in gd.cards:
-        if card.zone is not None and card.count:
-            slot = st.layout.zbase[card.zone]
-            for _ in range(card.count):
-                iid = len(st.card_def)
-                st.card_def.append(card.index)
-                st.loc.append(slot)
-                st.zones[slot].append(iid)
     if gd.flow is not None:
         st.stack.append([gd.flow, 0, {}])
     if gd.setup is not None:

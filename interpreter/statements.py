@@ -413,7 +413,7 @@ class CodeBuilder:
 
         def log(st: Any, fr: list[Any]) -> bool:
             env = fr[2]
-            st.log.append("".join(p if isinstance(p, str) else st.render_value(p(st, env)) for p in parts))
+            st.log.append("".join(p if isinstance(p, str) else _for_people(st, p[0](st, env), p[1]) for p in parts))
             return False
         self.emit(node, log)
 
@@ -623,6 +623,21 @@ def _name_hint(node: ast.Node, ctx: Context) -> str | None:
     return None
 
 
+def _for_people(st: Any, value: Any, type_: str) -> str:
+    """A value in a log line: cards by name, players as P1.., strings as they are."""
+    if value is None:
+        return "none"
+    if type_ == "card" and type(value) is int:
+        return str(st.gd.cards[st.card_def[value]].name)
+    if type_ == "player" and type(value) is int:
+        return f"P{value + 1}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(_for_people(st, v, elem_of(type_)) for v in value)
+    return str(value)
+
+
 def _template(node: ast.Node, ctx: Context) -> list[Any]:
     """Split "text {expr} text" into strings and compiled expressions."""
     from .parser import EffectSyntaxError, parse_expression
@@ -637,7 +652,7 @@ def _template(node: ast.Node, ctx: Context) -> list[Any]:
             raise CompileError(node, "syntax", "a '{' in the text is not closed with '}'")
         parts.append(before)
         try:
-            parts.append(compile_expr(parse_expression(inner), ctx)[0])
+            parts.append(compile_expr(parse_expression(inner), ctx))
         except EffectSyntaxError as err:
             raise CompileError(node, "syntax", f"in {{{inner}}}: {err.message}") from None
     parts.append(rest)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .state import State
 
 STEP_BUDGET = 200_000  # operations per resolution (between two decisions)
+MAX_QUIET_TURNS = 20_000  # turns in a row without a decision (all-bot games)
 MAX_DEPTH = 200  # nested frames: effects calling effects, trigger chains
 _MASK = (1 << 64) - 1
 
@@ -238,9 +239,10 @@ def _card_owners(st: State, def_index: int) -> dict[int, int]:
 def check_end(st: State, check: str, me: int | None = None) -> bool:
     """Evaluate the end conditions of this check point; True when the game is over.
     `me` is the player who just acted (default: the active player)."""
-    for end in st.gd.ends:
-        if end.check != check:
-            continue
+    ends = st.game.ends_by_check.get(check)
+    if not ends:  # most check points have no condition: nothing to evaluate
+        return False
+    for end in ends:
         env = {"me": st.active if me is None else me}
         try:
             if not end.when(st, env):
@@ -312,46 +314,58 @@ def run(st: State) -> None:
     stack = st.stack
     codes = st.gd.codes
     budget = STEP_BUDGET
+    # Games whose seats are all bots make no decision at all: a new turn is progress, so
+    # it refills the budget; only a run of MAX_QUIET_TURNS turns with no decision is
+    # taken for a game that never ends.
+    first_turn = refilled_at = st.turn_no
     while stack:
         fr = stack[-1]
         code = codes[fr[0]]
-        pc = fr[1]
         ops = code.ops
-        if pc >= len(ops):
-            stack.pop()
-            # An action is over (its triggers too): `check: action` ends are checked now,
-            # while `me` is still the player who acted (not at the next decision, which
-            # may be another player's turn).
-            if code.kind == "action" and check_end(st, "action", fr[2].get("me")):
+        count = len(ops)
+        depth = len(stack)
+        # Run this frame's operations until it ends or another frame goes on top.
+        while True:
+            pc = fr[1]
+            if pc >= count:
+                stack.pop()
+                # An action is over (its triggers too): `check: action` ends are checked
+                # now, while `me` is still the player who acted (not at the next
+                # decision, which may be another player's turn).
+                if code.kind == "action" and check_end(st, "action", fr[2].get("me")):
+                    return
+                break
+            fr[1] = pc + 1
+            try:
+                if ops[pc](st, fr):
+                    return
+            except RuleRuntimeError as err:
+                raise RuleRuntimeError(f"{code.wheres[pc]}: {err}") from None
+            except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
+                raise RuleRuntimeError(f"{code.wheres[pc]}: {plain_error(err)}") from None
+            if st.terminal:
                 return
-            continue
-        fr[1] = pc + 1
-        try:
-            if ops[pc](st, fr):
-                return
-        except RuleRuntimeError as err:
-            raise RuleRuntimeError(f"{code.wheres[pc]}: {err}") from None
-        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
-            raise RuleRuntimeError(f"{code.wheres[pc]}: {plain_error(err)}") from None
-        if st.terminal:
-            return
-        if st.queue:
-            queued = st.queue
-            st.queue = []
-            stack.extend(reversed(queued))
-            if len(stack) > MAX_DEPTH:
-                raise RuleRuntimeError(
-                    f"{code.wheres[pc]}: trigger chain deeper than {MAX_DEPTH} effects (a trigger that fires itself?)"
-                )
-        elif len(stack) > MAX_DEPTH:  # calls (procedures, `use`) nest frames too
-            raise RuleRuntimeError(
-                f"{code.wheres[pc]}: effects nested deeper than {MAX_DEPTH} (a procedure that calls itself?)"
-            )
-        budget -= 1
-        if not budget:
-            raise RuleRuntimeError(
-                f"{code.wheres[pc]}: more than {STEP_BUDGET} steps without a decision (an endless loop?)"
-            )
+            budget -= 1
+            if not budget:
+                if st.turn_no == refilled_at or st.turn_no - first_turn > MAX_QUIET_TURNS:
+                    what = (f"more than {STEP_BUDGET} steps without a decision or a new turn (an endless loop?)"
+                            if st.turn_no == refilled_at
+                            else f"more than {MAX_QUIET_TURNS} turns without a decision (a game that never ends?)")
+                    raise RuleRuntimeError(f"{code.wheres[pc]}: {what}")
+                budget, refilled_at = STEP_BUDGET, st.turn_no
+            if st.queue:
+                queued = st.queue
+                st.queue = []
+                stack.extend(reversed(queued))
+                if len(stack) > MAX_DEPTH:
+                    raise RuleRuntimeError(f"{code.wheres[pc]}: trigger chain deeper than {MAX_DEPTH} effects "
+                                           "(a trigger that fires itself?)")
+                break
+            if len(stack) != depth:
+                if len(stack) > MAX_DEPTH:  # calls (procedures, `use`) nest frames too
+                    raise RuleRuntimeError(f"{code.wheres[pc]}: effects nested deeper than {MAX_DEPTH} "
+                                           "(a procedure that calls itself?)")
+                break
     if not st.terminal:
         finish(st, None, "flow-ended")
 

@@ -1169,12 +1169,13 @@ def test_bot_without_turn_takes_actions_with_its_choose_rule(tmp_path):
     game = toy(tmp_path, BOTS)
     st = game.new_initial_state(2, seats=["random", "plain"])
     play(st, "down", "5")
-    # P2 is a bot without a turn effect: it is still asked for actions (no surprise moves),
-    # but its choices inside effects are answered by its rule.
-    assert st.current_player() == 1
-    assert texts(st) == ["up", "down"]
-    play(st, "up")
-    assert counter(st, "res", 1)["fuel"] == 5 and st.current_player() == 0
+    # P2 is a bot without a turn effect: it takes its actions itself, inside the state,
+    # by its `choose` rule (first: "up", then the flow's choice 5); only the outside
+    # world's decisions go to the history, the bot's go to the game log.
+    assert st.current_player() == 0
+    assert counter(st, "vp", 1) == 1 and counter(st, "res", 1)["fuel"] == 5
+    assert st.history == ["down", "5"]
+    assert "P2 (plain): up" in st.log
 
 
 def test_unknown_seat_is_an_error(tmp_path):
@@ -1800,10 +1801,8 @@ def test_the_loop_variable_belongs_to_the_loop(tmp_path):
 # ---- known gaps (strict xfails: they start failing, loudly, once fixed) ---------------------------
 
 
-@pytest.mark.xfail(reason="the step budget counts steps between two *outside* decisions; a game whose seats "
-                          "are all game-defined bots is one long resolution, so a long all-bot game "
-                          "(e.g. `simulate` with bot seats) is stopped as an 'endless loop'", strict=True)
 def test_a_long_all_bot_game_is_not_an_endless_loop(tmp_path):
+    # A new turn is progress: the step budget is per turn when no decision comes.
     game = toy(tmp_path, """
 counters:
   vp: {scope: player}
@@ -1812,20 +1811,44 @@ actions:
 bots:
   auto: {turn: "gain 1 vp(me)"}
 flow: |
-  repeat 20000:
+  repeat 5000:
     round:
       for each p in players:
         turn p:
           take actions main
 """)
     state = game.new_initial_state(2, seats=["auto", "auto"])
-    assert state.is_terminal() and counter(state, "vp", 0) == 20000
+    assert state.is_terminal() and counter(state, "vp", 0) == 5000
 
 
-@pytest.mark.xfail(reason="effect text indented as a whole (a YAML block with an indentation indicator, "
-                          "`|2`) is read as a wrongly indented block; dedenting it would shift every "
-                          "reported column", strict=True)
+def test_an_all_bot_game_that_never_ends_is_stopped(tmp_path):
+    game = toy(tmp_path, """
+counters:
+  vp: {scope: player}
+actions:
+  go: {during: main, effect: "gain 1 vp", ends: turn}
+bots:
+  auto: {turn: "gain 1 vp(me)"}
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+""")
+    with pytest.raises(RuleRuntimeError, match="turns without a decision"):
+        game.new_initial_state(2, seats=["auto", "auto"])
+
+
 def test_uniformly_indented_effect_text(tmp_path):
     game = toy(tmp_path, "counters: {vp: {scope: player}}\nflow: |2\n     gain 1 vp(0)\n     gain 1 vp(1)\n")
     state = game.new_initial_state(2)
     assert counter(state, "vp", 0) == 1
+
+
+def test_errors_in_uniformly_indented_text_point_at_the_file_column(tmp_path):
+    path = write_toy(tmp_path, "counters: {vp: {scope: player}}\nflow: |2\n     gain 1 vp(0)\n     gain 1 vpp(1)\n")
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    found = caught.value.diagnostics[0]
+    assert (found.line, found.column) == find_column(path, "vpp")
+    assert found.code == "bad-target" or found.code == "unknown-name"

@@ -280,6 +280,12 @@ def test_save_of_another_game(deep, saved):
         deep.state_from_json(corrupt(saved, lambda d: d.__setitem__("game", "kuhn-poker")))
 
 
+def test_save_of_another_engine_version(deep, saved):
+    # A save points into compiled code; another engine's code may differ in shape.
+    with pytest.raises(GameError, match="another version of orrery's engine.*replay the game's log"):
+        deep.state_from_json(corrupt(saved, lambda d: d.__setitem__("engine", "0.0.1/abc")))
+
+
 def test_save_of_other_rule_data(deep, saved, tmp_path):
     with pytest.raises(GameError, match="other rule data"):
         deep.state_from_json(corrupt(saved, lambda d: d.__setitem__("data_hash", "0" * 16)))
