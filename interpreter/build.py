@@ -253,6 +253,8 @@ class Builder:
         sym.cards = {cid: i for i, cid in enumerate(self.section("cards"))}
         sym.groups = {str(a.get("during")) for a in self.section("actions").values()}
         sym.bots = set(self.section("bots"))
+        players_spec = data.get("players") or {}
+        sym.min_players = int(players_spec.get("min", 1)) if isinstance(players_spec, dict) else 1
         self.collect_card_fields()
         # Modifiers: global ones first, then cards' (indexes are stable in saves).
         mod_specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]] = [

@@ -32,9 +32,18 @@ class Context:
     symbols: Symbols
     locals: dict[str, str]
     pure: bool = False
+    # Locals known to hold a seat (loop variables over `players`): no range check needed.
+    seats: frozenset[str] = frozenset()
 
-    def with_local(self, name: str, type_: str) -> Context:
-        return Context(self.symbols, {**self.locals, name: type_}, self.pure)
+    def with_local(self, name: str, type_: str, seat: bool = False) -> Context:
+        seats = self.seats | {name} if seat else self.seats - {name}
+        return Context(self.symbols, {**self.locals, name: type_}, self.pure, seats)
+
+
+def yields_seats(node: ast.Node) -> bool:
+    """Whether a list expression gives only seats of the game (`players`, `players_from`)."""
+    return (isinstance(node, ast.Name) and node.name == "players") or (
+        isinstance(node, ast.Call) and node.name == "players_from")
 
 
 # ---- helpers for zone and counter references -----------------------------------------
@@ -58,9 +67,11 @@ def player_arg(node: ast.Node, ctx: Context) -> Expr:
     fn = expect(node, ctx, "player")
     if isinstance(node, ast.Name) and node.name in ("me", "active") and node.name not in ctx.locals:
         return fn
+    if isinstance(node, ast.Name) and node.name in ctx.seats:
+        return fn
     if isinstance(node, ast.Call) and node.name == "next_player":
         return fn
-    if isinstance(node, ast.Literal) and node.value == 0:
+    if isinstance(node, ast.Literal) and type(node.value) is int and 0 <= node.value < ctx.symbols.min_players:
         return fn
     return checked_player(fn)
 
@@ -267,7 +278,7 @@ def _comprehension(node: ast.Comprehension, ctx: Context) -> Compiled:
     src, src_type = compile_expr(node.source, ctx)
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
-    inner = ctx.with_local(node.var, elem_of(src_type))
+    inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source))
     elem, elem_type = compile_expr(node.element, inner)
     var = node.var
     cond = expect(node.condition, inner, "bool") if node.condition is not None else None
@@ -305,7 +316,7 @@ def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> Expr | None:
     src, src_type = compile_expr(node.source, ctx)
     if not is_list(src_type):
         return None
-    inner = ctx.with_local(node.var, elem_of(src_type))
+    inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source))
     elem = compile_expr(node.element, inner)[0]
     cond = expect(node.condition, inner, "bool") if node.condition is not None else None
     var = node.var

@@ -15,7 +15,7 @@ from typing import Any
 from . import ast, vm
 from .decisions import DONE, suspend_for_actions, suspend_for_choice, unique_options
 from .diagnostics import RuleRuntimeError, hint_for
-from .expressions import Context, compile_expr, counter_ref, describe, expect, zone_slot
+from .expressions import Context, compile_expr, counter_ref, describe, expect, yields_seats, zone_slot
 from .model import Code, Expr, Op, Where
 from .symbols import CompileError, elem_of, is_list
 
@@ -71,6 +71,7 @@ class CodeBuilder:
         fn, type_ = compile_expr(node.value, self.ctx)
         name = node.name
         self.ctx.locals[name] = type_
+        self.ctx.seats = self.ctx.seats - {name}
 
         def let(st: Any, fr: list[Any]) -> bool:
             fr[2][name] = fn(st, fr[2])
@@ -103,6 +104,7 @@ class CodeBuilder:
         if isinstance(target, ast.Name) and target.name in self.ctx.locals:
             name = target.name
             value = self.expr(node.value, self.ctx.locals[name])
+            self.ctx.seats = self.ctx.seats - {name}  # no longer known to be a seat
 
             def set_local(st: Any, fr: list[Any]) -> bool:
                 fr[2][name] = value(st, fr[2])
@@ -454,10 +456,12 @@ class CodeBuilder:
         self.emit(node, start)
         # The loop variable belongs to the loop: after it (or when the list was empty)
         # it has no value, so using it there is a compile error, not a runtime surprise.
-        shadowed = self.ctx.locals.get(var)
+        shadowed, seats = self.ctx.locals.get(var), self.ctx.seats
         self.ctx.locals[var] = elem_of(type_)
+        self.ctx.seats = seats | {var} if yields_seats(node.source) else seats - {var}
         head = self.emit(node, _placeholder)
         self.block(node.body)
+        self.ctx.seats = seats
         if shadowed is None:
             del self.ctx.locals[var]
         else:

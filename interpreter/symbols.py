@@ -48,6 +48,7 @@ class Symbols:
     modifiers: dict[str, int] = attrs.field(factory=dict)
     groups: set[str] = attrs.field(factory=set)
     bots: set[str] = attrs.field(factory=set)
+    min_players: int = 1  # seats 0..min_players-1 exist in every game
 
     def all_names(self) -> list[str]:
         return [
