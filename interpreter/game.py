@@ -16,7 +16,7 @@ from .build import build
 from .diagnostics import GameError
 from .loader import load_raw
 from .model import EndDef, GameDef
-from .state import Layout, State, new_state, start_template
+from .state import Layout, StartTemplate, State, new_state, start_template
 
 BUILTIN_SEATS = ("human", "random", "first")
 
@@ -51,7 +51,7 @@ class Game:
         return Layout.build(self.definition, num_players)
 
     @functools.lru_cache(maxsize=8)  # noqa: B019
-    def start_template(self, num_players: int) -> tuple[list[list[int]], ...]:
+    def start_template(self, num_players: int) -> StartTemplate:
         return start_template(self.definition, self.layout(num_players), num_players)
 
     # ---- states ------------------------------------------------------------------

@@ -241,7 +241,11 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
 
-def start_template(gd: GameDef, layout: Layout, num_players: int) -> tuple[list[list[int]], ...]:
+# Counters, zones, card definitions and card locations of a game before setup.
+StartTemplate = tuple[list[list[int]], list[list[int]], list[int], list[int]]
+
+
+def start_template(gd: GameDef, layout: Layout, num_players: int) -> StartTemplate:
     """Counters at their initial values and the cards of `in:` placed, before setup: the
     same for every game of this player count, so built once and copied per new game."""
     counters = [list(cdef.initial) * (num_players if cdef.scope == "player" else 1) for cdef in gd.counters]
