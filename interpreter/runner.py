@@ -23,8 +23,9 @@ OnAction = Callable[[State, int, str], None]
 
 
 def agent_kind(game: Game, seat: str) -> str:
-    """The built-in agent that plays a seat's decisions: `random`/`first` as named, a
-    game bot's decisions (when its turns surface any) as its `choose` says."""
+    """The built-in agent that plays a seat's decisions: `random`/`first` as named. A game
+    bot decides inside the state and is never asked; its entry (by its `choose` rule)
+    only keeps the loop total."""
     bot = game.definition.bots.get(seat)
     if bot is not None:
         return "first" if bot.choose == "first" else "random"
