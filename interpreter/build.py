@@ -30,11 +30,12 @@ from .model import (
     Scoring,
     TriggerDef,
     ValueDef,
+    ViewDef,
     Where,
     ZoneDef,
 )
 from .parser import EffectSyntaxError, common_indent, parse_expression, parse_program
-from .statements import CodeBuilder
+from .statements import CodeBuilder, compile_template
 from .symbols import CompileError, ProcInfo, Symbols, elem_of, is_list
 
 RESERVED = {
@@ -285,6 +286,7 @@ class Builder:
         ends = self.ends()
         scoring = self.scoring()
         bots = self.bots()
+        views = self.views()
         setup = self.program(data["setup"], ("setup",), {}) if data.get("setup") else None
         flow = self.program(data["flow"], ("flow",), {}) if data.get("flow") else None
         if flow is None:
@@ -308,7 +310,7 @@ class Builder:
             constants=sym.constants, counters=counters, zones=zones, cards=cards, card_index=dict(sym.cards),
             actions=actions, groups=groups, triggers=triggers, values=values, modifiers=modifiers, ends=ends,
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
-            assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files),
+            assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
         )
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
@@ -541,6 +543,18 @@ class Builder:
             turn = self.program(spec["turn"], ("bots", bid, "turn"), {"me": "player"}) if spec.get("turn") else None
             result[bid] = BotDef(bid, str(spec.get("description", "")), turn, str(spec.get("choose", "random")))
         return result
+
+    def views(self) -> tuple[ViewDef, ...]:
+        result = []
+        for vid, spec in self.section("views").items():
+            logical = ("views", vid, "text")
+            try:
+                parts = compile_template(str(spec.get("text", "")), Context(self.sym, {"me": "player"}, pure=True))
+            except CompileError as err:
+                self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
+                continue
+            result.append(ViewDef(vid, str(spec.get("label", vid)), tuple(parts)))
+        return tuple(result)
 
     def assumptions(self) -> list[Assumption]:
         found = [Assumption(f"assumptions.{a.get('id', i)}", str(a.get("text", "")))

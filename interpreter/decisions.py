@@ -90,6 +90,23 @@ def render(st: State, value: Any, type_: str) -> str:
     return str(value)
 
 
+def people_text(st: State, value: Any, type_: str) -> str:
+    """A value for people (log lines, views): cards by name, players as P1.., strings as
+    they are, lists joined with commas. Unlike `render`, it need not parse back."""
+    if value is None:
+        return "none"
+    if type_ == "card" and type(value) is int:
+        return str(st.gd.cards[st.card_def[value]].name)
+    if type_ == "player" and type(value) is int:
+        return f"P{value + 1}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        inner = type_[5:] if type_.startswith("list:") else "any"
+        return ", ".join(people_text(st, v, inner) for v in value)
+    return str(value)
+
+
 # ---- waiting ---------------------------------------------------------------------------
 
 

@@ -406,6 +406,8 @@ def _binary(node: ast.Binary, ctx: Context) -> Compiled:
         if op == "==":
             return (lambda st, env: left(st, env) == right(st, env)), "bool"
         return (lambda st, env: left(st, env) != right(st, env)), "bool"
+    if op == "+" and "str" in (ltype, rtype) and {ltype, rtype} <= {"str", "any"}:
+        return (lambda st, env: str(left(st, env)) + str(right(st, env))), "str"
     if op == "+" and (ltype.startswith("list:") or rtype.startswith("list:")):
         return (lambda st, env: list(left(st, env)) + list(right(st, env))), ltype
     for side, t in ((node.left, ltype), (node.right, rtype)):
@@ -778,3 +780,49 @@ def _uses(node: ast.Call, ctx: Context) -> Compiled:
         raise CompileError(arg, "type", "uses() needs an action id as a string")
     action = arg.value
     return (lambda st, env: st.uses["turn"].get(f"{action}:{env.get('me', st.active)}", 0)), "int"
+
+
+# ---- text for people (views and log lines) -------------------------------------------------
+
+
+@builtin("text", (1,))
+def _text(node: ast.Call, ctx: Context) -> Compiled:
+    """A value as people read it: text(c) is the card's name, text(p) is P1.."""
+    from .decisions import people_text
+
+    fn, type_ = compile_expr(node.args[0], ctx)
+    return (lambda st, env: people_text(st, fn(st, env), type_)), "str"
+
+
+@builtin("join", (1, 2))
+def _join(node: ast.Call, ctx: Context) -> Compiled:
+    """join(L[, sep]): the items of a list as text, separated (default ", ")."""
+    from .decisions import people_text
+
+    fn, type_ = _list_arg(node, ctx)
+    sep = expect(node.args[1], ctx, "str") if len(node.args) == 2 else (lambda st, env: ", ")
+    inner = elem_of(type_)
+    return (lambda st, env: sep(st, env).join(people_text(st, v, inner) for v in fn(st, env))), "str"
+
+
+@builtin("select", (3,))
+def _select(node: ast.Call, ctx: Context) -> Compiled:
+    """select(cond, a, b): a when cond holds, else b (only the one chosen is evaluated)."""
+    cond = expect(node.args[0], ctx, "bool")
+    yes, ytype = compile_expr(node.args[1], ctx)
+    no, ntype = compile_expr(node.args[2], ctx)
+    return (lambda st, env: yes(st, env) if cond(st, env) else no(st, env)), ytype if ytype == ntype else "any"
+
+
+@builtin("pad", (2,))
+def _pad(node: ast.Call, ctx: Context) -> Compiled:
+    """pad(x, n): x as text, right-aligned to n characters (negative n: left-aligned)."""
+    from .decisions import people_text
+
+    fn, type_ = compile_expr(node.args[0], ctx)
+    width = expect(node.args[1], ctx, "int")
+
+    def pad(st: Any, env: dict[str, Any]) -> str:
+        value, n = people_text(st, fn(st, env), type_), width(st, env)
+        return value.rjust(n) if n >= 0 else value.ljust(-n)
+    return pad, "str"

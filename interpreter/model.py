@@ -166,6 +166,15 @@ class BotDef:
 
 
 @attrs.frozen
+class ViewDef:
+    """A template of text for people: strings and (expression, type) parts."""
+
+    id: str
+    label: str
+    parts: tuple[Any, ...]
+
+
+@attrs.frozen
 class Assumption:
     where: str
     text: str
@@ -203,5 +212,5 @@ class GameDef:
     setup: int | None
     flow: int | None
     assumptions: tuple[Assumption, ...]
-    # Types of values shown in decisions, for canonical text: code index -> pc -> type.
     source_files: tuple[str, ...]
+    views: tuple[ViewDef, ...] = ()

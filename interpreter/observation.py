@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .diagnostics import RuleRuntimeError
+from .model import ViewDef
+from .statements import render_template
+from .vm import plain_error
+
 if TYPE_CHECKING:
     from .state import State
 
@@ -69,11 +74,23 @@ def observe(st: State, player: int) -> dict[str, Any]:
         "zones": zones,
         "terminal": st.terminal,
     }
+    if gd.views and 0 <= player < st.n:
+        obs["views"] = {view.id: render_view(st, view, player) for view in gd.views}
     if st.terminal:
         obs["winners"] = list(st.winners)
     if st.pending is not None and st.pending[1] == player:
         obs["decision"] = {"prompt": st.prompt(), "legal": [a.text for a in st.legal_actions()]}
     return obs
+
+
+def render_view(st: State, view: ViewDef, player: int) -> str:
+    """A game-defined view of the table as `player` sees it (`me` = the viewer)."""
+    try:
+        return render_template(st, view.parts, {"me": player})
+    except RuleRuntimeError as err:
+        raise RuleRuntimeError(f"view '{view.id}': {err}") from None
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
+        raise RuleRuntimeError(f"view '{view.id}': {plain_error(err)}") from None
 
 
 def describe_state(st: State, player: int = -1) -> str:

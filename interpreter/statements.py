@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast, vm
-from .decisions import DONE, suspend_for_actions, suspend_for_choice, unique_options
+from .decisions import DONE, people_text, suspend_for_actions, suspend_for_choice, unique_options
 from .diagnostics import RuleRuntimeError, hint_for
 from .expressions import Context, compile_expr, counter_ref, describe, expect, yields_seats, zone_slot
 from .model import Code, Expr, Op, Where
@@ -415,7 +415,7 @@ class CodeBuilder:
 
         def log(st: Any, fr: list[Any]) -> bool:
             env = fr[2]
-            st.log.append("".join(p if isinstance(p, str) else _for_people(st, p[0](st, env), p[1]) for p in parts))
+            st.log.append(render_template(st, parts, env))
             return False
         self.emit(node, log)
 
@@ -627,37 +627,54 @@ def _name_hint(node: ast.Node, ctx: Context) -> str | None:
     return None
 
 
-def _for_people(st: Any, value: Any, type_: str) -> str:
-    """A value in a log line: cards by name, players as P1.., strings as they are."""
-    if value is None:
-        return "none"
-    if type_ == "card" and type(value) is int:
-        return str(st.gd.cards[st.card_def[value]].name)
-    if type_ == "player" and type(value) is int:
-        return f"P{value + 1}"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ", ".join(_for_people(st, v, elem_of(type_)) for v in value)
-    return str(value)
-
-
 def _template(node: ast.Node, ctx: Context) -> list[Any]:
-    """Split "text {expr} text" into strings and compiled expressions."""
+    """A log statement's text as template parts; errors point into the statement's string
+    (it starts 5 columns after `log`, past `log "`)."""
+    try:
+        return compile_template(getattr(node, "text", ""), ctx)
+    except CompileError as err:
+        if err.line == 1:
+            err.column += node.column + 4
+        err.line += node.line - 1
+        raise
+
+
+def compile_template(text: str, ctx: Context) -> list[Any]:
+    """Split "text {expr} text" into strings and (compiled expression, type) pairs.
+    Errors are CompileErrors at their line and column within `text`."""
     from .parser import EffectSyntaxError, parse_expression
 
-    text = getattr(node, "text", "")
     parts: list[Any] = []
-    rest = text
-    while "{" in rest:
-        before, _, after = rest.partition("{")
-        inner, sep, rest = after.partition("}")
-        if not sep:
-            raise CompileError(node, "syntax", "a '{' in the text is not closed with '}'")
-        parts.append(before)
+    at = 0
+    while True:
+        opening = text.find("{", at)
+        if opening < 0:
+            break
+        closing = text.find("}", opening)
+        line = text.count("\n", 0, opening) + 1
+        column = opening - (text.rfind("\n", 0, opening) + 1) + 1
+        if closing < 0:
+            raise CompileError(_At(line, column), "syntax", "a '{' in the text is not closed with '}'")
+        parts.append(text[at:opening])
+        inner = text[opening + 1:closing]
         try:
             parts.append(compile_expr(parse_expression(inner), ctx))
         except EffectSyntaxError as err:
-            raise CompileError(node, "syntax", f"in {{{inner}}}: {err.message}") from None
-    parts.append(rest)
+            raise CompileError(_At(line, column + err.column), "syntax", err.message, err.hint) from None
+        except CompileError as err:
+            err.line, err.column = line, column + err.column
+            raise
+        at = closing + 1
+    parts.append(text[at:])
     return parts
+
+
+class _At:
+    """A position for a CompileError that has no node."""
+
+    def __init__(self, line: int, column: int):
+        self.line, self.column = line, column
+
+
+def render_template(st: Any, parts: list[Any] | tuple[Any, ...], env: dict[str, Any]) -> str:
+    return "".join(p if isinstance(p, str) else people_text(st, p[0](st, env), p[1]) for p in parts)

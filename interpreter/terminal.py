@@ -73,6 +73,11 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int]) -> l
     """Lines showing one player's observation: turn, counters, zones."""
     lines = [f"Turn {obs['turn']}" + (f", round {obs['round']}" if obs["round"] else "")
              + f"; active player P{obs['active'] + 1}"]
+    labels = {view.id: view.label for view in gd.views}
+    for view_id, text in (obs.get("views") or {}).items():
+        # The game's own views of the table come first: they are made for people.
+        lines.append(f"{labels.get(view_id, view_id)}:")
+        lines.extend("  " + line for line in text.rstrip("\n").split("\n"))
     counters = {c.name: c for c in gd.counters}
     zones = {z.name: z for z in gd.zones}
     if obs["counters"]:

@@ -1,4 +1,8 @@
-"""Generates schema/game.schema.json and schema/overlay.schema.json (scratch tool)."""
+"""Generates schema/game.schema.json and schema/overlay.schema.json.
+
+Run from the repository root after changing the format: `python schema/generate.py schema`.
+The JSON files are what ships and what editors read; this script is their source.
+"""
 
 from __future__ import annotations
 
@@ -12,13 +16,14 @@ NAME_PATTERN = "^[a-z][a-z0-9_]*$"
 
 SECTIONS = [
     "constants", "counters", "zones", "cards", "values", "modifiers",
-    "procedures", "actions", "triggers", "events", "variants", "bots",
+    "procedures", "actions", "triggers", "events", "variants", "bots", "views",
 ]
 # definition name of one entry of each section
 ENTRY = {
     "counters": "counter", "zones": "zone", "cards": "card", "values": "value",
     "modifiers": "modifier", "procedures": "procedure", "actions": "action",
     "triggers": "trigger", "events": "event", "variants": "variant", "bots": "bot",
+    "views": "view",
 }
 SET_KEYS = ["setup", "flow", "players", "end", "scoring", "description", "name"]
 
@@ -212,6 +217,13 @@ def definitions() -> dict:
                    "description": "How the bot answers choices."},
         "assumed": ASSUMED,
     }, None, "An automated seat written as data.")
+    d["view"] = obj({
+        "label": text("The title shown above the view."),
+        "text": text("Template shown in the terminal to the acting player: text with {expressions}, "
+                     "evaluated with `me` = the viewer. Show only what the viewer may see.",
+                     ["Round {round_number}: {join([text(vp(p)) for p in players], ' / ')}"]),
+        "assumed": ASSUMED,
+    }, ["text"], "A view of the table for people: the terminal shows it to the acting player.")
     d["end_condition"] = obj({
         "id": ref("id", "The condition's id."),
         "when": text("Expression: the game ends when it holds."),

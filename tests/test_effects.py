@@ -1852,3 +1852,52 @@ def test_errors_in_uniformly_indented_text_point_at_the_file_column(tmp_path):
     found = caught.value.diagnostics[0]
     assert (found.line, found.column) == find_column(path, "vpp")
     assert found.code == "bad-target" or found.code == "unknown-name"
+
+
+# ---- views and text for people ------------------------------------------------------------------
+
+
+VIEWS = COUNTERS + ZONES.replace("name: Ace,", "name: Ace of Stars,") + """
+views:
+  table:
+    label: The table
+    text: |
+      Gold: {join([text(p) + "=" + text(gold(p)) for p in players], " / ")}
+      You are {text(me)}; your res: {pad(res(me)["iron"], 3)}|{pad("x", -3)}|
+      Top of the table: {select(len(table) > 0, text(top(table)), "nothing")}
+flow: |
+  move top(deck) to table
+  take actions main
+actions:
+  wait: {during: main, ends: turn}
+"""
+
+
+def test_views_are_shown_to_each_player_with_me_as_the_viewer(tmp_path):
+    st = toy(tmp_path, VIEWS).new_initial_state(2)
+    assert st.observation(1)["views"]["table"] == (
+        "Gold: P1=3 / P2=3\nYou are P2; your res:   1|x  |\nTop of the table: Ace of Stars\n")
+    assert "views" not in st.observation(-1)  # a spectator has no `me`
+
+
+def test_errors_in_a_view_point_into_its_text(tmp_path):
+    path = write_toy(tmp_path, VIEWS.replace("{pad(\"x\", -3)}", "{pad(\"x\", nope)}"))
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    found = caught.value.diagnostics[0]
+    assert found.code == "unknown-name" and (found.line, found.column) == find_column(path, "nope")
+
+
+def test_log_line_errors_point_into_the_statement(tmp_path):
+    path = write_toy(tmp_path, COUNTERS + 'flow: |\n  log "gold {gold(me) + nope}"\n')
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    found = caught.value.diagnostics[0]
+    assert (found.line, found.column) == find_column(path, "nope")
+
+
+def test_log_lines_name_cards_and_players_for_people(tmp_path):
+    st = toy(tmp_path, VIEWS.replace("  move top(deck) to table\n",
+                                     '  move top(deck) to table\n  log "{active} shows {top(table)}"\n'),
+             ).new_initial_state(2)
+    assert st.log == ["P1 shows Ace of Stars"]
