@@ -11,6 +11,7 @@ state's own random numbers, so games stay deterministic.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import TYPE_CHECKING, Any
@@ -210,7 +211,7 @@ def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> 
     params = action.params
     if not params:
         if _allowed(st, action, env):
-            out.append(Action(action.id, (action.index, ())))
+            out.append(_bare(action.id, action.index))
         return
     seen: set[str] = set()  # equal values in a domain give one action, not two
     if len(params) == 1:
@@ -241,6 +242,12 @@ def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> 
         env.pop(name, None)
 
     walk(0, ())
+
+
+@functools.cache
+def _bare(text: str, index: int) -> Action:
+    """The Action of a parameterless action: the same every time, so made once."""
+    return Action(text, (index, ()))
 
 
 def _allowed(st: State, action: ActionDef, env: dict[str, Any]) -> bool:

@@ -432,11 +432,13 @@ class CodeBuilder:
     # -- control flow
     def s_If(self, node: ast.If) -> None:
         ends: list[int] = []
-        for cond_node, body in node.branches:
+        last = len(node.branches) - 1
+        for i, (cond_node, body) in enumerate(node.branches):
             cond = self.expr(cond_node, "bool")
             test = self.emit(cond_node, _placeholder)
             self.block(body)
-            ends.append(self.emit(cond_node, _placeholder))
+            if i < last or node.orelse:  # the last branch with no else just falls through
+                ends.append(self.emit(cond_node, _placeholder))
             self.patch(test, _jump_unless(cond, self.here()))
         self.block(node.orelse)
         for at in ends:
