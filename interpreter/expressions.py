@@ -345,12 +345,26 @@ def _attr(node: ast.Attr, ctx: Context) -> Compiled:
         return (lambda st, env: target(st, env)[field]), "any"
     if ttype not in ("card", "any"):
         raise CompileError(node, "type", f"'.{field}' needs a card or a table, got {describe(ttype)}")
+    of_card, rtype = _card_field(node, ctx)
+    if ttype == "any":
+        # a value of unknown type (a table from a constant, or a card): a table whose key
+        # is also a card field's name must still read as a table, so decide at run time
+        def read_any(st: Any, env: dict[str, Any]) -> Any:
+            value = target(st, env)
+            return value[field] if isinstance(value, dict) else of_card(st, value)
+        return read_any, "any"
+    return (lambda st, env: of_card(st, target(st, env))), rtype
+
+
+def _card_field(node: ast.Attr, ctx: Context) -> tuple[Callable[[Any, int], Any], str]:
+    """A reader of one field of a card (given its instance id), and its type."""
+    field = node.name
     if field == "id":
-        return (lambda st, env: st.gd.cards[st.card_def[target(st, env)]].id), "str"
+        return (lambda st, iid: st.gd.cards[st.card_def[iid]].id), "str"
     if field == "name":
-        return (lambda st, env: st.gd.cards[st.card_def[target(st, env)]].name), "str"
+        return (lambda st, iid: st.gd.cards[st.card_def[iid]].name), "str"
     if field == "type":
-        return (lambda st, env: st.gd.cards[st.card_def[target(st, env)]].type), "str"
+        return (lambda st, iid: st.gd.cards[st.card_def[iid]].type), "str"
     if field not in ctx.symbols.card_fields:
         raise CompileError(
             node, "unknown-field", f"no card has a property or attribute '{field}'",
@@ -358,8 +372,7 @@ def _attr(node: ast.Attr, ctx: Context) -> Compiled:
         )
     missing = None
 
-    def read(st: Any, env: dict[str, Any]) -> Any:
-        iid = target(st, env)
+    def read(st: Any, iid: int) -> Any:
         value = st.attrs.get((iid, field), missing)
         if value is missing:
             return st.gd.cards[st.card_def[iid]].properties.get(field)

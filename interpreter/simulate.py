@@ -169,7 +169,9 @@ def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[s
         "overlays": list(spec.overlays),
         "wins": wins,
         "win_rates": [round(w / count, 4) for w in wins],
-        "draws": sum(1 for r in done if len(r.winners) in (0, n)),
+        # A draw: no winner, or everyone winning, at a table of several. Alone (solitaire)
+        # there are no draws: a win is a win, no winner is a loss.
+        "draws": sum(1 for r in done if n > 1 and len(r.winners) in (0, n)),
         "mean_returns": [round(sum(r.returns[p] for r in done) / count, 4) for p in range(n)],
         # Mods and variants often change how games end and score more than who wins.
         "mean_scores": [round(sum(r.scores[p] for r in done if r.scores) / count, 4) for p in range(n)],

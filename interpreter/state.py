@@ -138,7 +138,8 @@ class State:
 
     def returns(self) -> list[float]:
         """Per seat: the game's `returns` if it declares one, else +1 for each winner,
-        -1 for the others, 0 for all when everyone (or no one) wins."""
+        -1 for the others, 0 for all when everyone (or no one) wins — except alone at the
+        table (solitaire), where winning is +1 and losing -1."""
         if not self.terminal:
             return [0.0] * self.n
         scoring = self.gd.scoring
@@ -149,6 +150,8 @@ class State:
                 raise GameError(f"scoring.returns: {err}") from None
             except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
                 raise GameError(f"scoring.returns: {vm.plain_error(err)}") from None
+        if self.n == 1:
+            return [1.0 if self.winners else -1.0]
         if len(self.winners) in (0, self.n):
             return [0.0] * self.n
         return [1.0 if p in self.winners else -1.0 for p in range(self.n)]

@@ -230,12 +230,26 @@ class CodeBuilder:
             return lambda st, env: env.get("me", st.active)
         return self.expr(node, "player")
 
+    def prompt(self, node: ast.Node, text: str) -> Expr:
+        """A choice's prompt; `{expressions}` in it are filled in when the choice is made."""
+        if "{" not in text:
+            return lambda st, env: text
+        try:
+            parts = compile_template(text, self.ctx)
+        except CompileError as err:
+            if err.line == 1:  # a position in the prompt string, roughly after `prompt "`
+                err.column = node.column
+            err.line += node.line - 1
+            raise
+        return lambda st, env: render_template(st, parts, env)
+
     def s_Choose(self, node: ast.Choose) -> None:
         options, type_ = compile_expr(node.options, self.ctx)
         if not is_list(type_):
             raise CompileError(node.options, "type", f"choose needs a list of options, got {describe(type_)}")
         elem = elem_of(type_)
-        by, var, prompt = self.chooser(node.by), node.var, node.prompt or f"choose {node.var}"
+        by, var = self.chooser(node.by), node.var
+        prompt = self.prompt(node, node.prompt or f"choose {node.var}")
         answer = self.hidden("answer")
         self.choice_types[(self.code.index, self.here())] = elem
         if node.up_to is None:
@@ -253,7 +267,7 @@ class CodeBuilder:
                 if len(choices) == 1:
                     env[var] = choices[0]
                     return False
-                return suspend_for_choice(st, fr, by(st, env), choices, elem, prompt, answer, False)
+                return suspend_for_choice(st, fr, by(st, env), choices, elem, prompt(st, env), answer, False)
             self.emit(node, choose)
             return
         self.ctx.locals[var] = f"list:{elem}"
@@ -277,11 +291,11 @@ class CodeBuilder:
             if len(picked) >= limit(st, env) or not left:
                 del env[answer + "started"]
                 return False
-            return suspend_for_choice(st, fr, by(st, env), left, elem, prompt, answer, True)
+            return suspend_for_choice(st, fr, by(st, env), left, elem, prompt(st, env), answer, True)
         self.emit(node, choose_up_to)
 
     def s_ChooseOne(self, node: ast.ChooseOne) -> None:
-        by, prompt = self.chooser(node.by), node.prompt or "choose one"
+        by, prompt = self.chooser(node.by), self.prompt(node, node.prompt or "choose one")
         answer = self.hidden("answer")
         labels = [o.label for o in node.options]
         if len(set(labels)) != len(labels):
@@ -311,7 +325,7 @@ class CodeBuilder:
             if len(open_) == 1:
                 fr[1] = targets[labels.index(open_[0])]
                 return False
-            return suspend_for_choice(st, fr, by(st, env), open_, "str", prompt, answer, False)
+            return suspend_for_choice(st, fr, by(st, env), open_, "str", prompt(st, env), answer, False)
         self.patch(start, choose_one)
 
     def s_TakeActions(self, node: ast.TakeActions) -> None:

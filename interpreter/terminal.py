@@ -69,8 +69,10 @@ def seat_name(player: int, viewers: set[int] | None = None) -> str:
     return f"P{player + 1}{' (you)' if you else ''}"
 
 
-def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int]) -> list[str]:
-    """Lines showing one player's observation: turn, counters, zones."""
+def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full: bool = True) -> list[str]:
+    """Lines showing one player's observation: turn, the game's views, counters, zones.
+    With `full` False and views defined, the views stand for the whole table (the
+    generic listing is long for big games; `view all` shows it)."""
     lines = [f"Turn {obs['turn']}" + (f", round {obs['round']}" if obs["round"] else "")
              + f"; active player P{obs['active'] + 1}"]
     labels = {view.id: view.label for view in gd.views}
@@ -78,6 +80,9 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int]) -> l
         # The game's own views of the table come first: they are made for people.
         lines.append(f"{labels.get(view_id, view_id)}:")
         lines.extend("  " + line for line in text.rstrip("\n").split("\n"))
+    if obs.get("views") and not full:
+        lines.append("(type 'all' to see every counter and zone)")
+        return lines
     counters = {c.name: c for c in gd.counters}
     zones = {z.name: z for z in gd.zones}
     if obs["counters"]:
@@ -245,6 +250,8 @@ class HumanTerminal:
             table.show_recent(state)
         elif command in ("view", "show", "look"):
             table.show_decision(state, state.current_player(), legal)
+        elif command in ("all", "view all", "show all"):
+            table.show_decision(state, state.current_player(), legal, full=True)
         elif command in ("quit", "exit", "q"):
             raise QuitRequested()
         else:
@@ -314,14 +321,14 @@ class Table:
             self.console.write(f"  | {line}")
         self.log_seen = len(state.log)
 
-    def show_decision(self, state: State, player: int, legal: list[Action]) -> None:
+    def show_decision(self, state: State, player: int, legal: list[Action], full: bool = False) -> None:
         write = self.console.write
         write()
         if len(self.humans) > 1:
             write(f"=== P{player + 1}'s decision (others look away) ===")
         else:
             write(f"=== Your decision, {seat_name(player, self.humans)} ===")
-        for line in render_observation(state.observation(player), state.gd, {player}):
+        for line in render_observation(state.observation(player), state.gd, {player}, full):
             write(line)
         write(f"Choose ({state.prompt() or 'action'}):")
         for i, action in enumerate(legal, 1):
@@ -347,6 +354,7 @@ class Table:
         for line in (
             f"Type the number of an action (1-{count}) or its text (e.g. the first word, if unique).",
             "Commands: help - this text; log - recent actions; view - show the table again;",
+            "          all - every counter and zone (besides the game's own views);",
             "          quit - stop (the log is saved; resume with orrery play --resume LOG).",
             "If an action's text is a command word, prefix the command with ':' (':help').",
         ):

@@ -492,3 +492,24 @@ def test_python_m_errors_without_traceback(tmp_path: pathlib.Path) -> None:
         done = _python_m(tmp_path, *argv)
         assert done.returncode == code, (argv, done.stderr)
         assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_play_shows_the_games_views_and_all_on_request(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: pathlib.Path) -> None:
+    answers(monkeypatch, "all", "quit")
+    code, out, _ = run(capsys, "play", TTT, "--seed", "5", "--log", str(tmp_path / "log.json"))
+    assert code == 0
+    first, _, rest = out.partition("P1> ")
+    # The game defines a board view: it stands for the table; the generic listing waits.
+    assert "Board" in first and "0 | 1 | 2" in first and "Counters:" not in first
+    assert "type 'all'" in first
+    assert "Counters:" in rest and "mark" in rest
+
+
+def test_simulate_alone_counts_wins_not_draws() -> None:
+    from interpreter.simulate import Outcome, SimulationSpec, summarize
+
+    spec = SimulationSpec("x", (), (), 1, ("random",))
+    summary = summarize(spec, [Outcome(1, (0,), (1.0,)), Outcome(2, (), (-1.0,))], 1)
+    assert summary["wins"] == [1] and summary["draws"] == 0

@@ -1901,3 +1901,17 @@ def test_log_lines_name_cards_and_players_for_people(tmp_path):
                                      '  move top(deck) to table\n  log "{active} shows {top(table)}"\n'),
              ).new_initial_state(2)
     assert st.log == ["P1 shows Ace of Stars"]
+
+
+def test_choice_prompts_fill_in_expressions(tmp_path):
+    text = COUNTERS + 'flow: |\n  choose x from [1, 2] prompt "gold {gold(me)}: pick"\n'
+    st = toy(tmp_path, text).new_initial_state(2)
+    assert st.prompt() == "gold 3: pick"
+
+
+def test_alone_at_the_table_a_win_is_plus_one_and_a_loss_minus_one(tmp_path):
+    won = toy(tmp_path, "counters: {vp: {scope: player}}\nplayers: {min: 1, max: 1}\n"
+              "flow: |\n  end game winners [0]\n").new_initial_state(1)
+    lost = toy(tmp_path, "counters: {vp: {scope: player}}\nplayers: {min: 1, max: 1}\n"
+               "flow: |\n  end game winners []\n").new_initial_state(1)
+    assert won.returns() == [1.0] and lost.returns() == [-1.0]
