@@ -267,7 +267,11 @@ class Builder:
         value_specs = self.section("values")
         for i, (name, spec) in enumerate(value_specs.items()):
             base = spec.get("base", "0")
-            type_ = "bool" if isinstance(base, bool) or str(base).strip() in ("true", "false") else "int"
+            # Known before any text is compiled (values may read each other): a literal
+            # says its type; anything else may be any value (numbers, flags, lists...).
+            text = str(base).strip()
+            type_ = ("bool" if isinstance(base, bool) or text in ("true", "false")
+                     else "int" if isinstance(base, int) or text.lstrip("-").isdigit() else "any")
             sym.values[name] = (i, spec.get("of", "player") == "player", type_)
         for name, spec in self.section("procedures").items():
             code = self.new_code(f"procedures.{name}")

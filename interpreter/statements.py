@@ -169,6 +169,8 @@ class CodeBuilder:
             elif remaining < 0:  # the refill's triggers have run: now refill, then go on
                 remaining = -remaining
                 _refill(st, source)
+                if not st.zones[source]:  # nothing to draw even after the refill
+                    return False
             dest = dst(st, env)
             zones = st.zones
             while remaining > 0:
@@ -178,14 +180,17 @@ class CodeBuilder:
                     remaining -= 1
                     continue
                 zdef = st.gd.zones[st.layout.zdef[source]]
-                if zdef.refill_from is None or not zones[_refill_slot(st, source)]:
+                if zdef.refill_from is None:
                     break
-                # Let triggers on the refill run first (e.g. "add a card before shuffling").
+                # Let triggers on the refill run first (e.g. "add a card before shuffling"),
+                # even when the refill source is empty: they may put the card there.
                 if ("refill", zdef.index) in st.gd_listens:
                     vm.fire(st, "refill", zdef.index, {"player": st.layout.zowner[source]})
                     env[left] = -remaining
                     fr[1] -= 1
                     return False
+                if not zones[_refill_slot(st, source)]:
+                    break
                 _refill(st, source)
             return False
         self.emit(node, draw)

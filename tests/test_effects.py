@@ -233,10 +233,17 @@ draw 3 from pile(0) to hand(0)
     assert len(positions) > 1, "the extra card always lands in the same place: not shuffled in"
 
 
-def test_draw_without_enough_cards_draws_what_there_is(tmp_path):
+def test_the_refill_event_fires_even_when_there_is_nothing_to_refill_from(tmp_path):
+    # The trigger may supply the card (Race to Mars: "add an Asteroid, shuffle, draw").
     st = run_flow(tmp_path, "create 2 \"a\" in pile(1)\ndraw 5 from pile(1) to hand(1)", REFILL)
+    assert zone(st, "hand", 1) == ["a", "a", "extra", "extra", "extra"]
+    assert counter(st, "seen", 1) == 0
+
+
+def test_draw_without_enough_cards_draws_what_there_is(tmp_path):
+    quiet = REFILL[:REFILL.index("triggers:")]
+    st = run_flow(tmp_path, "create 2 \"a\" in pile(1)\ndraw 5 from pile(1) to hand(1)", quiet)
     assert zone(st, "hand", 1) == ["a", "a"]
-    assert counter(st, "seen", 1) == -1  # nothing to refill from: no refill, no event
 
 
 def test_refill_event_old_name_is_accepted(tmp_path):
@@ -1915,3 +1922,17 @@ def test_alone_at_the_table_a_win_is_plus_one_and_a_loss_minus_one(tmp_path):
     lost = toy(tmp_path, "counters: {vp: {scope: player}}\nplayers: {min: 1, max: 1}\n"
                "flow: |\n  end game winners []\n").new_initial_state(1)
     assert won.returns() == [1.0] and lost.returns() == [-1.0]
+
+
+def test_values_may_be_lists_or_flags_computed_by_expressions(tmp_path):
+    st = toy(tmp_path, COUNTERS + """
+values:
+  rich: {of: player, base: "gold(p) >= 3"}
+  owed: {of: player, base: "[q for q in players if q != p]"}
+flow: |
+  for each q in owed(0):
+    if not rich(q):
+      gain 1 pool
+    gain 1 vp(q)
+""").new_initial_state(3)
+    assert counter(st, "vp", 1) == 1 and counter(st, "vp", 2) == 1 and counter(st, "pool") == 0
