@@ -1926,6 +1926,7 @@ def test_alone_at_the_table_a_win_is_plus_one_and_a_loss_minus_one(tmp_path):
 
 def test_values_may_be_lists_or_flags_computed_by_expressions(tmp_path):
     st = toy(tmp_path, COUNTERS + """
+players: {min: 3, max: 3}
 values:
   rich: {of: player, base: "gold(p) >= 3"}
   owed: {of: player, base: "[q for q in players if q != p]"}

@@ -476,3 +476,92 @@ def test_solitaire_ai_rd_tokens(jupiter_solo: Any) -> None:
     act(s, "end_turn")                    # reaches Earth's orbit: its R&D token moves the AI up
     assert get(s, "ai_marker", key="earth") == 0 and get(s, "ai_rd", key="earth") == 1
     assert get(s, "ai_ms") == 2           # space 1 of the bottom track: a Mission Success token (1)
+
+
+# ---- terminal views --------------------------------------------------------------------------------
+
+VIEW_IDS = {
+    "base": {"table", "display", "you", "track"},
+    "jupiter": {"table", "display", "you", "track", "rd", "expansion"},
+}
+
+
+# Zones others may not see, and two cards to fill them with in turn.
+HIDDEN_SWAPS = (("hand", "research-grant", "venture-capital"), ("goals", "goal-engineer", "goal-settler"))
+
+
+def _views(s: Any, p: int) -> dict[str, str]:
+    return s.observation(p)["views"]
+
+
+def _with_cards(s: Any, q: int, zone: str, card: str) -> Any:
+    """A copy of the state in which player q's `zone` holds as many copies of `card` as it had cards."""
+    t = s.clone()
+    size = len(s.zones[slot_of(s, zone, q)])
+    clear(t, zone, q)
+    give(t, [card] * size, zone, q)
+    return t
+
+
+def _check_views(s: Any, kind: str) -> None:
+    for p in range(s.n):
+        views = _views(s, p)
+        assert set(views) == VIEW_IDS[kind]
+        assert all(text.strip() for text in views.values())
+        lines = sum(len(text.rstrip("\n").split("\n")) for text in views.values())
+        assert lines <= 40, f"views of P{p + 1} take {lines} lines"
+        # Another player's hand (and Personal Goals) never show: changing what they hold,
+        # not how many, leaves every view of p unchanged, and a card seen nowhere else
+        # does not appear.
+        for q in range(s.n):
+            if q == p:
+                continue
+            for zone, one, other in HIDDEN_SWAPS:
+                seen = _views(_with_cards(s, q, zone, one), p)
+                assert seen == _views(_with_cards(s, q, zone, other), p), f"P{p + 1}'s views show P{q + 1}'s {zone}"
+            if len(s.zones[slot_of(s, "hand", q)]) and not any(
+                s.card_text(c).startswith("pandemic#") for slot in range(len(s.zones)) for c in s.zones[slot]
+            ):  # a Threat is never in a hand otherwise
+                assert "Pandemic" not in "\n".join(_views(_with_cards(s, q, "hand", "pandemic"), p).values())
+        # Your own hand and goals do show.
+        for c in s.zones[slot_of(s, "hand", p)] + s.zones[slot_of(s, "goals", p)]:
+            assert s.gd.cards[s.card_def[c]].name in views["you"]
+
+
+@pytest.mark.parametrize(("overlays", "variants", "players"), [
+    ([], [], 2), ([], [], 4), ([], ["solitaire"], 1),
+    ([JUPITER], [], 3), ([JUPITER], [], 4), ([JUPITER], ["solitaire"], 1)])
+def test_views_render_for_every_player_and_hide_other_hands(
+    overlays: list[str], variants: list[str], players: int
+) -> None:
+    import random
+
+    game = load_game(BASE, overlays=overlays, variants=variants)
+    kind = "jupiter" if overlays else "base"
+    for seed in range(2):
+        s = game.new_initial_state(players, seed=seed)
+        rng = random.Random(seed)
+        step, launches = 0, 0
+        _check_views(s, kind)
+        while not s.is_terminal() and step < 400:
+            prompt = s.prompt() or ""
+            if prompt.startswith("Rocket at") and launches < 3:
+                launches += 1
+                _check_views(s, kind)          # during a launch: the Rocket on the track
+                for p in range(s.n):
+                    assert "LAUNCH by" in _views(s, p)["track"]
+            elif step % 60 == 0:
+                _check_views(s, kind)
+            s.apply_action(rng.choice(s.legal_actions()))
+            step += 1
+        _check_views(s, kind)
+
+
+def test_launch_prompt_and_track_show_the_rocket(base: Any) -> None:
+    s = _launch_ready(base, "m-satellite", ["small-rocket-boosters"], ["ms-1"])
+    act(s, "launch")
+    assert s.prompt().startswith("Rocket at 0 of 8 (Earth's orbit), 8 to go, 3 draw(s) left")
+    act(s, "draw")
+    track = _views(s, 0)["track"]
+    assert "LAUNCH by P1: Satellite at Earth's orbit  [#.......] Rocket at 1 of 8, 2 draw(s) left" in track
+    assert "LAUNCH" in _views(s, 1)["track"]
