@@ -159,7 +159,8 @@ class Builder:
         return value if isinstance(value, dict) else {}
 
     def check_names(self) -> None:
-        for section in ("counters", "zones", "values", "modifiers", "procedures", "constants", "events"):
+        for section in ("counters", "zones", "values", "modifiers", "procedures", "functions", "constants",
+                        "events"):
             for name in self.section(section):
                 if name in RESERVED:
                     self.error((section, name), "reserved-name", f"'{name}' is a word of the effect language",
@@ -168,7 +169,7 @@ class Builder:
                     self.error((section, name), "bad-name", f"'{name}': names used in effect text cannot contain '-'",
                                f"use '{name.replace('-', '_')}'", key=True)
         seen: dict[str, str] = {}
-        for section in ("counters", "zones", "values", "procedures", "constants"):
+        for section in ("counters", "zones", "values", "procedures", "functions", "constants"):
             for name in self.section(section):
                 if name in seen:
                     self.error((section, name), "duplicate-name",
@@ -277,7 +278,11 @@ class Builder:
             code = self.new_code(f"procedures.{name}")
             sym.procedures[name] = ProcInfo(name, tuple(spec.get("params", ())), code.index)
 
+        for i, (name, spec) in enumerate(self.section("functions").items()):
+            sym.functions[name] = ProcInfo(name, tuple(spec.get("params", ())), i)
+
         # Now every name is known: compile.
+        self.functions()
         modifiers = self.modifiers(mod_specs, value_specs)
         values = self.values(value_specs, modifiers)
         for name, spec in self.section("procedures").items():
@@ -337,6 +342,34 @@ class Builder:
             result.append(ModifierDef(mid, i, vi, spec.get("op", "add"), amount[0],
                                       when[0] if when else None, bool(spec.get("granted", False)), card))
         return tuple(result)
+
+    def functions(self) -> None:
+        """Compile the game's functions into the table their calls read at run time;
+        a function that calls itself, directly or not, is an error (it could never end)."""
+        specs = self.section("functions")
+        table = self.sym.function_table
+        calls: dict[str, set[str]] = {}
+        for name, spec in specs.items():
+            locals_ = {p: "any" for p in spec.get("params", ())}
+            locals_.setdefault("me", "player")
+            compiled = self.expr(spec.get("value"), ("functions", name, "value"), locals_, "any")
+            table.append(compiled[0] if compiled else (lambda st, env: None))
+            try:
+                nodes = _walk((parse_expression(str(spec.get("value", ""))),))
+            except EffectSyntaxError:
+                nodes = []  # reported above
+            calls[name] = {n.name for n in nodes if isinstance(n, ast.Call) and n.name in specs}
+        for name in specs:
+            seen, todo = set(), list(calls[name])
+            while todo:
+                callee = todo.pop()
+                if callee == name:
+                    self.error(("functions", name), "recursion", f"function '{name}' calls itself (through "
+                               "other functions or directly): it could never end", key=True)
+                    break
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.extend(calls.get(callee, ()))
 
     def values(self, specs: dict[str, Any], modifiers: tuple[ModifierDef, ...]) -> tuple[ValueDef, ...]:
         result = []

@@ -476,6 +476,9 @@ def _call(node: ast.Call, ctx: Context) -> Compiled:
             raise CompileError(node, "arity", f"value '{name}' takes one player: {name}(p)")
         pfn = expect(node.args[0], ctx, "player")
         return (lambda st, env: vm.value_of(st, vi, pfn(st, env))), type_
+    function = sym.functions.get(name)
+    if function is not None and name not in ctx.locals:
+        return _call_function(node, ctx, function.params, function.code)
     builtin = BUILTINS.get(name)
     if builtin is None:
         if name in sym.procedures:
@@ -483,6 +486,22 @@ def _call(node: ast.Call, ctx: Context) -> Compiled:
         known = list(BUILTINS) + sym.all_names()
         raise CompileError(node, "unknown-name", f"unknown function '{name}'", hint_for(name, known), len(name))
     return builtin(node, ctx)
+
+
+def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index: int) -> Compiled:
+    """A game-defined function: its parameters bound in a fresh env (plus `me`)."""
+    if len(node.args) != len(params):
+        raise CompileError(node, "arity", f"{node.name}() takes {len(params)} argument(s), got {len(node.args)}",
+                           width=len(node.name))
+    args = [compile_expr(a, ctx)[0] for a in node.args]
+    table, named = ctx.symbols.function_table, tuple(zip(params, args, strict=True))
+
+    def call(st: Any, env: dict[str, Any]) -> Any:
+        local = {"me": env.get("me", st.active)}
+        for name, arg in named:
+            local[name] = arg(st, env)
+        return table[index](st, local)
+    return call, "any"
 
 
 _DISPATCH: dict[type, Callable[[Any, Context], Compiled]] = {

@@ -24,7 +24,7 @@ from .yamlload import PositionMap, load_yaml
 
 MAP_SECTIONS = (
     "constants", "counters", "zones", "cards", "values", "modifiers", "procedures",
-    "actions", "triggers", "events", "variants", "bots", "views",
+    "actions", "triggers", "events", "variants", "bots", "views", "functions",
 )
 LIST_SECTIONS = ("assumptions", "end", "include")
 SINGLE_SECTIONS = ("setup", "flow", "scoring", "players", "description", "version", "name", "id", "orrery")

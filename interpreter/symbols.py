@@ -49,6 +49,10 @@ class Symbols:
     groups: set[str] = attrs.field(factory=set)
     bots: set[str] = attrs.field(factory=set)
     min_players: int = 1  # seats 0..min_players-1 exist in every game
+    functions: dict[str, ProcInfo] = attrs.field(factory=dict)  # code = index into function_table
+    # Compiled functions, filled after every body is compiled (calls look them up late,
+    # so functions may call each other in any order).
+    function_table: list[Any] = attrs.field(factory=list)
 
     def all_names(self) -> list[str]:
         return [
@@ -57,6 +61,7 @@ class Symbols:
             *self.values,
             *self.procedures,
             *self.constants,
+            *self.functions,
         ]
 
 

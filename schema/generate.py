@@ -16,14 +16,14 @@ NAME_PATTERN = "^[a-z][a-z0-9_]*$"
 
 SECTIONS = [
     "constants", "counters", "zones", "cards", "values", "modifiers",
-    "procedures", "actions", "triggers", "events", "variants", "bots", "views",
+    "procedures", "actions", "triggers", "events", "variants", "bots", "views", "functions",
 ]
 # definition name of one entry of each section
 ENTRY = {
     "counters": "counter", "zones": "zone", "cards": "card", "values": "value",
     "modifiers": "modifier", "procedures": "procedure", "actions": "action",
     "triggers": "trigger", "events": "event", "variants": "variant", "bots": "bot",
-    "views": "view",
+    "views": "view", "functions": "function",
 }
 SET_KEYS = ["setup", "flow", "players", "end", "scoring", "description", "name"]
 
@@ -217,6 +217,13 @@ def definitions() -> dict:
                    "description": "How the bot answers choices."},
         "assumed": ASSUMED,
     }, None, "An automated seat written as data.")
+    d["function"] = obj({
+        "params": {"type": "array", "items": {"type": "string", "pattern": NAME_PATTERN},
+                   "description": "Parameter names."},
+        "value": text("Expression: what the function gives (pure: no random numbers).",
+                      ["max([vp(q) for q in players if q != p])"]),
+        "assumed": ASSUMED,
+    }, ["value"], "A named expression with parameters, called like a built-in: leader(me).")
     d["view"] = obj({
         "label": text("The title shown above the view."),
         "text": text("Template shown in the terminal to the acting player: text with {expressions}, "

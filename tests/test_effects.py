@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import counter, find_column, find_line, play, texts, toy, write_toy, zone
+from conftest import counter, find_column, find_line, play, texts, toy, toy_errors, write_toy, zone
 
 from interpreter import TERMINAL, GameError, IllegalActionError, RuleFileError, load_game
 from interpreter.diagnostics import RuleRuntimeError
@@ -1937,3 +1937,37 @@ flow: |
     gain 1 vp(q)
 """).new_initial_state(3)
     assert counter(st, "vp", 1) == 1 and counter(st, "vp", 2) == 1 and counter(st, "pool") == 0
+
+
+# ---- functions ------------------------------------------------------------------------------------
+
+
+FUNCTIONS = COUNTERS + """
+players: {min: 3, max: 3}
+functions:
+  others: {params: [p], value: "[q for q in players if q != p]"}
+  best_other: {params: [p], value: "max([gold(q) for q in others(p)])"}
+  my_gold: {value: "gold(me)"}
+"""
+
+
+def test_functions_give_values_and_may_call_each_other(tmp_path):
+    st = toy(tmp_path, FUNCTIONS + """
+flow: |
+  gain 4 gold(2)
+  set pool to best_other(0)
+  set vp(1) to len(others(1))
+  turn 2:
+    set mark[0] to my_gold()
+""").new_initial_state(3)
+    assert counter(st, "pool") == 7 and counter(st, "vp", 1) == 2 and counter(st, "mark")[0] == 7
+
+
+@pytest.mark.parametrize(("extra", "code", "words"), [
+    ("flow: |\n  set pool to others()\n", "arity", "takes 1 argument"),
+    ("  loop_a: {value: \"loop_b()\"}\n  loop_b: {value: \"loop_a()\"}\nflow: \"stop\"\n", "recursion", "calls itself"),
+    ("  dice: {value: \"random(1, 6)\"}\nflow: \"stop\"\n", "impure", "random"),
+])
+def test_function_errors(tmp_path, extra, code, words):
+    errors = toy_errors(tmp_path, FUNCTIONS + extra)
+    assert any(d.code == code and words in d.message for d in errors), errors
