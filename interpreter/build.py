@@ -463,8 +463,14 @@ class Builder:
             code = self.program(spec.get("effect", ""), logical + ("effect",), locals_)
             self.codes[code].kind = "action"  # its end is where `check: action` ends are checked
             limits = tuple((scope.removeprefix("per_"), int(n)) for scope, n in (spec.get("limit") or {}).items())
+            label = str(spec.get("label", aid))
+            try:
+                label_parts = tuple(compile_template(label, Context(self.sym, dict(locals_), pure=True)))
+            except CompileError as err:
+                self.text_error(logical + ("label",), err.line, err.column, err.code, err.message, err.hint, err.width)
+                label_parts = ()
             result.append(ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, tuple(cost), code,
-                                    limits, spec.get("ends") == "turn", str(spec.get("label", aid))))
+                                    limits, spec.get("ends") == "turn", label, label_parts))
         return tuple(result)
 
     def triggers(self) -> dict[tuple[str, int], tuple[TriggerDef, ...]]:

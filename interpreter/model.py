@@ -106,6 +106,8 @@ class ActionDef:
     limits: tuple[tuple[str, int], ...]  # ("turn"|"round"|"game", max uses)
     ends: bool
     label: str
+    # The label as a template ({expressions} over `me` and the parameters), for people.
+    label_parts: tuple[Any, ...] = ()
 
 
 @attrs.frozen

@@ -23,6 +23,7 @@ from .logs import GameLog, write_log
 from .model import GameDef
 from .runner import run
 from .state import State
+from .statements import render_template
 
 RECENT = 15  # actions shown by the `log` command
 _CARD = re.compile(r"[A-Za-z0-9_-]+#\d+")
@@ -157,10 +158,11 @@ def action_label(state: State, action: Action) -> str:
         return ""
     index, values = action.payload
     adef = state.gd.actions[index]
-    if adef.label == adef.id:
+    if adef.label == adef.id or not adef.label_parts:
         return ""
-    shown = {p.name: state.render_value(v, p.type) for p, v in zip(adef.params, values, strict=True)}
-    label = re.sub(r"\{(\w+)\}", lambda m: shown.get(m.group(1), m.group(0)), adef.label)
+    env: dict[str, Any] = {"me": pending[1]}
+    env.update((p.name, v) for p, v in zip(adef.params, values, strict=True))
+    label = render_template(state, adef.label_parts, env)
     return "" if label == action.text else label
 
 

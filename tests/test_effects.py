@@ -1971,3 +1971,22 @@ flow: |
 def test_function_errors(tmp_path, extra, code, words):
     errors = toy_errors(tmp_path, FUNCTIONS + extra)
     assert any(d.code == code and words in d.message for d in errors), errors
+
+
+def test_action_labels_are_templates_for_people(tmp_path):
+    from interpreter.terminal import action_label
+
+    st = toy(tmp_path, COUNTERS + ZONES + """
+actions:
+  take:
+    during: main
+    params: {card: "table"}
+    label: "take {card} (you have {gold(me)} gold)"
+flow: |
+  take actions main
+""").new_initial_state(2)
+    first = st.legal_actions()[0]
+    assert first.text.startswith("take b#") and action_label(st, first) == "take Bee (you have 3 gold)"
+    errors = toy_errors(tmp_path, COUNTERS + ZONES + 'actions:\n  take: {during: main, label: "take {crd}"}\n'
+                        'flow: "take actions main"\n')
+    assert [e.code for e in errors] == ["unknown-name"]
