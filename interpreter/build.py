@@ -538,6 +538,16 @@ class Builder:
             self.check_scope_exists(spec, logical)
         return tuple(result)
 
+    def block_kinds(self) -> set[type] | None:
+        """The kinds of statement that appear in any effect text (found once, then kept)."""
+        if not hasattr(self, "_block_kinds"):
+            try:
+                found = {type(node) for text in _all_effect_texts(self.data) for node in _walk(parse_program(text))}
+            except EffectSyntaxError:
+                found = None
+            self._block_kinds = found
+        return self._block_kinds
+
     def check_scope_exists(self, spec: dict[str, Any], logical: tuple[Any, ...]) -> None:
         """`check: round` and `then: finish_round` happen at the end of a `round:` block
         (`turn`/`finish_turn`, of a `turn P:` block); with no such block in any effect
@@ -551,12 +561,11 @@ class Builder:
             wanted.append(("then", f"then: {then}", scopes[then.removeprefix("finish_")]))
         if not wanted:
             return
-        try:
-            nodes = [node for text in _all_effect_texts(self.data) for node in _walk(parse_program(text))]
-        except EffectSyntaxError:
-            return  # reported where the text is compiled; do not guess here
+        kinds = self.block_kinds()
+        if kinds is None:
+            return  # a syntax error, reported where the text is compiled; do not guess here
         for key, said, (node_type, words) in wanted:
-            if not any(isinstance(node, node_type) for node in nodes):
+            if node_type not in kinds:
                 self.error(logical + (key,), "bad-value",
                            f"'{said}' happens at the end of a `{words}` block, but no effect has one",
                            f"put the flow's turns in `{words}` blocks, or use "

@@ -239,9 +239,12 @@ def common_indent(text: str) -> int:
     return min((len(ln) - len(ln.lstrip(" ")) for ln in lines), default=0)
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_program(text: str) -> tuple[ast.Node, ...]:
     """Parse a block of statements. Node columns are relative to the text without its
-    common indentation (see common_indent); error columns are of the text as given."""
+    common indentation (see common_indent); error columns are of the text as given.
+    Cached: the builder reads each text more than once (fields, checks, compiling),
+    and the tree is immutable."""
     shift = common_indent(text)
     prepared = _prepare(text)
     if shift:
@@ -261,6 +264,7 @@ def _shifted(err: EffectSyntaxError, shift: int) -> EffectSyntaxError:
     return err
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_expression(text: str) -> ast.Node:
     """Parse one expression (conditions, amounts, parameter choices)."""
     prepared = _prepare(text)
