@@ -265,6 +265,116 @@ def test_base_end_triggers_and_tie_breaks(base: Any) -> None:
     assert {"threshold", "board-full", "last-mission-token"} <= set(ids)
 
 
+# ---- Mission cards' own rewards, linked cards ------------------------------------------------
+
+
+def test_each_mission_card_names_its_own_reward(base: Any) -> None:
+    s = fresh(base)
+    by_kind = s.gd.constants["mission_reward"]
+    missions = [c for c in s.gd.cards if c.type == "mission"]
+    assert len(missions) == 7
+    for c in missions:
+        assert c.properties["reward"] in {"boost", "hand", "cash", "computers", "composite", "biotech", "science"}
+        assert by_kind[c.properties["kind"]] == c.properties["reward"]      # the track view's table agrees
+        assert "Reward: " in c.properties["text"]
+    assert all(loc["reward"] == "card" for loc in s.gd.constants["locations"].values())
+
+
+def test_mission_success_gives_the_mission_cards_reward(base: Any) -> None:
+    # The Moon's Spaceship: the card's reward (a Computers token), not the Location's.
+    s = _launch_ready(base, "m-spaceship", ["small-rocket-boosters", "large-rocket-boosters"], ["ms-4", "ms-4", "ms-4"])
+    act(s, "launch m-spaceship moon_spaceship")
+    for _ in range(3):
+        act(s, "draw")
+    assert get(s, "completed", 0, "moon_spaceship") == 1 and get(s, "vp", 0) == 5   # Location VP as before
+    assert get(s, "item_tokens", 0, "computers") == 1 and get(s, "item_tokens", 0, "composite") == 0
+    assert get(s, "tally", 0, "achievements") == 1
+    # Space Station: a larger hand.
+    s = _launch_ready(base, "m-space-station", ["ion-drive"], ["ms-4", "ms-4"])
+    act(s, "launch m-space-station")
+    act(s, "draw")
+    act(s, "draw")
+    assert get(s, "hand_bonus", 0) == 1 and value(s, "hand_size", 0) == 7
+    assert cards(s, "flight", 0) == [] and "m-space-station" not in cards(s, "discard", 0)
+
+
+def test_jupiter_gives_no_mission_card_reward(jupiter: Any) -> None:
+    s = _launch_ready(jupiter, "m-space-hotel", ["ion-drive", "nuclear-thermal-rocket"], ["ms-4"] * 5)
+    put(s, "cash_tokens", 0, 0)
+    act(s, "launch m-space-hotel jupiter_space_hotel")
+    while get(s, "completed", 0, "jupiter_space_hotel") == 0 and "draw" in legal(s):
+        act(s, "draw")
+    assert get(s, "completed", 0, "jupiter_space_hotel") == 1
+    assert get(s, "cash_tokens", 0) == 0 and get(s, "tally", 0, "achievements") == 0
+    assert get(s, "vp", 0) == 10 + 1                       # Location VP and the Jupiter token
+
+
+def test_a_linked_card_solves_a_threat(base: Any) -> None:
+    s = fresh(base, hand=["genome-lab", "computer-lab", "m-satellite"])
+    clear(s, "display")
+    clear(s, "asset_deck")
+    give(s, ["pandemic", "asteroid-impact", "research-grant"], "display")
+    options = [a for a in legal(s) if a.startswith("solve_linked")]
+    assert len(options) == 1 and "genome-lab" in options[0] and "pandemic" in options[0]  # nothing for Computer Lab
+    act(s, "solve_linked genome-lab pandemic")
+    assert get(s, "vp", 0) == 2 and get(s, "tally", 0, "threats") == 1
+    assert get(s, "actions_used", 0) == 1
+    assert cards(s, "solved") == ["pandemic"]
+    assert "genome-lab" not in cards(s, "hand", 0) + cards(s, "discard", 0) + cards(s, "solved")
+    assert cards(s, "display") == ["asteroid-impact", "research-grant"]
+    assert not any(a.startswith("solve_linked") for a in legal(s))
+
+
+def test_rocket_bot_uses_linked_cards(base: Any) -> None:
+    used = 0
+    for seed in range(6):
+        s = base.new_initial_state(2, seed=seed, seats=["rocket-bot", "rocket-bot"])
+        assert s.is_terminal()
+        used += sum("(linked card)" in line for line in s.log)
+    assert used > 0
+
+
+# ---- Target: Jupiter: Variant cards ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_two_variant_cards_are_revealed_at_setup(jupiter: Any, players: int) -> None:
+    s = fresh(jupiter, players=players, seed=players)
+    shown = cards(s, "variant_cards")
+    assert len(shown) == 2 and all(c.startswith("variant-") for c in shown)
+    assert cards(s, "variant_deck") == []
+    for p in range(players):
+        assert value(s, "variant_points", p) == 0
+        assert s.gd.cards[s.gd.card_index[shown[0]]].name in _views(s, p)["variants"]
+
+
+def test_variant_cards_in_solitaire(jupiter_solo: Any) -> None:
+    s = fresh(jupiter_solo, players=1, seed=2)
+    assert len(cards(s, "variant_cards")) == 2
+
+
+def test_variant_cards_score_at_the_end(jupiter: Any) -> None:
+    s = fresh(jupiter)
+    clear(s, "variant_cards")
+    give(s, ["variant-red-colony", "variant-grand-tour", "variant-frequent-flyer"], "variant_cards")
+    put(s, "tally", 1, 0, "mars")
+    assert value(s, "variant_points", 0) == 0
+    put(s, "tally", 2, 0, "mars")
+    assert value(s, "variant_points", 0) == 3               # Red Colony
+    for d in ("earth", "moon", "jupiter"):
+        put(s, "tally", 1, 0, d)
+    assert value(s, "variant_points", 0) == 3 + 4           # and Grand Tour
+    put(s, "missions_done", 5, 0)
+    assert value(s, "variant_points", 0) == 3 + 4 + 3       # and Frequent Flyer
+    assert value(s, "variant_points", 1) == 0               # every player for themselves
+    # added at the end only (rule change 4), with the Personal Goal and the MS tokens
+    assert get(s, "vp", 0) == 0
+    assert value(s, "end_bonus", 0) == value(s, "goal_points", 0) + 10 + 1   # + the starting MS token (1 VP)
+    assert value(s, "total", 0) == get(s, "vp", 0) + value(s, "end_bonus", 0)
+    view = _views(s, 1)["variants"]
+    assert "Red Colony" in view and "P1 2/2 ok" in view and "P2(you) 0/2" in view
+
+
 # ---- Target: Jupiter: the worked examples ----------------------------------------------------------
 
 
@@ -482,7 +592,7 @@ def test_solitaire_ai_rd_tokens(jupiter_solo: Any) -> None:
 
 VIEW_IDS = {
     "base": {"table", "display", "you", "track"},
-    "jupiter": {"table", "display", "you", "track", "rd", "expansion"},
+    "jupiter": {"table", "display", "you", "track", "rd", "expansion", "variants"},
 }
 
 
