@@ -282,7 +282,7 @@ def test_save_of_another_game(deep, saved):
 
 def test_save_of_another_engine_version(deep, saved):
     # A save points into compiled code; another engine's code may differ in shape.
-    with pytest.raises(GameError, match="another version of orrery's engine.*replay the game's log"):
+    with pytest.raises(GameError, match=r"another version of orrery's engine.*replay the game's log"):
         deep.state_from_json(corrupt(saved, lambda d: d.__setitem__("engine", "0.0.1/abc")))
 
 
