@@ -68,7 +68,6 @@ class Builder:
         self.diagnostics: list[Diagnostic] = []
         self.sym = Symbols()
         self.codes: list[Code] = []
-        self.choice_types: dict[tuple[int, int], str] = {}
 
     # ---- reporting -----------------------------------------------------------------
 
@@ -143,7 +142,7 @@ class Builder:
             stmts = parse_program(text)
             locate = self.locator(logical)
             builder = CodeBuilder(code, Context(self.sym, dict(locals_)),
-                                  lambda line, column: locate(line, column + shift), self.choice_types)
+                                  lambda line, column: locate(line, column + shift))
             for stmt in stmts:
                 builder.statement(stmt)
         except EffectSyntaxError as err:

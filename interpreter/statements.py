@@ -25,11 +25,10 @@ Locator = Callable[[int, int], Where]
 class CodeBuilder:
     """Appends the operations of a statement list to one Code."""
 
-    def __init__(self, code: Code, ctx: Context, locate: Locator, choice_types: dict[tuple[int, int], str]):
+    def __init__(self, code: Code, ctx: Context, locate: Locator):
         self.code = code
         self.ctx = ctx
         self.locate = locate
-        self.choice_types = choice_types  # (code, pc) -> type of the options, for their text
         self.loop_depth = 0
         self.scope_depth = 0  # turn/round blocks: `stop` may not leave them half done
 
@@ -256,7 +255,6 @@ class CodeBuilder:
         by, var = self.chooser(node.by), node.var
         prompt = self.prompt(node, node.prompt or f"choose {node.var}")
         answer = self.hidden("answer")
-        self.choice_types[(self.code.index, self.here())] = elem
         if node.up_to is None:
             self.ctx.locals[var] = elem
 
@@ -307,7 +305,6 @@ class CodeBuilder:
             raise CompileError(node, "duplicate-option", "two options of one choice have the same label")
         conditions = [self.expr(o.condition, "bool") if o.condition is not None else None for o in node.options]
         start = self.emit(node, _placeholder)
-        self.choice_types[(self.code.index, start)] = "str"
         jumps: list[int] = []
         targets: list[int] = []
         for option in node.options:
