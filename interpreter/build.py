@@ -68,6 +68,7 @@ class Builder:
         self.diagnostics: list[Diagnostic] = []
         self.sym = Symbols()
         self.codes: list[Code] = []
+        self._all_nodes: tuple[list[ast.Node], bool] | None = None
 
     # ---- reporting -----------------------------------------------------------------
 
@@ -230,13 +231,23 @@ class Builder:
         for spec in self.section("cards").values():
             self.sym.card_fields.update((spec.get("properties") or {}).keys())
             self.sym.card_effects.update((spec.get("effects") or {}).keys())
-        for text in _all_effect_texts(self.data):
-            try:
-                for node in _walk(parse_program(text)):
-                    if isinstance(node, ast.Set) and isinstance(node.target, ast.Attr):
-                        self.sym.card_fields.add(node.target.name)
-            except EffectSyntaxError:
-                continue  # reported when the text itself is compiled
+        for node in self.all_statements()[0]:
+            if isinstance(node, ast.Set) and isinstance(node.target, ast.Attr):
+                self.sym.card_fields.add(node.target.name)
+
+    def all_statements(self) -> tuple[list[ast.Node], bool]:
+        """Every node of every effect text that parses, and whether any did not (a syntax
+        error is reported where its text is compiled). Read once, kept for the checks."""
+        if self._all_nodes is None:
+            nodes: list[ast.Node] = []
+            broken = False
+            for text in _all_effect_texts(self.data):
+                try:
+                    nodes.extend(_walk(parse_program(text)))
+                except EffectSyntaxError:
+                    broken = True
+            self._all_nodes = (nodes, broken)
+        return self._all_nodes
 
     def build(self) -> GameDef:
         data = self.data
@@ -537,16 +548,6 @@ class Builder:
             self.check_scope_exists(spec, logical)
         return tuple(result)
 
-    def block_kinds(self) -> set[type] | None:
-        """The kinds of statement that appear in any effect text (found once, then kept)."""
-        if not hasattr(self, "_block_kinds"):
-            try:
-                found = {type(node) for text in _all_effect_texts(self.data) for node in _walk(parse_program(text))}
-            except EffectSyntaxError:
-                found = None
-            self._block_kinds = found
-        return self._block_kinds
-
     def check_scope_exists(self, spec: dict[str, Any], logical: tuple[Any, ...]) -> None:
         """`check: round` and `then: finish_round` happen at the end of a `round:` block
         (`turn`/`finish_turn`, of a `turn P:` block); with no such block in any effect
@@ -560,9 +561,10 @@ class Builder:
             wanted.append(("then", f"then: {then}", scopes[then.removeprefix("finish_")]))
         if not wanted:
             return
-        kinds = self.block_kinds()
-        if kinds is None:
+        nodes, broken = self.all_statements()
+        if broken:
             return  # a syntax error, reported where the text is compiled; do not guess here
+        kinds = {type(node) for node in nodes}
         for key, said, (node_type, words) in wanted:
             if node_type not in kinds:
                 self.error(logical + (key,), "bad-value",

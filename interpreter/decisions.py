@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import vm
-from .diagnostics import IllegalActionError, RuleRuntimeError
+from .diagnostics import IllegalActionError
 from .model import ActionDef
 
 if TYPE_CHECKING:
@@ -182,12 +182,8 @@ def legal_actions(st: State) -> list[Action]:
             if _within_limits(st, action, player):
                 try:
                     _enumerate(st, action, player, result)
-                except RuleRuntimeError as err:
-                    raise RuleRuntimeError(f"action '{action.id}' (its params, condition or cost): {err}") from None
-                except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
-                    # Conditions run outside the effect loop, which words errors for people.
-                    raise RuleRuntimeError(f"action '{action.id}' (its params, condition or cost): "
-                                           f"{vm.plain_error(err)}") from None
+                except vm.RULE_SLIPS as err:  # conditions run outside the effect loop
+                    raise vm.rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
     else:
         type_ = pending[3]
         result = [Action(render(st, v, type_), v) for v in pending[2]]

@@ -274,14 +274,20 @@ def _list(node: ast.ListExpr, ctx: Context) -> Compiled:
     return (lambda st, env: [f(st, env) for f in fns]), list_of(elem)
 
 
-def _comprehension(node: ast.Comprehension, ctx: Context) -> Compiled:
+def _comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[Expr, Compiled, Expr | None]:
+    """The source, element (with its type) and condition of `[e for x in L if c]`,
+    compiled with `x` in scope."""
     src, src_type = compile_expr(node.source, ctx)
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
     inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source))
-    elem, elem_type = compile_expr(node.element, inner)
-    var = node.var
     cond = expect(node.condition, inner, "bool") if node.condition is not None else None
+    return src, compile_expr(node.element, inner), cond
+
+
+def _comprehension(node: ast.Comprehension, ctx: Context) -> Compiled:
+    src, (elem, elem_type), cond = _comprehension_parts(node, ctx)
+    var = node.var
 
     def comp(st: Any, env: dict[str, Any]) -> list[Any]:
         # The loop variable lives in the frame's locals while the list is built; a local
@@ -313,12 +319,7 @@ def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> Expr | None:
     (end conditions run this at every decision), or None for other arguments."""
     if not isinstance(node, ast.Comprehension):
         return None
-    src, src_type = compile_expr(node.source, ctx)
-    if not is_list(src_type):
-        return None
-    inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source))
-    elem = compile_expr(node.element, inner)[0]
-    cond = expect(node.condition, inner, "bool") if node.condition is not None else None
+    src, (elem, _), cond = _comprehension_parts(node, ctx)
     var = node.var
 
     def scan(st: Any, env: dict[str, Any]) -> bool:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .diagnostics import RuleRuntimeError
 from .model import ViewDef
 from .statements import render_template
-from .vm import plain_error
+from .vm import RULE_SLIPS, rule_error
 
 if TYPE_CHECKING:
     from .state import State
@@ -87,34 +86,5 @@ def render_view(st: State, view: ViewDef, player: int) -> str:
     """A game-defined view of the table as `player` sees it (`me` = the viewer)."""
     try:
         return render_template(st, view.parts, {"me": player})
-    except RuleRuntimeError as err:
-        raise RuleRuntimeError(f"view '{view.id}': {err}") from None
-    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
-        raise RuleRuntimeError(f"view '{view.id}': {plain_error(err)}") from None
-
-
-def describe_state(st: State, player: int = -1) -> str:
-    """A compact text of what `player` may see (spectator by default)."""
-    obs = observe(st, player)
-    lines = [f"{st.gd.name} — round {obs['round']}, turn {obs['turn']}, active P{obs['active'] + 1}"]
-    for name, value in obs["counters"].items():
-        lines.append(f"  {name}: {_fmt(value)}")
-    for name, value in obs["zones"].items():
-        lines.append(f"  {name}: {_fmt(value)}")
-    if st.terminal:
-        lines.append(f"  over: winners {', '.join(f'P{w + 1}' for w in st.winners) or 'none'}")
-    return "\n".join(lines)
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, dict) and "count" in value:
-        if "cards" in value:
-            return f"[{', '.join(value['cards'])}]"
-        revealed = f" (revealed {', '.join(value['revealed'])})" if "revealed" in value else ""
-        return f"{value['count']} hidden{revealed}"
-    if isinstance(value, list) and not all(isinstance(v, int) for v in value):
-        # One entry per player.
-        return "  ".join(f"P{i + 1}={_fmt(v)}" for i, v in enumerate(value))
-    if value is None:
-        return "hidden"
-    return str(value)
+    except RULE_SLIPS as err:
+        raise rule_error(f"view '{view.id}'", err) from None

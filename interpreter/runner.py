@@ -22,28 +22,19 @@ MAX_ACTIONS = 100_000
 OnAction = Callable[[State, int, str], None]
 
 
-def agent_kind(game: Game, seat: str) -> str:
-    """The built-in agent that plays a seat's decisions: `random`/`first` as named. A game
-    bot decides inside the state and is never asked; its entry (by its `choose` rule)
-    only keeps the loop total."""
-    bot = game.definition.bots.get(seat)
-    if bot is not None:
-        return "first" if bot.choose == "first" else "random"
-    return seat
-
-
 def seat_agents(game: Game, seats: Sequence[str], seed: int,
                 humans: Mapping[int, Agent] | Agent | None = None) -> dict[int, Agent]:
     """An agent per seat that has one: humans from `humans` (one agent for every human
-    seat, or a seat -> agent map), the others built-in agents seeded from (seed, seat)."""
+    seat, or a seat -> agent map), `random`/`first` built-in agents seeded from (seed,
+    seat). Game bots have none: they decide inside the state and are never asked."""
     agents: dict[int, Agent] = {}
     for i, seat in enumerate(seats):
         if seat == "human":
             human = humans.get(i) if isinstance(humans, Mapping) else humans
             if human is not None:
                 agents[i] = human
-        else:
-            agents[i] = make_agent(agent_kind(game, seat), seed, i)
+        elif seat not in game.definition.bots:
+            agents[i] = make_agent(seat, seed, i)
     return agents
 
 

@@ -18,10 +18,6 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def _env_out(env: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in env.items()}
-
-
 def state_to_dict(st: State) -> dict[str, Any]:
     gd = st.gd
     return {
@@ -41,7 +37,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "attrs": [[iid, name, value] for (iid, name), value in sorted(st.attrs.items(), key=lambda kv: kv[0])],
         "revealed": sorted(st.revealed),
         "rng": st.rng,
-        "stack": [[f[0], f[1], _env_out(f[2])] for f in st.stack],
+        "stack": [[f[0], f[1], dict(f[2])] for f in st.stack],
         "pending": st.pending,
         "active": st.active,
         "round": st.round_no,

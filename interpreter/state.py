@@ -146,10 +146,8 @@ class State:
         if scoring.returns is not None:
             try:
                 return [float(scoring.returns(self, {"p": p, "me": p})) for p in range(self.n)]
-            except GameError as err:
-                raise GameError(f"scoring.returns: {err}") from None
-            except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
-                raise GameError(f"scoring.returns: {vm.plain_error(err)}") from None
+            except vm.RULE_SLIPS as err:
+                raise vm.rule_error("scoring.returns", err) from None
         if self.n == 1:
             return [1.0 if self.winners else -1.0]
         if len(self.winners) in (0, self.n):
@@ -201,9 +199,13 @@ class State:
         return dump_state(self)
 
     def __str__(self) -> str:
-        from .observation import describe_state
+        from .observation import observe
+        from .terminal import render_observation  # the one renderer of a view for people
 
-        return describe_state(self)
+        lines = render_observation(observe(self, -1), self.gd, set())
+        if self.terminal:
+            lines.append(f"Over: winners {', '.join(f'P{w + 1}' for w in self.winners) or 'none'}")
+        return f"{self.gd.name}\n" + "\n".join(lines)
 
     # ---- helpers -------------------------------------------------------------------
 

@@ -248,10 +248,8 @@ def check_end(st: State, check: str, me: int | None = None) -> bool:
             if not end.when(st, env):
                 continue
             winners = end.winners(st, env) if end.then == "end" and end.winners is not None else None
-        except RuleRuntimeError as err:
-            raise RuleRuntimeError(f"end condition '{end.id}': {err}") from None
-        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
-            raise RuleRuntimeError(f"end condition '{end.id}': {plain_error(err)}") from None
+        except RULE_SLIPS as err:
+            raise rule_error(f"end condition '{end.id}'", err) from None
         if end.then == "end":
             finish(st, winners, end.id)
             return True
@@ -279,11 +277,8 @@ def score_winners(st: State) -> list[int]:
     """The winners by `scoring:` (eligible, score, tie-breaks; ties share the win)."""
     try:
         return _score_winners(st)
-    except RuleRuntimeError as err:
-        raise RuleRuntimeError(f"scoring: {err}") from None
-    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
-        # Also reached when the flow ends, outside any operation's error handling.
-        raise RuleRuntimeError(f"scoring: {plain_error(err)}") from None
+    except RULE_SLIPS as err:  # also reached when the flow ends, outside any operation
+        raise rule_error("scoring", err) from None
 
 
 def _score_winners(st: State) -> list[int]:
@@ -339,10 +334,8 @@ def run(st: State) -> None:
             try:
                 if ops[pc](st, fr):
                     return
-            except RuleRuntimeError as err:
-                raise RuleRuntimeError(f"{code.wheres[pc]}: {err}") from None
-            except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as err:
-                raise RuleRuntimeError(f"{code.wheres[pc]}: {plain_error(err)}") from None
+            except RULE_SLIPS as err:
+                raise rule_error(code.wheres[pc], err) from None
             if st.terminal:
                 return
             budget -= 1
@@ -368,6 +361,16 @@ def run(st: State) -> None:
                 break
     if not st.terminal:
         finish(st, None, "flow-ended")
+
+
+# Python errors that evaluating rules can meet (a bad index, a none, a division by zero):
+# they are the rule's author's to fix, so they are worded and placed, never a traceback.
+RULE_SLIPS = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
+
+
+def rule_error(where: object, err: Exception) -> RuleRuntimeError:
+    """`err` (one of RULE_SLIPS) as a rule error prefixed with where it happened."""
+    return RuleRuntimeError(f"{where}: {err if isinstance(err, RuleRuntimeError) else plain_error(err)}")
 
 
 def plain_error(err: Exception) -> str:

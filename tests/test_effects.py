@@ -1013,11 +1013,15 @@ end:
     assert st.is_terminal() and st.winners == [0]
 
 
-def test_end_check_turn_with_scoring(tmp_path):
-    game = toy(tmp_path, END_GAME + """
+@pytest.mark.parametrize("end", [
+    '{id: two, check: turn, when: "max([vp(p) for p in players]) >= 2"}',  # checked as the turn ends
+    '{id: two, check: action, when: "vp(0) >= 2", then: finish_turn}',  # seen at once, ends with the turn
+])
+def test_end_at_the_end_of_the_turn(tmp_path, end):
+    game = toy(tmp_path, END_GAME + f"""
 end:
-  - {id: two, check: turn, when: "max([vp(p) for p in players]) >= 2"}
-scoring: {score: "vp(p)"}
+  - {end}
+scoring: {{score: "vp(p)"}}
 """)
     st = game.new_initial_state(2)
     play(st, "score", "score", "score")
@@ -1042,19 +1046,6 @@ scoring: {score: "vp(p)"}
     play(st, "done")
     assert st.is_terminal() and st.winners == [1] and st.end_reason == "two"
     assert counter(st, "pool") == 0
-
-
-def test_end_then_finish_turn(tmp_path):
-    game = toy(tmp_path, END_GAME + """
-end:
-  - {id: two, check: action, when: "vp(0) >= 2", then: finish_turn}
-scoring: {score: "vp(p)"}
-""")
-    st = game.new_initial_state(2)
-    play(st, "score", "score", "score")
-    assert not st.is_terminal()
-    play(st, "done")
-    assert st.is_terminal() and st.winners == [0] and st.end_reason == "two"
 
 
 def test_end_check_round(tmp_path):
