@@ -49,7 +49,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from interpreter import load_game  # noqa: E402
-from interpreter.loader import bundled_entries  # noqa: E402
+from interpreter.rules.loader import bundled_entries  # noqa: E402
 
 REQUIRED_RATIO = 0.5  # orrery playouts/s over OpenSpiel's, the bar that must be met
 GOAL_RATIO = 1.0  # the bar aimed at

@@ -10,12 +10,18 @@ The engine is generic: games are YAML data plus a small effect language (see
 docs/format.md); nothing here knows any particular game.
 """
 
-__version__ = "0.1.0"  # before the imports: game.py reads it
-
-from .decisions import Action
-from .diagnostics import Diagnostic, GameError, IllegalActionError, OrreryError, RuleFileError, RuleRuntimeError
-from .game import Game, load_game
-from .state import TERMINAL, State
+from interpreter.diagnostics import (
+    Diagnostic,
+    GameError,
+    IllegalActionError,
+    OrreryError,
+    RuleFileError,
+    RuleRuntimeError,
+)
+from interpreter.game import Game, load_game
+from interpreter.runtime.actions import Action
+from interpreter.runtime.state import TERMINAL, State
+from interpreter.version import __version__
 
 __all__ = [
     "TERMINAL",
@@ -28,5 +34,6 @@ __all__ = [
     "RuleFileError",
     "RuleRuntimeError",
     "State",
+    "__version__",
     "load_game",
 ]

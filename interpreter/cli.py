@@ -14,27 +14,35 @@ import argparse
 import json
 import os
 import random
-import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .agents import AGENT_KINDS
-from .describe import describe_game, render_description
-from .diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, hint_for
-from .game import BUILTIN_SEATS, Game, load_game
-from .loader import bundled_entries, load_raw, resolve
-from .logs import GameLog, hash_mismatch, load_log_game, new_log, read_log, result_differences, target_for_log
-from .model import GameDef
-from .runner import MAX_ACTIONS, replay_actions, seat_agents
-from .schema import load_schema
-from .simulate import SimulationSpec, progress_stream, render_summary, simulate
-from .state import State
-from .terminal import Console, EndOfInput, QuitRequested, Table, describe_result
-from .yamlload import load_yaml
+from interpreter.agents import check_seat, seat_kinds
+from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
+from interpreter.game import Game, load_game
+from interpreter.model import GameDef
+from interpreter.play.describe import render_description
+from interpreter.play.logs import (
+    GameLog,
+    hash_mismatch,
+    load_log_game,
+    new_log,
+    read_log,
+    result_differences,
+    target_for_log,
+)
+from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
+from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
+from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
+from interpreter.rules.loader import bundled_entries, resolve
+from interpreter.rules.schema import load_schema
+from interpreter.rules.yamlload import load_yaml
+from interpreter.runtime.present import describe_result
+from interpreter.runtime.state import State
+from interpreter.version import __version__
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 HELP_WIDTH = 88
@@ -279,9 +287,6 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 # ---- validate ------------------------------------------------------------------------------
 
-_RUNTIME_WHERE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+) \((?P<what>[^)]*)\): (?P<msg>.*)$", re.S)
-
-
 def cmd_validate(args: argparse.Namespace) -> int:
     found: list[Diagnostic] = []
     oks: list[str] = []
@@ -347,19 +352,13 @@ def _smoke_test(game: Game) -> list[Diagnostic]:
     for players in range(gd.min_players, gd.max_players + 1):
         try:
             game.new_initial_state(players, seed=0)
+        except RuleRuntimeError as err:
+            fallback = gd.source_files[0] if gd.source_files else gd.id
+            return [err.to_diagnostic(fallback, f"starting a {players}-player game (seed 0): ")]
         except GameError as err:
-            return [_runtime_diagnostic(str(err), players, gd)]
+            path = gd.source_files[0] if gd.source_files else gd.id
+            return [Diagnostic(path, 1, 1, "runtime-error", f"starting a {players}-player game (seed 0): {err}")]
     return []
-
-
-def _runtime_diagnostic(message: str, players: int, gd: GameDef) -> Diagnostic:
-    found = _RUNTIME_WHERE.match(message)
-    context = f"starting a {players}-player game (seed 0): "
-    if found:
-        return Diagnostic(found["path"], int(found["line"]), int(found["col"]), "runtime-error",
-                          f"{context}{found['msg']} (in {found['what']})")
-    path = gd.source_files[0] if gd.source_files else gd.id
-    return Diagnostic(path, 1, 1, "runtime-error", f"{context}{message}")
 
 
 # ---- describe and schema -------------------------------------------------------------------
@@ -367,8 +366,7 @@ def _runtime_diagnostic(message: str, players: int, gd: GameDef) -> Diagnostic:
 
 def cmd_describe(args: argparse.Namespace) -> int:
     game = load_game(args.game, variants=args.variant, overlays=args.overlays)
-    raw = load_raw(args.game, args.variant, args.overlays).data
-    info = describe_game(game, raw)
+    info = game.describe()
     if args.json:
         _print_json(info)
     else:
@@ -395,18 +393,26 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
         span = f"{gd.min_players}" if gd.min_players == gd.max_players else f"{gd.min_players}-{gd.max_players}"
         raise UsageError(f"{gd.name} is for {span} players, not {n}")
     seats = seats or [first] + [rest] * (n - 1)
-    kinds = [*BUILTIN_SEATS, *gd.bots]
     for seat in seats:
-        if seat not in kinds:
-            hint = hint_for(seat, kinds)
-            raise UsageError(f"unknown seat '{seat}'{f' ({hint})' if hint else ''}; seats: {', '.join(kinds)}")
-        if seat == "human" and not allow_human:
-            raise UsageError(f"simulate has no human seats; use {', '.join(AGENT_KINDS)} or a bot of the game")
+        try:
+            spec = check_seat(seat, gd)
+        except GameError as err:
+            raise UsageError(str(err)) from None
+        if spec.name == "human" and not allow_human:
+            agents = [k.name for k in seat_kinds(gd) if k.kind != "bot" and k.name != "human"]
+            raise UsageError(f"simulate has no human seats; use {', '.join(agents)} or a bot of the game")
     return n, seats
 
 
 def _parse_seats(text: str) -> list[str]:
-    seats = [s.strip() for s in text.split(",")]
+    """Seats separated by commas; a `KEY=VALUE` part after a seat with options
+    (`ismcts:iterations=400,rollout=random`) continues that seat's options."""
+    seats: list[str] = []
+    for part in (s.strip() for s in text.split(",")):
+        if seats and "=" in part and ":" not in part and ":" in seats[-1]:
+            seats[-1] += "," + part
+        else:
+            seats.append(part)
     if not all(seats):
         raise UsageError(f"--seats {text!r}: give one seat per player, comma-separated (e.g. human,random)")
     return seats

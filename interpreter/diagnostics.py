@@ -76,7 +76,59 @@ class IllegalActionError(GameError):
 
 
 class RuleRuntimeError(GameError):
-    """An effect broke a rule of the engine (overdraft, step budget, trigger chain...)."""
+    """An effect broke a rule of the engine (overdraft, step budget, trigger chain...).
+
+    The parts are fields, so a front-end formats them and never parses the text:
+    `message` (what went wrong), `code` (a stable word for the kind of error), `path`,
+    `line`, `column` and `what` (the rule-file place of the effect text, when known),
+    and `context` (outer places, outermost first, e.g. "end condition 'x'").
+    `str()` gives them in one line: `PATH:LINE:COL (WHAT): CONTEXT: MESSAGE`.
+    """
+
+    def __init__(self, message: str, *, code: str = "rule-error", path: str | None = None, line: int = 0,
+                 column: int = 0, what: str | None = None, context: tuple[str, ...] = ()):
+        self.message = message
+        self.code = code
+        self.path = path
+        self.line = line
+        self.column = column
+        self.what = what
+        self.context = context
+        super().__init__(self.text())
+
+    @property
+    def located(self) -> bool:
+        return self.path is not None
+
+    def text(self) -> str:
+        parts = []
+        if self.path is not None:
+            parts.append(f"{self.path}:{self.line}:{self.column}" + (f" ({self.what})" if self.what else ""))
+        parts += self.context
+        parts.append(self.message)
+        return ": ".join(parts)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def within(self, where: object) -> RuleRuntimeError:
+        """The same error seen from an outer place: a rule-file place (anything with
+        path, line, column and what) locates it if it is not located yet; any other
+        place (a phrase) is added to its context."""
+        path = getattr(where, "path", None)
+        if path is not None and not self.located:
+            return RuleRuntimeError(self.message, code=self.code, path=str(path), line=int(getattr(where, "line", 0)),
+                                    column=int(getattr(where, "column", 0)), what=getattr(where, "what", None),
+                                    context=self.context)
+        return RuleRuntimeError(self.message, code=self.code, path=self.path, line=self.line, column=self.column,
+                                what=self.what, context=(str(where), *self.context))
+
+    def to_diagnostic(self, fallback_path: str, prefix: str = "") -> Diagnostic:
+        """The error as a diagnostic at its rule-file place (or line 1 of `fallback_path`)."""
+        message = prefix + ": ".join([*self.context, self.message]) + (f" (in {self.what})" if self.what else "")
+        if self.path is None:
+            return Diagnostic(fallback_path, 1, 1, "runtime-error", message)
+        return Diagnostic(self.path, self.line, self.column, "runtime-error", message)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

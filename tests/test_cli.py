@@ -20,11 +20,13 @@ import pytest
 from conftest import write_toy
 
 from interpreter import load_game
-from interpreter.agents import FirstAgent, RandomAgent, make_agent
+from interpreter.agents import create_agent
+from interpreter.agents.builtin import FirstAgent, RandomAgent
 from interpreter.cli import main
-from interpreter.logs import parse_log, read_log
-from interpreter.runner import play_game
-from interpreter.simulate import SimulationSpec, simulate
+from interpreter.diagnostics import GameError
+from interpreter.play.logs import parse_log, read_log
+from interpreter.play.runner import play_game
+from interpreter.play.simulate import SimulationSpec, simulate
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 KUHN = str(ROOT / "examples" / "kuhn-poker")
@@ -264,7 +266,7 @@ def test_play_interrupted_saves_and_exits_130(capsys: pytest.CaptureFixture[str]
             return reply
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("interpreter.terminal.Console.read", read)
+    monkeypatch.setattr("interpreter.play.terminal.Console.read", read)
     code, out, err = run(capsys, "play", "tic-tac-toe", "--seats", "human,first", "--seed", "1")
     assert code == 130 and "interrupted" in err and "--resume" in out
     saved = list(tmp_path.glob("*.orrery-log.json"))
@@ -370,7 +372,7 @@ def test_corrupt_log_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_pa
 
 def test_log_round_trip() -> None:
     state = play_game(load_game("tic-tac-toe"), 2, ["first", "first"], seed=2)
-    from interpreter.logs import new_log
+    from interpreter.play.logs import new_log
 
     log = new_log(state.game, "tic-tac-toe", [], 2, ["first", "first"], 2)
     log.record(state)
@@ -448,9 +450,11 @@ def test_agents_are_seeded_by_game_seed_and_seat() -> None:
     b = play_game(game, 2, ["random", "random"], seed=4).history
     assert a == b
     assert len({tuple(play_game(game, 2, ["random", "random"], seed=s).history) for s in range(10)}) > 1
-    assert isinstance(make_agent("random", 1, 0), RandomAgent) and isinstance(make_agent("first", 1, 0), FirstAgent)
-    with pytest.raises(ValueError):
-        make_agent("human", 1, 0)
+    gd = game.definition
+    assert isinstance(create_agent("random", gd, 1, 0), RandomAgent)
+    assert isinstance(create_agent("first", gd, 1, 0), FirstAgent)
+    with pytest.raises(GameError, match="played by a person"):
+        create_agent("human", gd, 1, 0)
 
 
 def test_play_game_reports_each_action() -> None:
@@ -508,7 +512,7 @@ def test_play_shows_the_games_views_and_all_on_request(capsys: pytest.CaptureFix
 
 
 def test_simulate_alone_counts_wins_not_draws() -> None:
-    from interpreter.simulate import Outcome, SimulationSpec, summarize
+    from interpreter.play.simulate import Outcome, SimulationSpec, summarize
 
     spec = SimulationSpec("x", (), (), 1, ("random",))
     summary = summarize(spec, [Outcome(1, (0,), (1.0,)), Outcome(2, (), (-1.0,))], 1)

@@ -13,7 +13,7 @@ import pytest
 from conformance import ConformanceError, check_conformance, check_observations
 
 from interpreter import load_game
-from interpreter.yamlload import load_yaml
+from interpreter.rules.yamlload import load_yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAMES = sorted([*ROOT.glob("examples/*/game.yaml"), *ROOT.glob("games/*/game.yaml"),
@@ -87,15 +87,15 @@ def test_harness_catches_a_leaking_observation(tmp_path, monkeypatch):
     game = load_game(str(ROOT / "examples" / "kuhn-poker"))
     state = game.new_initial_state(2, seed=3)
     check_observations(state, "ok")
-    from interpreter import observation
+    from interpreter.runtime import state as state_module
 
-    real = observation.observe
+    real = state_module.observe
 
     def leaky(st, player):
         obs = real(st, player)
         obs["debug"] = [st.card_text(i) for i in range(len(st.card_def))]
         return obs
-    monkeypatch.setattr(observation, "observe", leaky)
+    monkeypatch.setattr(state_module, "observe", leaky)
     with pytest.raises(ConformanceError, match="can see hidden card"):
         check_observations(state, "leak")
 
@@ -152,21 +152,21 @@ def test_harness_passes_a_good_toy(tmp_path):
 
 
 def test_harness_catches_a_save_that_loses_the_random_state(tmp_path, monkeypatch):
-    from interpreter import saves
+    from interpreter.game import factory
 
-    real = saves._rebuild
+    real = factory.load_state
 
-    def forgetful(game, data):
-        state = real(game, data)
+    def forgetful(game, text):
+        state = real(game, text)
         state.rng = 12345
         return state
-    monkeypatch.setattr(saves, "_rebuild", forgetful)
+    monkeypatch.setattr(factory, "load_state", forgetful)
     with pytest.raises(ConformanceError, match="a loaded save writes another JSON"):
         check_conformance(dice_game(tmp_path), games=2)
 
 
 def test_harness_catches_a_clone_that_shares_data(tmp_path, monkeypatch):
-    from interpreter.state import State
+    from interpreter.runtime.state import State
 
     real = State.clone
 
@@ -180,7 +180,7 @@ def test_harness_catches_a_clone_that_shares_data(tmp_path, monkeypatch):
 
 
 def test_harness_catches_duplicate_action_texts(tmp_path, monkeypatch):
-    from interpreter import decisions
+    from interpreter.runtime import decisions
 
     real = decisions.legal_actions
 

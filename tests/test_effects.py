@@ -1716,7 +1716,7 @@ def test_mangled_effect_text_always_gives_a_plain_syntax_error():
     plain words, at a line of the text — never a Lark exception or terminal name."""
     import random
 
-    from interpreter.parser import EffectSyntaxError, parse_program
+    from interpreter.lang.parser import EffectSyntaxError, parse_program
 
     rng = random.Random(7)
     pieces = list(":()[]\"' \n,.=<>+-*/%#abc_1") + ["  ", "if ", "for ", "to ", "from ", "\t"]
@@ -1965,7 +1965,7 @@ def test_function_errors(tmp_path, extra, code, words):
 
 
 def test_action_labels_are_templates_for_people(tmp_path):
-    from interpreter.terminal import action_label
+    from interpreter.runtime.present import action_label
 
     st = toy(tmp_path, COUNTERS + ZONES + """
 actions:

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from conftest import counter, zone
 
-from interpreter import TERMINAL, load_game, vm
+from interpreter import TERMINAL, load_game
+from interpreter.runtime import counters
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAME = str(ROOT / "games" / "for-all-mankind")
@@ -73,7 +74,7 @@ def res(s: Any, p: int) -> dict[str, int]:
 
 def value(s: Any, name: str, p: int) -> Any:
     vdef = next(v for v in s.gd.values if v.name == name)
-    return vm.value_of(s, vdef.index, p)
+    return counters.value_of(s, vdef.index, p)
 
 
 def ships(s: Any, p: int) -> int:

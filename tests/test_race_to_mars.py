@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from interpreter import load_game, vm
+from interpreter import load_game
+from interpreter.runtime import counters
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = str(ROOT / "games" / "race-to-mars")
@@ -107,7 +108,7 @@ def counter(s: Any, name: str, p: int | None = None) -> int:
 
 def value(s: Any, name: str, p: int) -> Any:
     vdef = next(v for v in s.gd.values if v.name == name)
-    return vm.value_of(s, vdef.index, p)
+    return counters.value_of(s, vdef.index, p)
 
 
 def legal(s: Any) -> list[str]:
@@ -126,7 +127,7 @@ def phase(s: Any) -> str | None:
     """The action group the state waits in ("fly", "play", ...), or 'choice'."""
     if s.pending is None:
         return None
-    return s.pending[2] if s.pending[0] == "actions" else "choice"
+    return s.pending.group if s.pending.kind == "actions" else "choice"
 
 
 def finish_turn(s: Any) -> None:

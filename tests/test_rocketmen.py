@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 from conformance import check_conformance
 
-from interpreter import load_game, vm
+from interpreter import load_game
+from interpreter.runtime.cards import create_cards, remove_card
+from interpreter.runtime.counters import set_counter, value_of
+from interpreter.runtime.ending import score_winners
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = str(ROOT / "games" / "rocketmen")
@@ -66,25 +69,25 @@ def get(s: Any, name: str, p: int | None = None, key: str | None = None) -> int:
 
 def put(s: Any, name: str, value: int, p: int | None = None, key: str | None = None) -> None:
     ci, slot = _slot(s, name, p, key)
-    vm.set_counter(s, ci, slot, value)
+    set_counter(s, ci, slot, value)
     s.legal_cache = None
 
 
 def value(s: Any, name: str, p: int = 0) -> Any:
     vdef = next(v for v in s.gd.values if v.name == name)
-    return vm.value_of(s, vdef.index, p)
+    return value_of(s, vdef.index, p)
 
 
 def give(s: Any, ids: list[str], zone: str, p: int | None = None) -> None:
     """Create cards on top of a zone, in order (the last one ends on top)."""
     for card in ids:
-        vm.create_cards(s, s.gd.card_index[card], 1, slot_of(s, zone, p))
+        create_cards(s, s.gd.card_index[card], 1, slot_of(s, zone, p))
     s.legal_cache = None
 
 
 def clear(s: Any, zone: str, p: int | None = None) -> None:
     for iid in list(s.zones[slot_of(s, zone, p)]):
-        vm.remove_card(s, iid)
+        remove_card(s, iid)
     s.legal_cache = None
 
 
@@ -545,16 +548,16 @@ def test_tie_breaks(jupiter: Any) -> None:
         clear(s, "goals", p)
     put(s, "farthest", 4, 1)
     put(s, "farthest", 3, 0)
-    assert vm.score_winners(s) == [1]
+    assert score_winners(s) == [1]
     put(s, "farthest", 4, 0)
     put(s, "best_mission", 12, 0)
     put(s, "best_mission", 10, 1)
-    assert vm.score_winners(s) == [0]
+    assert score_winners(s) == [0]
     put(s, "best_mission", 10, 0)
     put(s, "missions_done", 3, 1)
-    assert vm.score_winners(s) == [1]
+    assert score_winners(s) == [1]
     put(s, "missions_done", 3, 0)
-    assert vm.score_winners(s) == [0, 1]
+    assert score_winners(s) == [0, 1]
 
 
 # ---- solitaire -----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from interpreter import schema, yamlload
+from interpreter.rules import schema, yamlload
 
 # Keywords that mean the same in draft-07 and draft 2020-12 (editors' YAML plugins).
 PORTABLE = {

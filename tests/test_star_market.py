@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from interpreter import TERMINAL, load_game, vm
+from interpreter import TERMINAL, load_game
+from interpreter.runtime import counters
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = str(ROOT / "examples" / "star-market")
@@ -57,7 +58,7 @@ def counter(s: Any, name: str, p: int) -> int:
 
 def value(s: Any, name: str, p: int) -> Any:
     vdef = next(v for v in s.gd.values if v.name == name)
-    return vm.value_of(s, vdef.index, p)
+    return counters.value_of(s, vdef.index, p)
 
 
 def legal(s: Any) -> list[str]:
@@ -66,7 +67,7 @@ def legal(s: Any) -> list[str]:
 
 def waiting_for(s: Any) -> str | None:
     """"actions" or "choice": what the state waits for."""
-    return None if s.pending is None else s.pending[0]
+    return None if s.pending is None else s.pending.kind
 
 
 def random_playout(s: Any, seed: int) -> None:

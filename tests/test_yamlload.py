@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 import yaml
 
-from interpreter import yamlload
 from interpreter.diagnostics import Diagnostic, RuleFileError
-from interpreter.yamlload import MAX_FILE_BYTES, Located, load_yaml, load_yaml_text
+from interpreter.rules import yamlload
+from interpreter.rules.positions import Located
+from interpreter.rules.yamlload import MAX_FILE_BYTES, load_yaml, load_yaml_text
 
 
 def load(text: str) -> Any:

@@ -1,0 +1,19 @@
+"""Agents: who plays a seat. The registry of seat kinds (`registry`), the agent
+protocol (`protocol`) and the built-in agents (`builtin`). Agents see states only
+through the public State API."""
+
+from interpreter.agents.protocol import Agent, BaseAgent
+from interpreter.agents.registry import (
+    SeatKind,
+    SeatSpec,
+    check_seat,
+    create_agent,
+    describe_kinds,
+    is_bot,
+    parse_seat,
+    register,
+    seat_kinds,
+)
+
+__all__ = ["Agent", "BaseAgent", "SeatKind", "SeatSpec", "check_seat", "create_agent", "describe_kinds", "is_bot",
+           "parse_seat", "register", "seat_kinds"]

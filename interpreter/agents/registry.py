@@ -1,0 +1,131 @@
+"""The registry of seat kinds: every kind of seat is registered once, here.
+
+A seat is given by a spec, `NAME` or `NAME:KEY=VALUE,KEY=VALUE` (options for agents
+that take them). The kinds are the built-in ones registered below (`human`, `random`,
+`first`), every bot the game defines (it decides inside the state, so it has no
+agent), and any kind registered later with `register`. Seat validation, the CLI's help,
+`orrery describe` and `create_agent` all read this registry, so a new kind of seat is
+one `register` call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from interpreter.agents.builtin import FirstAgent, RandomAgent, agent_seed
+from interpreter.agents.protocol import Agent
+from interpreter.diagnostics import GameError, hint_for
+from interpreter.model import GameDef
+
+# (spec, game definition, seed of the game, seat number) -> the agent for that seat
+AgentFactory = Callable[["SeatSpec", GameDef, int, int], Agent]
+
+
+@attrs.frozen
+class SeatSpec:
+    """A parsed seat spec: the kind's name and its options (strings as given)."""
+
+    name: str
+    options: Mapping[str, str] = attrs.field(factory=dict)
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+
+
+@attrs.frozen
+class SeatKind:
+    """One kind of seat. `factory` is None for kinds that have no agent of their own:
+    `human` (each front-end supplies its person) and game bots (they act inside the
+    state). `options` names the options the kind accepts."""
+
+    name: str
+    description: str
+    kind: str  # "built-in", "interactive", "agent" or "bot"
+    factory: AgentFactory | None = None
+    options: tuple[str, ...] = ()
+
+
+_KINDS: dict[str, SeatKind] = {}
+
+
+def register(kind: SeatKind) -> None:
+    """Add a kind of seat (a name may be registered once)."""
+    if kind.name in _KINDS:
+        raise ValueError(f"seat kind '{kind.name}' is registered already")
+    _KINDS[kind.name] = kind
+
+
+def registered() -> list[SeatKind]:
+    """The kinds registered by the engine and its extensions (not game bots)."""
+    return list(_KINDS.values())
+
+
+def seat_kinds(gd: GameDef) -> list[SeatKind]:
+    """Every kind of seat a game can be played with: registered kinds, then its bots."""
+    bots = [SeatKind(bot.id, bot.description, "bot") for bot in gd.bots.values() if bot.id not in _KINDS]
+    return [*_KINDS.values(), *bots]
+
+
+def parse_seat(spec: str) -> SeatSpec:
+    """`NAME` or `NAME:KEY=VALUE,...` as a SeatSpec; GameError when malformed."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise GameError(f"seat '{spec}': options are KEY=VALUE separated by commas, not '{item}'")
+            options[key.strip()] = value.strip()
+    if not name:
+        raise GameError(f"seat '{spec}' has no name")
+    return SeatSpec(name.strip(), options)
+
+
+def check_seat(spec: str, gd: GameDef) -> SeatSpec:
+    """The parsed spec if `spec` names a kind of seat this game can use, with options
+    that kind accepts; otherwise a GameError that lists the kinds (and a guess)."""
+    parsed = parse_seat(spec)
+    kinds = {k.name: k for k in seat_kinds(gd)}
+    kind = kinds.get(parsed.name)
+    if kind is None:
+        hint = hint_for(parsed.name, kinds)
+        raise GameError(f"unknown seat '{parsed.name}'; seats: {', '.join(kinds)}" + (f" ({hint})" if hint else ""))
+    unknown = [key for key in parsed.options if key not in kind.options]
+    if unknown:
+        accepted = ", ".join(kind.options) if kind.options else "none"
+        raise GameError(f"seat '{parsed.name}' has no option '{unknown[0]}' (options: {accepted})")
+    return parsed
+
+
+def is_bot(spec: str, gd: GameDef) -> bool:
+    """True when the seat is played by a bot of the game (inside the state)."""
+    return parse_seat(spec).name in gd.bots
+
+
+def create_agent(spec: str, gd: GameDef, seed: int = 0, seat: int = 0) -> Agent:
+    """The agent for a seat of kind `spec` in a game seeded `seed` (GameError for a
+    kind that has no agent: `human` and game bots)."""
+    parsed = check_seat(spec, gd)
+    kind = _KINDS.get(parsed.name)
+    if kind is None or kind.factory is None:
+        what = "a game bot, which plays inside the state" if parsed.name in gd.bots else "played by a person"
+        raise GameError(f"seat '{parsed.name}' has no agent: it is {what}")
+    return kind.factory(parsed, gd, seed, seat)
+
+
+def describe_kinds(gd: GameDef) -> list[dict[str, Any]]:
+    """The seat kinds as plain data, for `describe` and the CLI's help."""
+    return [{"id": k.name, "kind": k.kind, "description": k.description,
+             **({"options": list(k.options)} if k.options else {})} for k in seat_kinds(gd)]
+
+
+register(SeatKind("human", "a person at the terminal", "built-in"))
+register(SeatKind("random", "an agent that picks uniformly among the legal actions", "built-in",
+                  lambda spec, gd, seed, seat: RandomAgent(agent_seed(seed, seat), seat)))
+register(SeatKind("first", "an agent that always picks the first legal action", "built-in",
+                  lambda spec, gd, seed, seat: FirstAgent()))

@@ -1,0 +1,685 @@
+"""Build the static GameDef from a merged raw definition: semantic checks and compiling.
+
+Runs after the schema stage, so shapes are known to be right; what is checked here is
+meaning: every name resolves, effect text parses and type-checks, ids are not reserved
+words. All problems are collected (not just the first) and reported at the file, line
+and column they come from, inside effect text at the position of the text itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
+from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
+from interpreter.compile.statements import CodeBuilder
+from interpreter.compile.templates import compile_template
+from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
+from interpreter.lang import ast
+from interpreter.lang.parser import EffectSyntaxError, common_indent, parse_expression, parse_program
+from interpreter.lang.symbols import CompileError, ProcInfo, Symbols, elem_of, is_list
+from interpreter.model import (
+    ActionDef,
+    Assumption,
+    BotDef,
+    CardDef,
+    Code,
+    CounterDef,
+    EndDef,
+    Expr,
+    GameDef,
+    ModifierDef,
+    Param,
+    Scoring,
+    TriggerDef,
+    ValueDef,
+    ViewDef,
+    Where,
+    ZoneDef,
+)
+from interpreter.rules.loader import RawGame
+
+RESERVED = {
+    "let", "set", "to", "gain", "lose", "pay", "move", "draw", "from", "shuffle", "create", "in",
+    "destroy", "reveal", "choose", "up", "by", "prompt", "take", "actions", "use", "emit", "grant",
+    "until", "end", "of", "game", "winners", "log", "stop", "if", "elif", "else", "for", "each",
+    "repeat", "forever", "while", "turn", "round", "one", "when", "and", "or", "not", "true",
+    "false", "none", "top", "bottom",
+}
+BUILTIN_EVENTS = {
+    "changed": ("counter", {"player": "player", "key": "any", "old": "int", "new": "int"}),
+    "entered": ("zone", {"card": "card", "player": "player"}),
+    "left": ("zone", {"card": "card", "player": "player"}),
+    "refill": ("zone", {"player": "player"}),
+    "turn_start": (None, {"player": "player"}),
+    "turn_end": (None, {"player": "player"}),
+    "round_start": (None, {}),
+    "round_end": (None, {}),
+}
+# docs/format.md and the schema name the refill event `refilled ZONE`; the engine fires
+# it as "refill". Both spellings are accepted in `on:`.
+EVENT_ALIASES = {"refilled": "refill"}
+
+
+class Builder:
+    def __init__(self, raw: RawGame):
+        self.raw = raw
+        self.data = raw.data
+        self.origins = raw.origins
+        self.diagnostics: list[Diagnostic] = []
+        self.sym = Symbols()
+        self.codes: list[Code] = []
+        self._all_nodes: tuple[list[ast.Node], bool] | None = None
+
+    # ---- reporting -----------------------------------------------------------------
+
+    def error(self, logical: tuple[Any, ...], code: str, message: str, hint: str | None = None,
+              key: bool = False) -> None:
+        path, line, col = (self.origins.locate_key if key else self.origins.locate)(logical)
+        source = self._source_line(logical, line)
+        self.diagnostics.append(Diagnostic(path, line, col, code, message, hint=hint, source_line=source))
+
+    def _source_line(self, logical: tuple[Any, ...], line: int) -> str | None:
+        try:
+            pm, _ = self.origins.find(logical)
+        except KeyError:
+            return None
+        return pm.source_line(line) or None
+
+    def text_error(self, logical: tuple[Any, ...], line: int, column: int, code: str, message: str,
+                   hint: str | None, width: int = 1) -> None:
+        path, fline, fcol, source = self.origins.locate_text(logical, line, column)
+        self.diagnostics.append(Diagnostic(path, fline, fcol, code, message, hint=hint,
+                                           source_line=source or None, width=width))
+
+    def locator(self, logical: tuple[Any, ...]) -> Callable[[int, int], Where]:
+        what = ".".join(str(p) for p in logical)
+
+        def locate(line: int, column: int) -> Where:
+            path, fline, fcol, _ = self.origins.locate_text(logical, line, column)
+            return Where(path, fline, fcol, what)
+        return locate
+
+    # ---- compiling pieces of text ----------------------------------------------------
+
+    def expr(self, text: Any, logical: tuple[Any, ...], locals_: dict[str, str], want: str = "any",
+             pure: bool = True) -> tuple[Expr, str] | None:
+        if isinstance(text, bool):
+            value: Any = text
+            return (lambda st, env: value), "bool"
+        if isinstance(text, int):
+            number = text
+            return (lambda st, env: number), "int"
+        if not isinstance(text, str):
+            self.error(logical, "type", "expected an expression (text)")
+            return None
+        try:
+            node = parse_expression(text)
+            fn, type_ = compile_expr(node, Context(self.sym, dict(locals_), pure))
+        except EffectSyntaxError as err:
+            self.text_error(logical, err.line, err.column, "syntax", err.message, err.hint, err.width)
+            return None
+        except CompileError as err:
+            self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
+            return None
+        if not compatible(type_, want):
+            self.text_error(logical, 1, 1, "type", f"expected {describe(want)}, got {describe(type_)}", None)
+            return None
+        return fn, type_
+
+    def new_code(self, name: str) -> Code:
+        code = Code(len(self.codes), name)
+        self.codes.append(code)
+        return code
+
+    def program(self, text: Any, logical: tuple[Any, ...], locals_: dict[str, str], code: Code | None = None) -> int:
+        """Compile effect text into a Code; returns its index (an empty Code on errors)."""
+        if code is None:
+            code = self.new_code(".".join(str(p) for p in logical))
+        if not isinstance(text, str):
+            self.error(logical, "type", "expected effect text")
+            return code.index
+        shift = common_indent(text)  # node columns are of the text without it
+        try:
+            stmts = parse_program(text)
+            locate = self.locator(logical)
+            builder = CodeBuilder(code, Context(self.sym, dict(locals_)),
+                                  lambda line, column: locate(line, column + shift))
+            for stmt in stmts:
+                builder.statement(stmt)
+        except EffectSyntaxError as err:
+            self.text_error(logical, err.line, err.column, "syntax", err.message, err.hint, err.width)
+        except CompileError as err:
+            self.text_error(logical, err.line, err.column + shift, err.code, err.message, err.hint, err.width)
+        return code.index
+
+    # ---- the sections ----------------------------------------------------------------
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.data.get(name) or {}
+        return value if isinstance(value, dict) else {}
+
+    def check_names(self) -> None:
+        for section in ("counters", "zones", "values", "modifiers", "procedures", "functions", "constants",
+                        "events"):
+            for name in self.section(section):
+                if name in RESERVED:
+                    self.error((section, name), "reserved-name", f"'{name}' is a word of the effect language",
+                               f"rename it, e.g. '{name}_count'", key=True)
+                elif "-" in name:
+                    self.error((section, name), "bad-name", f"'{name}': names used in effect text cannot contain '-'",
+                               f"use '{name.replace('-', '_')}'", key=True)
+        seen: dict[str, str] = {}
+        for section in ("counters", "zones", "values", "procedures", "functions", "constants"):
+            for name in self.section(section):
+                if name in seen:
+                    self.error((section, name), "duplicate-name",
+                               f"'{name}' names both a {seen[name][:-1]} and a {section[:-1]}", key=True)
+                seen.setdefault(name, section)
+
+    def counters(self) -> tuple[CounterDef, ...]:
+        result = []
+        for i, (name, spec) in enumerate(self.section("counters").items()):
+            keys = tuple(spec.get("keys") or ()) or None
+            width = len(keys) if keys else int(spec.get("size", 1))
+            initial_spec = spec.get("initial", 0)
+            if isinstance(initial_spec, dict):
+                initial = []
+                for k in keys or ():
+                    initial.append(int(initial_spec.get(k, 0)))
+                for k in initial_spec:
+                    if not keys or k not in keys:
+                        self.error(("counters", name, "initial", k), "unknown-key",
+                                   f"counter '{name}' has no key '{k}'", hint_for(k, keys or ()))
+                initial_t = tuple(initial) if keys else (0,) * width
+            elif isinstance(initial_spec, list):
+                if len(initial_spec) != width:
+                    self.error(("counters", name, "initial"), "bad-value", f"initial needs {width} numbers")
+                initial_t = tuple(int(v) for v in initial_spec[:width]) + (0,) * max(0, width - len(initial_spec))
+            else:
+                initial_t = (int(initial_spec),) * width
+            result.append(CounterDef(name, i, spec.get("scope", "player"), width, keys, initial_t,
+                                     spec.get("min"), spec.get("max"), spec.get("visible", "all"),
+                                     str(spec.get("label", name))))
+        return tuple(result)
+
+    def zones(self) -> tuple[ZoneDef, ...]:
+        specs = self.section("zones")
+        names = list(specs)
+        result = []
+        for i, (name, spec) in enumerate(specs.items()):
+            refill = spec.get("refill") or {}
+            refill_from = None
+            if refill:
+                source = refill.get("from")
+                if source not in specs:
+                    self.error(("zones", name, "refill", "from"), "unknown-name", f"no zone '{source}'",
+                               hint_for(str(source), names))
+                elif specs[source].get("scope", "player") != spec.get("scope", "player") and \
+                        specs[source].get("scope", "player") == "player":
+                    self.error(("zones", name, "refill", "from"), "bad-value",
+                               "a shared zone cannot refill from a per-player zone")
+                else:
+                    refill_from = names.index(source)
+            visible = spec.get("visible", "all")
+            order = spec.get("order", "visible" if visible == "all" else "hidden")
+            result.append(ZoneDef(name, i, spec.get("scope", "player"), visible, order == "visible", refill_from,
+                                  bool(refill.get("shuffle", True)), str(spec.get("label", name))))
+        return tuple(result)
+
+    def collect_card_fields(self) -> None:
+        """Card properties, plus every attribute some effect sets (`set c.x to ...`)."""
+        for spec in self.section("cards").values():
+            self.sym.card_fields.update((spec.get("properties") or {}).keys())
+            self.sym.card_effects.update((spec.get("effects") or {}).keys())
+        for node in self.all_statements()[0]:
+            if isinstance(node, ast.Set) and isinstance(node.target, ast.Attr):
+                self.sym.card_fields.add(node.target.name)
+
+    def all_statements(self) -> tuple[list[ast.Node], bool]:
+        """Every node of every effect text that parses, and whether any did not (a syntax
+        error is reported where its text is compiled). Read once, kept for the checks."""
+        if self._all_nodes is None:
+            nodes: list[ast.Node] = []
+            broken = False
+            for text in _all_effect_texts(self.data):
+                try:
+                    nodes.extend(_walk(parse_program(text)))
+                except EffectSyntaxError:
+                    broken = True
+            self._all_nodes = (nodes, broken)
+        return self._all_nodes
+
+    def build(self) -> GameDef:
+        data = self.data
+        self.check_names()
+        counters = self.counters()
+        zones = self.zones()
+        sym = self.sym
+        sym.counters = {c.name: c for c in counters}
+        sym.zones = {z.name: z for z in zones}
+        sym.constants = dict(self.section("constants"))
+        sym.events = {name: tuple((spec or {}).get("params", ())) for name, spec in self.section("events").items()}
+        for name in sym.events:
+            if name in BUILTIN_EVENTS:
+                self.error(("events", name), "reserved-name", f"'{name}' is a built-in event", key=True)
+        sym.cards = {cid: i for i, cid in enumerate(self.section("cards"))}
+        sym.groups = {str(a.get("during")) for a in self.section("actions").values()}
+        sym.bots = set(self.section("bots"))
+        players_spec = data.get("players") or {}
+        sym.min_players = int(players_spec.get("min", 1)) if isinstance(players_spec, dict) else 1
+        self.collect_card_fields()
+        # Modifiers: global ones first, then cards' (indexes are stable in saves).
+        mod_specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]] = [
+            (mid, spec, None, ("modifiers", mid)) for mid, spec in self.section("modifiers").items()]
+        for ci, (cid, cspec) in enumerate(self.section("cards").items()):
+            for mid, spec in (cspec.get("modifiers") or {}).items():
+                mod_specs.append((f"{cid}.{mid}", spec, ci, ("cards", cid, "modifiers", mid)))
+        sym.modifiers = {m[0]: i for i, m in enumerate(mod_specs)}
+        value_specs = self.section("values")
+        for i, (name, spec) in enumerate(value_specs.items()):
+            base = spec.get("base", "0")
+            # Known before any text is compiled (values may read each other): a literal
+            # says its type; anything else may be any value (numbers, flags, lists...).
+            text = str(base).strip()
+            type_ = ("bool" if isinstance(base, bool) or text in ("true", "false")
+                     else "int" if isinstance(base, int) or text.lstrip("-").isdigit() else "any")
+            sym.values[name] = (i, spec.get("of", "player") == "player", type_)
+        for name, spec in self.section("procedures").items():
+            code = self.new_code(f"procedures.{name}")
+            sym.procedures[name] = ProcInfo(name, tuple(spec.get("params", ())), code.index)
+
+        for i, (name, spec) in enumerate(self.section("functions").items()):
+            sym.functions[name] = ProcInfo(name, tuple(spec.get("params", ())), i)
+
+        # Now every name is known: compile.
+        self.functions()
+        modifiers = self.modifiers(mod_specs, value_specs)
+        values = self.values(value_specs, modifiers)
+        for name, spec in self.section("procedures").items():
+            locals_ = {p: "any" for p in spec.get("params", ())}
+            self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_,
+                         self.codes[sym.procedures[name].code])
+        cards = self.cards()
+        actions = self.actions()
+        triggers = self.triggers()
+        ends = self.ends()
+        scoring = self.scoring()
+        bots = self.bots()
+        views = self.views()
+        setup = self.program(data["setup"], ("setup",), {}) if data.get("setup") else None
+        flow = self.program(data["flow"], ("flow",), {}) if data.get("flow") else None
+        if flow is None:
+            self.error(("id",), "missing-flow", "the game has no flow: nothing would ever happen",
+                       "add a `flow:` with the game's rounds and turns")
+        players = data.get("players") or {}
+        min_p, max_p = int(players.get("min", 1)), int(players.get("max", players.get("min", 1)))
+        if min_p > max_p:
+            self.error(("players",), "bad-value", f"players.min ({min_p}) is more than players.max ({max_p})")
+        if self.diagnostics:
+            raise RuleFileError(self.diagnostics)
+        groups: dict[str, tuple[ActionDef, ...]] = {}
+        for action in actions:
+            groups[action.group] = groups.get(action.group, ()) + (action,)
+        return GameDef(
+            id=str(data.get("id")), name=str(data.get("name")), version=str(data.get("version", "")),
+            description=str(data.get("description", "")), data_hash=self.raw.data_hash,
+            min_players=min_p, max_players=max_p, default_players=int(players.get("default", min_p)),
+            variants=tuple(self.raw.variants), overlays=tuple(self.raw.overlays),
+            available_variants={k: str((v or {}).get("description", "")) for k, v in self.section("variants").items()},
+            constants=sym.constants, counters=counters, zones=zones, cards=cards, card_index=dict(sym.cards),
+            actions=actions, groups=groups, triggers=triggers, values=values, modifiers=modifiers, ends=ends,
+            scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
+            assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
+        )
+
+    def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
+                  value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:
+        result = []
+        for i, (mid, spec, card, logical) in enumerate(specs):
+            value = spec.get("value")
+            if value not in self.sym.values:
+                self.error(logical + ("value",), "unknown-name", f"no value '{value}' (declare it under values:)",
+                           hint_for(str(value), self.sym.values))
+                continue
+            vi = self.sym.values[value][0]
+            locals_ = {"p": "player", "me": "player"}
+            if card is not None:
+                locals_["this"] = "card"
+            amount = self.expr(spec.get("amount"), logical + ("amount",), locals_, "any")
+            when = self.expr(spec["when"], logical + ("when",), locals_, "bool") if "when" in spec else None
+            if amount is None or ("when" in spec and when is None):
+                continue
+            result.append(ModifierDef(mid, i, vi, spec.get("op", "add"), amount[0],
+                                      when[0] if when else None, bool(spec.get("granted", False)), card))
+        return tuple(result)
+
+    def functions(self) -> None:
+        """Compile the game's functions into the table their calls read at run time;
+        a function that calls itself, directly or not, is an error (it could never end)."""
+        specs = self.section("functions")
+        table = self.sym.function_table
+        calls: dict[str, set[str]] = {}
+        for name, spec in specs.items():
+            locals_ = {p: "any" for p in spec.get("params", ())}
+            locals_.setdefault("me", "player")
+            compiled = self.expr(spec.get("value"), ("functions", name, "value"), locals_, "any")
+            table.append(compiled[0] if compiled else (lambda st, env: None))
+            try:
+                nodes = _walk((parse_expression(str(spec.get("value", ""))),))
+            except EffectSyntaxError:
+                nodes = []  # reported above
+            calls[name] = {n.name for n in nodes if isinstance(n, ast.Call) and n.name in specs}
+        for name in specs:
+            seen, todo = set(), list(calls[name])
+            while todo:
+                callee = todo.pop()
+                if callee == name:
+                    self.error(("functions", name), "recursion", f"function '{name}' calls itself (through "
+                               "other functions or directly): it could never end", key=True)
+                    break
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.extend(calls.get(callee, ()))
+
+    def values(self, specs: dict[str, Any], modifiers: tuple[ModifierDef, ...]) -> tuple[ValueDef, ...]:
+        result = []
+        for name, spec in specs.items():
+            vi, of_player, type_ = self.sym.values[name]
+            locals_ = {"p": "player"} if of_player else {}
+            base = self.expr(spec.get("base", "0"), ("values", name, "base"), locals_, "any")
+            fn = base[0] if base else (lambda st, env: 0)
+            result.append(ValueDef(name, vi, of_player, fn, type_, tuple(m for m in modifiers if m.value == vi)))
+        return tuple(result)
+
+    def cards(self) -> tuple[CardDef, ...]:
+        result = []
+        zones = self.sym.zones
+        for i, (cid, spec) in enumerate(self.section("cards").items()):
+            zone_index = None
+            if spec.get("in") is not None:
+                zone = zones.get(spec["in"])
+                if zone is None:
+                    self.error(("cards", cid, "in"), "unknown-name", f"no zone '{spec['in']}'",
+                               hint_for(str(spec["in"]), zones))
+                elif zone.scope != "global":
+                    self.error(("cards", cid, "in"), "bad-value",
+                               f"zone '{zone.name}' is per player; place cards there in setup",
+                               f'e.g. create 1 "{cid}" in {zone.name}(p)')
+                else:
+                    zone_index = zone.index
+            active_in = []
+            for j, zname in enumerate(spec.get("active_in") or ()):
+                if zname not in zones:
+                    self.error(("cards", cid, "active_in", j), "unknown-name", f"no zone '{zname}'",
+                               hint_for(str(zname), zones))
+                else:
+                    active_in.append(zones[zname].index)
+            if (spec.get("triggers") or spec.get("modifiers")) and not active_in:
+                self.error(("cards", cid), "missing-active-in",
+                           f"card '{cid}' has triggers or modifiers but no active_in zones",
+                           "say in which zones they work, e.g. active_in: [play_area]", key=True)
+            effects = {}
+            for ename, text in (spec.get("effects") or {}).items():
+                effects[ename] = self.program(text, ("cards", cid, "effects", ename), {"this": "card"})
+            result.append(CardDef(cid, i, str(spec.get("name", cid)), str(spec.get("type", "card")),
+                                  int(spec.get("count", 1)), zone_index, dict(spec.get("properties") or {}),
+                                  effects, tuple(active_in), tuple(spec.get("tags") or ())))
+        return tuple(result)
+
+    def actions(self) -> tuple[ActionDef, ...]:
+        result = []
+        for i, (aid, spec) in enumerate(self.section("actions").items()):
+            logical = ("actions", aid)
+            locals_: dict[str, str] = {"me": "player"}
+            params = []
+            for pname, domain_text in (spec.get("params") or {}).items():
+                compiled = self.expr(domain_text, logical + ("params", pname), locals_, "any")
+                if compiled is None:
+                    continue
+                fn, type_ = compiled
+                if not is_list(type_):
+                    self.error(logical + ("params", pname), "type",
+                               f"parameter '{pname}' needs a list of choices, got {describe(type_)}")
+                    continue
+                params.append(Param(pname, fn, elem_of(type_)))
+                locals_[pname] = elem_of(type_)
+            condition = None
+            if "condition" in spec:
+                compiled = self.expr(spec["condition"], logical + ("condition",), locals_, "bool")
+                condition = compiled[0] if compiled else None
+            cost = []
+            for cname, amount_text in (spec.get("cost") or {}).items():
+                counter_name, _, key = str(cname).partition(".")
+                cdef = self.sym.counters.get(counter_name)
+                if cdef is None:
+                    self.error(logical + ("cost", cname), "unknown-name", f"no counter '{counter_name}'",
+                               hint_for(counter_name, self.sym.counters), key=True)
+                    continue
+                offset = 0
+                if key:
+                    if not cdef.keys or key not in cdef.keys:
+                        self.error(logical + ("cost", cname), "unknown-key",
+                                   f"counter '{counter_name}' has no key '{key}'", hint_for(key, cdef.keys or ()))
+                        continue
+                    offset = cdef.keys.index(key)
+                elif cdef.width != 1:
+                    example = f"{counter_name}.{(cdef.keys or ('x',))[0]}"
+                    self.error(logical + ("cost", cname), "bad-value",
+                               f"counter '{counter_name}' has keys; name one, e.g. {example}")
+                    continue
+                compiled = self.expr(amount_text, logical + ("cost", cname), locals_, "int")
+                if compiled:
+                    cost.append((cdef.index, offset, compiled[0]))
+            code = self.program(spec.get("effect", ""), logical + ("effect",), locals_)
+            self.codes[code].kind = "action"  # its end is where `check: action` ends are checked
+            limits = tuple((scope.removeprefix("per_"), int(n)) for scope, n in (spec.get("limit") or {}).items())
+            label = str(spec.get("label", aid))
+            try:
+                label_parts = tuple(compile_template(label, Context(self.sym, dict(locals_), pure=True)))
+            except CompileError as err:
+                self.text_error(logical + ("label",), err.line, err.column, err.code, err.message, err.hint, err.width)
+                label_parts = ()
+            result.append(ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, tuple(cost), code,
+                                    limits, spec.get("ends") == "turn", label, label_parts))
+        return tuple(result)
+
+    def triggers(self) -> dict[tuple[str, int], tuple[TriggerDef, ...]]:
+        table: dict[tuple[str, int], tuple[TriggerDef, ...]] = {}
+        entries: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]] = [
+            (tid, spec, None, ("triggers", tid)) for tid, spec in self.section("triggers").items()]
+        for ci, (cid, cspec) in enumerate(self.section("cards").items()):
+            for tid, spec in (cspec.get("triggers") or {}).items():
+                entries.append((f"{cid}.{tid}", spec, ci, ("cards", cid, "triggers", tid)))
+        for tid, spec, card, logical in entries:
+            parsed = self.event(str(spec.get("on", "")), logical + ("on",))
+            if parsed is None:
+                continue
+            event, subject, locals_ = parsed
+            if card is not None:
+                locals_ = {**locals_, "this": "card", "owner": "player"}
+            when = None
+            if "when" in spec:
+                compiled = self.expr(spec["when"], logical + ("when",), locals_, "bool")
+                when = compiled[0] if compiled else None
+            code = self.program(spec.get("effect", ""), logical + ("effect",), locals_)
+            trig = TriggerDef(tid, event, subject, when, code, card)
+            table[(event, subject)] = table.get((event, subject), ()) + (trig,)
+        return table
+
+    def event(self, text: str, logical: tuple[Any, ...]) -> tuple[str, int, dict[str, str]] | None:
+        words = text.split()
+        if not words:
+            self.error(logical, "bad-event", "say which event: e.g. 'entered hand' or 'turn_start'")
+            return None
+        name, rest = words[0], words[1:]
+        name = EVENT_ALIASES.get(name, name)
+        if name in BUILTIN_EVENTS:
+            kind, locals_ = BUILTIN_EVENTS[name]
+            if kind is None:
+                if rest:
+                    self.error(logical, "bad-event", f"event '{name}' takes no subject")
+                    return None
+                return name, -1, dict(locals_)
+            table: dict[str, Any] = self.sym.counters if kind == "counter" else self.sym.zones
+            if len(rest) != 1 or rest[0] not in table:
+                subject = rest[0] if rest else ""
+                self.error(logical, "bad-event", f"event '{name}' needs a {kind}: '{name} <{kind}>'",
+                           hint_for(subject, table) if subject else None)
+                return None
+            return name, table[rest[0]].index, dict(locals_)
+        if name in self.sym.events and not rest:
+            return name, -1, {p: "any" for p in self.sym.events[name]}
+        self.error(logical, "bad-event", f"unknown event '{text}'",
+                   hint_for(name, list(BUILTIN_EVENTS) + list(self.sym.events)))
+        return None
+
+    def ends(self) -> tuple[EndDef, ...]:
+        result = []
+        for i, spec in enumerate(self.data.get("end") or ()):
+            logical = ("end", i)
+            when = self.expr(spec.get("when"), logical + ("when",), {"me": "player"}, "bool")
+            winners = None
+            if "winners" in spec:
+                compiled = self.expr(spec["winners"], logical + ("winners",), {"me": "player"}, "any")
+                winners = compiled[0] if compiled else None
+            if when is not None:
+                result.append(EndDef(str(spec.get("id", f"end-{i}")), when[0], spec.get("check", "action"),
+                                     spec.get("then", "end"), winners))
+            self.check_scope_exists(spec, logical)
+        return tuple(result)
+
+    def check_scope_exists(self, spec: dict[str, Any], logical: tuple[Any, ...]) -> None:
+        """`check: round` and `then: finish_round` happen at the end of a `round:` block
+        (`turn`/`finish_turn`, of a `turn P:` block); with no such block in any effect
+        text, the condition would never be checked or the game never end."""
+        scopes = {"round": (ast.Round, "round:"), "turn": (ast.Turn, "turn P:")}
+        wanted = []
+        if spec.get("check") in scopes:
+            wanted.append(("check", f"check: {spec['check']}", scopes[spec["check"]]))
+        then = spec.get("then", "end")
+        if then in ("finish_round", "finish_turn"):
+            wanted.append(("then", f"then: {then}", scopes[then.removeprefix("finish_")]))
+        if not wanted:
+            return
+        nodes, broken = self.all_statements()
+        if broken:
+            return  # a syntax error, reported where the text is compiled; do not guess here
+        kinds = {type(node) for node in nodes}
+        for key, said, (node_type, words) in wanted:
+            if node_type not in kinds:
+                self.error(logical + (key,), "bad-value",
+                           f"'{said}' happens at the end of a `{words}` block, but no effect has one",
+                           f"put the flow's turns in `{words}` blocks, or use "
+                           f"{'check: action' if key == 'check' else 'then: end'}")
+
+    def scoring(self) -> Scoring:
+        spec = self.data.get("scoring") or {}
+        locals_ = {"p": "player", "me": "player"}
+
+        def one(key: str, want: str) -> Expr | None:
+            if key not in spec:
+                return None
+            compiled = self.expr(spec[key], ("scoring", key), locals_, want)
+            return compiled[0] if compiled else None
+        ties = []
+        for i, text in enumerate(spec.get("tie_breaks") or ()):
+            compiled = self.expr(text, ("scoring", "tie_breaks", i), locals_, "int")
+            if compiled:
+                ties.append(compiled[0])
+        return Scoring(one("eligible", "bool"), one("score", "int"), tuple(ties), one("returns", "int"))
+
+    def bots(self) -> dict[str, BotDef]:
+        result = {}
+        for bid, spec in self.section("bots").items():
+            if bid in ("human", "random", "first"):
+                self.error(("bots", bid), "reserved-name", f"'{bid}' is a built-in seat", key=True)
+            turn = self.program(spec["turn"], ("bots", bid, "turn"), {"me": "player"}) if spec.get("turn") else None
+            result[bid] = BotDef(bid, str(spec.get("description", "")), turn, str(spec.get("choose", "random")))
+        return result
+
+    def views(self) -> tuple[ViewDef, ...]:
+        result = []
+        for vid, spec in self.section("views").items():
+            logical = ("views", vid, "text")
+            try:
+                parts = compile_template(str(spec.get("text", "")), Context(self.sym, {"me": "player"}, pure=True))
+            except CompileError as err:
+                self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
+                continue
+            result.append(ViewDef(vid, str(spec.get("label", vid)), tuple(parts)))
+        return tuple(result)
+
+    def assumptions(self) -> list[Assumption]:
+        found = [Assumption(f"assumptions.{a.get('id', i)}", str(a.get("text", "")))
+                 for i, a in enumerate(self.data.get("assumptions") or ()) if isinstance(a, dict)]
+
+        def walk(value: Any, path: tuple[str, ...]) -> None:
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if key == "assumed" and isinstance(item, str):
+                        found.append(Assumption(".".join(path), item))
+                    else:
+                        walk(item, path + (str(key),))
+            elif isinstance(value, list):
+                for i, item in enumerate(value):
+                    walk(item, path + (str(i),))
+        for section in self.data:
+            if section not in ("assumptions", "variants"):
+                walk(self.data[section], (section,))
+        return found
+
+
+def _all_effect_texts(data: dict[str, Any]) -> list[str]:
+    texts: list[str] = []
+    for key in ("setup", "flow"):
+        if isinstance(data.get(key), str):
+            texts.append(data[key])
+    for section in ("procedures", "actions", "triggers"):
+        for spec in (data.get(section) or {}).values():
+            if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
+                texts.append(spec["effect"])
+    for spec in (data.get("cards") or {}).values():
+        if isinstance(spec, dict):
+            texts.extend(t for t in (spec.get("effects") or {}).values() if isinstance(t, str))
+            texts.extend(t["effect"] for t in (spec.get("triggers") or {}).values()
+                         if isinstance(t, dict) and isinstance(t.get("effect"), str))
+    for spec in (data.get("bots") or {}).values():
+        if isinstance(spec, dict) and isinstance(spec.get("turn"), str):
+            texts.append(spec["turn"])
+    return texts
+
+
+def _walk(nodes: tuple[ast.Node, ...]) -> list[ast.Node]:
+    out: list[ast.Node] = []
+    todo: list[Any] = list(nodes)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Node):
+            out.append(node)
+            for field in node.__attrs_attrs__:  # type: ignore[attr-defined]
+                todo.append(getattr(node, field.name))
+        elif isinstance(node, tuple):
+            todo.extend(node)
+    return out
+
+
+def build(raw: RawGame) -> GameDef:
+    if not raw.schema_diagnostics:
+        return Builder(raw).build()
+    # The schema stage found errors: check meaning too, so all mistakes come at once,
+    # but never let a shape the builder does not expect hide the schema's findings.
+    pending = list(raw.schema_diagnostics)
+    found: list[Diagnostic] = []
+    try:
+        Builder(raw).build()
+    except RuleFileError as err:
+        seen = {(d.path, d.line) for d in pending}
+        found = [d for d in err.diagnostics if (d.path, d.line) not in seen]  # not the same mistake twice
+    except Exception:  # a badly shaped file: the schema errors say why
+        found = []
+    raise RuleFileError([*pending, *found])
+
+
+__all__ = ["CONTEXT_NAMES", "Builder", "build"]

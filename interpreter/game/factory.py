@@ -1,0 +1,89 @@
+"""The Game: a loaded, validated, compiled rule set and the factory of its states.
+
+`load_game` is the one entry of the pipeline: load the files (safe YAML, positions
+kept) -> schema -> semantic checks and compiling -> a frozen GameDef. The Game then
+makes states; it never re-reads or re-checks anything at run time.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from typing import Any
+
+from interpreter.agents import check_seat, seat_kinds
+from interpreter.compile.build import build
+from interpreter.diagnostics import GameError
+from interpreter.game.summary import describe_game
+from interpreter.model import GameDef
+from interpreter.rules.loader import load_raw
+from interpreter.runtime.layout import Layout, StartTemplate, start_template
+from interpreter.runtime.state import State, load_state, new_state
+from interpreter.version import __version__
+
+
+class Game:
+    """One game's rules (with its variants and overlays), ready to make states.
+    `raw` is the merged rule data it was built from (for `describe`)."""
+
+    def __init__(self, definition: GameDef, raw: dict[str, Any] | None = None):
+        self.definition = definition
+        self.raw = raw or {}
+        # Saves hold positions in compiled code: they name the engine and code shape.
+        shape = ",".join(str(len(code.ops)) for code in definition.codes)
+        self.engine_id = f"{__version__}/{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
+
+    # ---- facts -------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    def seat_kinds(self) -> list[str]:
+        """The names of the kinds of seat this game can be played with."""
+        return [kind.name for kind in seat_kinds(self.definition)]
+
+    @functools.lru_cache(maxsize=8)  # noqa: B019 - one Game lives as long as its states
+    def layout(self, num_players: int) -> Layout:
+        return Layout.build(self.definition, num_players)
+
+    @functools.lru_cache(maxsize=8)  # noqa: B019
+    def start_template(self, num_players: int) -> StartTemplate:
+        return start_template(self.definition, self.layout(num_players), num_players)
+
+    def describe(self) -> dict[str, Any]:
+        """The rules summary as plain data: what `orrery describe --json` prints."""
+        return describe_game(self.definition, self.raw)
+
+    # ---- states ------------------------------------------------------------------
+
+    def new_initial_state(self, num_players: int | None = None, seed: int = 0,
+                          seats: list[str] | None = None) -> State:
+        """A new game for `num_players` seats (default: the game's default), seeded."""
+        gd = self.definition
+        n = gd.default_players if num_players is None else int(num_players)
+        if not gd.min_players <= n <= gd.max_players:
+            raise GameError(f"{gd.name} is for {gd.min_players}-{gd.max_players} players, not {n}")
+        seat_list = list(seats) if seats else ["random"] * n
+        if len(seat_list) != n:
+            raise GameError(f"{len(seat_list)} seats given for {n} players")
+        for seat in seat_list:
+            check_seat(seat, gd)
+        return new_state(self, n, int(seed), seat_list)
+
+    def state_from_json(self, text: str) -> State:
+        """A state saved with `State.to_json()` (checked; GameError when corrupt)."""
+        return load_state(self, text)
+
+
+def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
+              overlays: list[str] | tuple[str, ...] = ()) -> Game:
+    """Load a bundled game by id, or a game folder or file by path, with variants and
+    overlays (bundled expansions by name, mods by path). Raises RuleFileError with
+    every diagnostic when the rule files are wrong."""
+    raw = load_raw(name, list(variants), list(overlays))
+    return Game(build(raw), raw.data)

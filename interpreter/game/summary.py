@@ -1,0 +1,106 @@
+"""A game's rules summary as plain data: what `Game.describe()` and `orrery describe` give.
+
+The summary is built from the compiled definition (what the engine will actually run,
+with the chosen variants and overlays applied), so it cannot drift from the rules. The
+merged raw rule data adds the texts the compiled form no longer keeps (end conditions,
+scoring, costs). Every assumption is listed with where it is made: guesses where a
+rulebook is silent must never be hidden.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.agents import describe_kinds
+from interpreter.model import CardDef, CounterDef, GameDef, ZoneDef
+from interpreter.rules.loader import bundled_entries
+
+
+def describe_game(gd: GameDef, raw: dict[str, Any]) -> dict[str, Any]:
+    """The rules summary of a compiled game and its merged raw data, as plain data (JSON-ready)."""
+    return {
+        "id": gd.id,
+        "name": gd.name,
+        "version": gd.version,
+        "description": gd.description,
+        "data_hash": gd.data_hash,
+        "players": {"min": gd.min_players, "max": gd.max_players, "default": gd.default_players},
+        "variants": [{"id": vid, "description": text, "chosen": vid in gd.variants}
+                     for vid, text in gd.available_variants.items()],
+        "overlays": list(gd.overlays),
+        "expansions": [e["id"] for e in _bundled_overlays_for(gd.id)],
+        "seats": describe_kinds(gd),
+        "counters": [_counter(c) for c in gd.counters],
+        "zones": [_zone(z, gd) for z in gd.zones],
+        "cards": [_card(c, gd) for c in gd.cards],
+        "actions": _actions(gd, raw),
+        "end": _ends(gd, raw),
+        "scoring": _scoring(raw),
+        "assumptions": [{"where": a.where, "text": a.text} for a in gd.assumptions],
+        "files": list(gd.source_files),
+    }
+
+
+def _bundled_overlays_for(game_id: str) -> list[dict[str, Any]]:
+    return [e for e in bundled_entries() if e["kind"] in ("expansion", "mod") and e.get("base") == game_id]
+
+
+def _counter(c: CounterDef) -> dict[str, Any]:
+    shape: dict[str, Any] = {}
+    if c.keys:
+        shape["keys"] = list(c.keys)
+    elif c.width != 1:
+        shape["size"] = c.width
+    initial: Any = dict(zip(c.keys, c.initial, strict=True)) if c.keys else (
+        c.initial[0] if c.width == 1 else list(c.initial))
+    return {"name": c.name, "label": c.label, "scope": c.scope, **shape, "initial": initial,
+            "min": c.min, "max": c.max, "visible": c.visible}
+
+
+def _zone(z: ZoneDef, gd: GameDef) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": z.name, "label": z.label, "scope": z.scope, "visible": z.visible,
+                             "order_visible": z.order_visible}
+    if z.refill_from is not None:
+        entry["refill"] = {"from": gd.zones[z.refill_from].name, "shuffle": z.refill_shuffle}
+    return entry
+
+
+def _card(c: CardDef, gd: GameDef) -> dict[str, Any]:
+    return {"id": c.id, "name": c.name, "type": c.type, "count": c.count,
+            "in": gd.zones[c.zone].name if c.zone is not None else None,
+            "properties": dict(c.properties), "effects": list(c.effects), "tags": list(c.tags)}
+
+
+def _actions(gd: GameDef, raw: dict[str, Any]) -> list[dict[str, Any]]:
+    specs = raw.get("actions") or {}
+    result = []
+    for a in gd.actions:
+        found = specs.get(a.id)
+        spec: dict[str, Any] = found if isinstance(found, dict) else {}
+        entry: dict[str, Any] = {"id": a.id, "group": a.group, "label": a.label,
+                                 "params": [p.name for p in a.params],
+                                 "limits": {scope: most for scope, most in a.limits}, "ends_turn": a.ends}
+        for key in ("condition", "cost"):
+            if spec.get(key):
+                entry[key] = spec[key]
+        result.append(entry)
+    return result
+
+
+def _ends(gd: GameDef, raw: dict[str, Any]) -> list[dict[str, Any]]:
+    specs = {str(s.get("id", f"end-{i}")): s for i, s in enumerate(raw.get("end") or ()) if isinstance(s, dict)}
+    result = []
+    for end in gd.ends:
+        spec = specs.get(end.id, {})
+        entry: dict[str, Any] = {"id": end.id, "check": end.check, "then": end.then}
+        if "when" in spec:
+            entry["when"] = spec["when"]
+        if "winners" in spec:
+            entry["winners"] = spec["winners"]
+        result.append(entry)
+    return result
+
+
+def _scoring(raw: dict[str, Any]) -> dict[str, Any]:
+    spec = raw.get("scoring")
+    return dict(spec) if isinstance(spec, dict) else {}

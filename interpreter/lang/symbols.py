@@ -1,0 +1,78 @@
+"""The names an effect text may use, and the compile-time errors about them.
+
+The builder (build.py) fills a `Symbols` table from the game's sections before any
+effect text is compiled; the expression and statement compilers look every name up
+here, so a misspelt name is found at load time with a "did you mean".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from interpreter.model import CounterDef, ZoneDef
+
+
+class CompileError(Exception):
+    """A static error at (line, column) of one effect text."""
+
+    def __init__(self, node: Any, code: str, message: str, hint: str | None = None, width: int = 1):
+        super().__init__(message)
+        self.line = getattr(node, "line", 1)
+        self.column = getattr(node, "column", 1)
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.width = width
+
+
+@attrs.define
+class ProcInfo:
+    name: str
+    params: tuple[str, ...]
+    code: int
+
+
+@attrs.define
+class Symbols:
+    counters: dict[str, CounterDef] = attrs.field(factory=dict)
+    zones: dict[str, ZoneDef] = attrs.field(factory=dict)
+    values: dict[str, tuple[int, bool, str]] = attrs.field(factory=dict)  # index, of_player, type
+    procedures: dict[str, ProcInfo] = attrs.field(factory=dict)
+    cards: dict[str, int] = attrs.field(factory=dict)
+    card_effects: set[str] = attrs.field(factory=set)
+    card_fields: set[str] = attrs.field(factory=set)  # properties and attributes
+    constants: dict[str, Any] = attrs.field(factory=dict)
+    events: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    modifiers: dict[str, int] = attrs.field(factory=dict)
+    groups: set[str] = attrs.field(factory=set)
+    bots: set[str] = attrs.field(factory=set)
+    min_players: int = 1  # seats 0..min_players-1 exist in every game
+    functions: dict[str, ProcInfo] = attrs.field(factory=dict)  # code = index into function_table
+    # Compiled functions, filled after every body is compiled (calls look them up late,
+    # so functions may call each other in any order).
+    function_table: list[Any] = attrs.field(factory=list)
+
+    def all_names(self) -> list[str]:
+        return [
+            *self.counters,
+            *self.zones,
+            *self.values,
+            *self.procedures,
+            *self.constants,
+            *self.functions,
+        ]
+
+
+# Types are plain strings: int, bool, str, player, card, none, any, map, list:<elem>.
+def list_of(elem: str) -> str:
+    return f"list:{elem}"
+
+
+def elem_of(type_: str) -> str:
+    return type_[5:] if type_.startswith("list:") else "any"
+
+
+def is_list(type_: str) -> bool:
+    return type_.startswith("list:") or type_ == "any"

@@ -1,0 +1,230 @@
+"""The compiled game definition: static, built once at load, never changed after.
+
+Everything a running state needs to know about the rules lives here, already compiled:
+expressions are Python closures `fn(state, env)`, effect texts are `Code` objects (a
+list of operations run by vm.py). States refer to it by index only, so a state stays
+plain data (DESIGN §2.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+# A compiled expression: evaluated against a state and the local variables of a frame.
+Expr = Callable[[Any, dict[str, Any]], Any]
+# A compiled operation of an effect: returns True when the game must wait for a decision.
+Op = Callable[[Any, Any], bool]  # (state, frame) -> waits for a decision
+
+SCOPES = ("player", "global")
+VISIBILITY = ("all", "owner", "none")
+
+
+@attrs.frozen
+class Where:
+    """Where a piece of effect text came from, to report runtime errors to people."""
+
+    path: str
+    line: int
+    column: int
+    what: str  # e.g. "cards.fireball.effects.play"
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column} ({self.what})"
+
+
+@attrs.define(slots=True, eq=False)
+class Code:
+    """One compiled effect: its operations and, per operation, where it came from."""
+
+    index: int
+    name: str
+    ops: list[Op] = attrs.field(factory=list)
+    wheres: list[Where] = attrs.field(factory=list)
+    # Called when a frame of this code returns (action bookkeeping, procedure results).
+    kind: str = "effect"
+
+
+@attrs.frozen
+class CounterDef:
+    name: str
+    index: int
+    scope: str
+    width: int
+    keys: tuple[str, ...] | None
+    initial: tuple[int, ...]
+    min: int | None
+    max: int | None
+    visible: str
+    label: str
+
+
+@attrs.frozen
+class ZoneDef:
+    name: str
+    index: int
+    scope: str
+    visible: str
+    order_visible: bool
+    refill_from: int | None
+    refill_shuffle: bool
+    label: str
+
+
+@attrs.frozen
+class CardDef:
+    id: str
+    index: int
+    name: str
+    type: str
+    count: int
+    zone: int | None
+    properties: dict[str, Any]
+    effects: dict[str, int]  # effect name -> code index
+    active_in: tuple[int, ...]
+    tags: tuple[str, ...]
+
+
+@attrs.frozen
+class Param:
+    name: str
+    domain: Expr
+    type: str
+
+
+@attrs.frozen
+class ActionDef:
+    id: str
+    index: int
+    group: str
+    params: tuple[Param, ...]
+    condition: Expr | None
+    cost: tuple[tuple[int, int, Expr], ...]  # (counter index, key offset, amount)
+    code: int
+    limits: tuple[tuple[str, int], ...]  # ("turn"|"round"|"game", max uses)
+    ends: bool
+    label: str
+    # The label as a template ({expressions} over `me` and the parameters), for people.
+    label_parts: tuple[Any, ...] = ()
+
+
+@attrs.frozen
+class TriggerDef:
+    id: str
+    event: str
+    subject: int  # zone/counter index, or -1 for subject-less events
+    when: Expr | None
+    code: int
+    card: int | None  # card definition index for card-bound triggers
+
+
+@attrs.frozen
+class ModifierDef:
+    id: str
+    index: int
+    value: int
+    op: str
+    amount: Expr
+    when: Expr | None
+    granted: bool
+    card: int | None
+
+
+@attrs.frozen
+class ValueDef:
+    name: str
+    index: int
+    of_player: bool
+    base: Expr
+    type: str
+    modifiers: tuple[ModifierDef, ...]
+
+
+@attrs.frozen
+class EndDef:
+    id: str
+    when: Expr
+    check: str  # action | turn | round
+    then: str  # end | finish_turn | finish_round
+    winners: Expr | None
+
+
+@attrs.frozen
+class Scoring:
+    eligible: Expr | None
+    score: Expr | None
+    tie_breaks: tuple[Expr, ...]
+    returns: Expr | None
+
+
+@attrs.frozen
+class BotDef:
+    id: str
+    description: str
+    turn: int | None
+    choose: str
+
+
+@attrs.frozen
+class ViewDef:
+    """A template of text for people: strings and (expression, type) parts."""
+
+    id: str
+    label: str
+    parts: tuple[Any, ...]
+
+
+@attrs.frozen
+class Assumption:
+    where: str
+    text: str
+
+
+@attrs.frozen
+class GameDef:
+    """Everything static about one game (with its chosen variants and overlays)."""
+
+    id: str
+    name: str
+    version: str
+    description: str
+    data_hash: str
+    min_players: int
+    max_players: int
+    default_players: int
+    variants: tuple[str, ...]
+    overlays: tuple[str, ...]
+    available_variants: dict[str, str]
+    constants: dict[str, Any]
+    counters: tuple[CounterDef, ...]
+    zones: tuple[ZoneDef, ...]
+    cards: tuple[CardDef, ...]
+    card_index: dict[str, int]
+    actions: tuple[ActionDef, ...]
+    groups: dict[str, tuple[ActionDef, ...]]
+    triggers: dict[tuple[str, int], tuple[TriggerDef, ...]]
+    values: tuple[ValueDef, ...]
+    modifiers: tuple[ModifierDef, ...]
+    ends: tuple[EndDef, ...]
+    scoring: Scoring
+    bots: dict[str, BotDef]
+    codes: tuple[Code, ...]
+    setup: int | None
+    flow: int | None
+    assumptions: tuple[Assumption, ...]
+    source_files: tuple[str, ...]
+    views: tuple[ViewDef, ...] = ()
+    # Derived once from the fields above (never given): the events some trigger listens
+    # to, and the end conditions of each check point in the order written.
+    listens: frozenset[tuple[str, int]] = attrs.field(init=False)
+    ends_by_check: dict[str, tuple[EndDef, ...]] = attrs.field(init=False)
+
+    @listens.default
+    def _listens(self) -> frozenset[tuple[str, int]]:
+        return frozenset(self.triggers)
+
+    @ends_by_check.default
+    def _ends_by_check(self) -> dict[str, tuple[EndDef, ...]]:
+        return {check: tuple(end for end in self.ends if end.check == check) for check in ("action", "turn", "round")}

@@ -1,0 +1,85 @@
+"""`orrery describe` for people: a game's rules summary (`Game.describe()`) as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# ---- text ------------------------------------------------------------------------------
+
+
+def render_description(info: dict[str, Any]) -> str:
+    """The summary as text for people."""
+    lines: list[str] = []
+    title = f"{info['name']} ({info['id']})" + (f", version {info['version']}" if info["version"] else "")
+    lines.append(title)
+    if info["description"]:
+        lines.append(f"  {info['description']}")
+    players = info["players"]
+    count = (f"{players['min']}" if players["min"] == players["max"]
+             else f"{players['min']}-{players['max']} (default {players['default']})")
+    lines.append(f"Players: {count}")
+    lines.append(f"Data hash: {info['data_hash']}")
+    _section(lines, "Variants", [f"{v['id']}{' (chosen)' if v['chosen'] else ''}: {v['description'] or '-'}"
+                                 for v in info["variants"]])
+    _section(lines, "Overlays applied", info["overlays"])
+    _section(lines, "Bundled expansions and mods", info["expansions"])
+    _section(lines, "Seats", [f"{s['id']}: {s['description'] or '-'}" for s in info["seats"]])
+    _section(lines, "Counters", [_counter_line(c) for c in info["counters"]])
+    _section(lines, "Zones", [_zone_line(z) for z in info["zones"]])
+    _section(lines, "Cards", [_card_line(c) for c in info["cards"]])
+    _section(lines, "Actions", [_action_line(a) for a in info["actions"]])
+    _section(lines, "End conditions", [_end_line(e) for e in info["end"]],
+             empty="none declared (the game ends when its effects say `end game`)")
+    _section(lines, "Scoring", [f"{key}: {value}" for key, value in info["scoring"].items()])
+    _section(lines, f"Assumptions ({len(info['assumptions'])})",
+             [f"{a['where']}: {a['text']}" for a in info["assumptions"]], empty="none")
+    return "\n".join(lines)
+
+
+def _section(lines: list[str], title: str, items: list[str], empty: str | None = None) -> None:
+    if not items and empty is None:
+        return
+    lines.append(f"{title}:")
+    lines.extend(f"  {item}" for item in (items or [str(empty)]))
+
+
+def _counter_line(c: dict[str, Any]) -> str:
+    shape = f" keys {', '.join(c['keys'])}" if "keys" in c else (f" size {c['size']}" if "size" in c else "")
+    bounds = "".join(f", {k} {c[k]}" for k in ("min", "max") if c[k] is not None)
+    label = f": {c['label']}" if c["label"] != c["name"] else ""
+    return f"{c['name']} ({c['scope']}{shape}, initial {c['initial']}{bounds}, visible to {c['visible']}){label}"
+
+
+def _zone_line(z: dict[str, Any]) -> str:
+    label = f": {z['label']}" if z["label"] != z["name"] else ""
+    order = "" if z["order_visible"] or z["visible"] == "none" else ", order hidden"
+    refill = f", refills from {z['refill']['from']}" if "refill" in z else ""
+    return f"{z['name']} ({z['scope']}, cards visible to {z['visible']}{order}{refill}){label}"
+
+
+def _card_line(c: dict[str, Any]) -> str:
+    where = f" in {c['in']}" if c["in"] else ""
+    props = ", ".join(f"{k}={v}" for k, v in c["properties"].items())
+    effects = f"; effects: {', '.join(c['effects'])}" if c["effects"] else ""
+    return f"{c['id']}: {c['name']} x{c['count']}{where}{f' ({props})' if props else ''}{effects}"
+
+
+def _action_line(a: dict[str, Any]) -> str:
+    params = "".join(f" <{p}>" for p in a["params"])
+    extras = [f"during {a['group']}"]
+    if a["limits"]:
+        extras.append(", ".join(f"{n} per {scope}" for scope, n in a["limits"].items()))
+    if "cost" in a:
+        extras.append("cost " + ", ".join(f"{k} {v}" for k, v in a["cost"].items()))
+    if "condition" in a:
+        extras.append(f"if {a['condition']}")
+    if a["ends_turn"]:
+        extras.append("ends the turn")
+    label = f": {a['label']}" if a["label"] != a["id"] else ""
+    return f"{a['id']}{params} ({'; '.join(extras)}){label}"
+
+
+def _end_line(e: dict[str, Any]) -> str:
+    when = f" when {e['when']}" if "when" in e else ""
+    winners = f", winners {e['winners']}" if "winners" in e else ""
+    return f"{e['id']}: checked after each {e['check']}{when}; then {e['then']}{winners}"

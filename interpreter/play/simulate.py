@@ -1,0 +1,215 @@
+"""`orrery simulate`: many seeded games with agents in every seat, summed up for balance.
+
+Game i is played with seed `seed + i` and its agents are seeded from (that seed, seat),
+so every game is a pure function of its seed: the summary is the same whatever the
+number of worker processes (only `seconds` differs). Workers are spawned processes
+(safe on every platform) running a top-level function; each loads the game once and
+keeps it. A game that raises, or does not end within the action cap, is counted as an
+error with its seed and message, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+import attrs
+
+from interpreter.diagnostics import GameError
+from interpreter.game import Game, load_game
+from interpreter.play.runner import MAX_ACTIONS, play_game
+
+ERROR_SAMPLES = 5
+PROGRESS_EVERY = 2.0  # seconds between progress lines
+
+
+@attrs.frozen
+class SimulationSpec:
+    """What to play: everything a worker needs to load the game and seat the table."""
+
+    target: str
+    variants: tuple[str, ...]
+    overlays: tuple[str, ...]
+    players: int
+    seats: tuple[str, ...]
+    max_actions: int = MAX_ACTIONS
+
+
+@attrs.frozen
+class Outcome:
+    """How one game went (or the error it raised)."""
+
+    seed: int
+    winners: tuple[int, ...] = ()
+    returns: tuple[float, ...] = ()
+    actions: int = 0
+    rounds: int = 0
+    turns: int = 0
+    error: str | None = None
+    scores: tuple[float, ...] = ()  # the game's `scoring.score` per seat at the end
+    reason: str = ""  # which end condition (or `end game`) ended it
+
+
+# ---- one game ------------------------------------------------------------------------------
+
+_GAMES: dict[SimulationSpec, Game] = {}  # per process: each worker loads the game once
+
+
+def _game_for(spec: SimulationSpec) -> Game:
+    game = _GAMES.get(spec)
+    if game is None:
+        game = load_game(spec.target, variants=list(spec.variants), overlays=list(spec.overlays))
+        _GAMES[spec] = game
+    return game
+
+
+def play_one(spec: SimulationSpec, seed: int) -> Outcome:
+    """Play the game seeded `seed`; any error becomes the outcome's message."""
+    try:
+        state = play_game(_game_for(spec), spec.players, list(spec.seats), seed, max_actions=spec.max_actions)
+    except GameError as err:
+        return Outcome(seed, error=str(err))
+    except RecursionError:
+        return Outcome(seed, error="internal error: recursion too deep")
+    except Exception as err:  # a bug must not end a long run; it is reported with its seed
+        return Outcome(seed, error=f"internal error: {type(err).__name__}: {err}")
+    result = state.result()
+    return Outcome(seed, tuple(result["winners"]), tuple(float(r) for r in result["returns"]),
+                   result["actions"], result["rounds"], result["turns"],
+                   scores=tuple(float(s) for s in state.scores()), reason=str(result["reason"]))
+
+
+def _play_task(task: tuple[SimulationSpec, int]) -> Outcome:
+    """The worker entry (top level, so spawned processes can import it)."""
+    return play_one(*task)
+
+
+# ---- many games ----------------------------------------------------------------------------
+
+
+def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
+             game: Game | None = None) -> Iterator[Outcome]:
+    """The outcomes of games seed, seed+1, ... in seed order (`game`: already loaded)."""
+    if game is not None:
+        _GAMES[spec] = game
+    workers = max(1, min(workers, games))
+    if workers == 1:
+        for i in range(games):
+            yield play_one(spec, seed + i)
+        return
+    tasks = ((spec, seed + i) for i in range(games))
+    chunk = max(1, min(64, games // (workers * 8)))
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(_play_task, tasks, chunksize=chunk)
+
+
+class Progress:
+    """Games done, total and rate on a stream, at most every PROGRESS_EVERY seconds."""
+
+    def __init__(self, total: int, stream: TextIO | None, every: float = PROGRESS_EVERY):
+        self.total, self.stream, self.every = total, stream, every
+        self.start = self.last = time.monotonic()
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.stream is None or now - self.last < self.every:
+            return
+        self.last = now
+        rate = done / max(now - self.start, 1e-9)
+        end = "\r" if self.stream.isatty() else "\n"
+        self.stream.write(f"simulate: {done}/{self.total} games, {rate:.1f} games/s{end}")
+        self.stream.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown and self.stream is not None and self.stream.isatty():
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def simulate(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game: Game | None = None,
+             progress: TextIO | None = None, clock: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
+    """Play `games` games and return the summary (see `summarize`)."""
+    started = clock()
+    meter = Progress(games, progress)
+    results: list[Outcome] = []
+    for outcome in outcomes(spec, games, seed, workers, game):
+        results.append(outcome)
+        meter.update(len(results))
+    meter.finish()
+    summary = summarize(spec, results, seed)
+    summary["game"] = (game or _game_for(spec)).definition.id
+    summary["workers"] = max(1, min(workers, games))
+    summary["seconds"] = round(clock() - started, 3)
+    summary["games_per_second"] = round(games / max(summary["seconds"], 1e-9), 1)
+    return summary
+
+
+def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[str, Any]:
+    """Wins per seat (a shared win counts for each winner), draws (no winner, or every
+    seat winning), mean returns and lengths over the games that ended, and errors."""
+    n = spec.players
+    done = [r for r in results if r.error is None]
+    failed = [r for r in results if r.error is not None]
+    wins = [sum(1 for r in done if p in r.winners) for p in range(n)]
+    count = max(len(done), 1)
+    return {
+        "game": spec.target,
+        "games": len(results),
+        "completed": len(done),
+        "seed": seed,
+        "players": n,
+        "seats": list(spec.seats),
+        "variants": list(spec.variants),
+        "overlays": list(spec.overlays),
+        "wins": wins,
+        "win_rates": [round(w / count, 4) for w in wins],
+        # A draw: no winner, or everyone winning, at a table of several. Alone (solitaire)
+        # there are no draws: a win is a win, no winner is a loss.
+        "draws": sum(1 for r in done if n > 1 and len(r.winners) in (0, n)),
+        "mean_returns": [round(sum(r.returns[p] for r in done) / count, 4) for p in range(n)],
+        # Mods and variants often change how games end and score more than who wins.
+        "mean_scores": [round(sum(r.scores[p] for r in done if r.scores) / count, 4) for p in range(n)],
+        "end_reasons": dict(sorted(Counter(r.reason for r in done).items())),
+        "mean_length": {
+            "actions": round(sum(r.actions for r in done) / count, 2),
+            "rounds": round(sum(r.rounds for r in done) / count, 2),
+            "turns": round(sum(r.turns for r in done) / count, 2),
+        },
+        "errors": len(failed),
+        "error_samples": [{"seed": r.seed, "message": r.error} for r in failed[:ERROR_SAMPLES]],
+    }
+
+
+def render_summary(summary: dict[str, Any], name: str) -> str:
+    """The summary as text for people."""
+    n = summary["players"]
+    seeds = f"seeds {summary['seed']}..{summary['seed'] + summary['games'] - 1}"
+    lines = [f"{name}: {summary['games']} games, {n} players, {seeds}, {summary['workers']} worker(s)"]
+    lines.append(f"Wins (of {summary['completed']} games that ended):")
+    for p in range(n):
+        lines.append(f"  P{p + 1} ({summary['seats'][p]}): {summary['wins'][p]} "
+                     f"({100 * summary['win_rates'][p]:.1f}%), mean return {summary['mean_returns'][p]:+.3f}, "
+                     f"mean score {summary['mean_scores'][p]:.2f}")
+    length = summary["mean_length"]
+    lines.append(f"Draws (no winner or all winning): {summary['draws']}")
+    reasons = ", ".join(f"{reason} {count}" for reason, count in summary["end_reasons"].items())
+    lines.append(f"Ended by: {reasons or '-'}")
+    lines.append(f"Mean length: {length['actions']} actions, {length['turns']} turns, {length['rounds']} rounds")
+    lines.append(f"Errors: {summary['errors']}")
+    for sample in summary["error_samples"]:
+        lines.append(f"  seed {sample['seed']}: {sample['message']}")
+    lines.append(f"Time: {summary['seconds']} s ({summary['games_per_second']} games/s)")
+    return "\n".join(lines)
+
+
+def progress_stream(json_output: bool) -> TextIO | None:
+    """Where progress goes: stderr, except for --json runs whose stderr is not a terminal."""
+    if json_output and not sys.stderr.isatty():
+        return None
+    return sys.stderr

@@ -1,0 +1,328 @@
+"""Find a game's files and merge them into one raw definition: the entry file, its
+includes, the chosen variants and overlays (expansions and mods).
+
+The result keeps, for every definition, which file and place it came from (`Origins`),
+so later stages report mistakes at the right `file:line:col` even after merging. Every
+conflict is a diagnostic: an id defined twice, an overlay that replaces what does not
+exist or adds what does, a variant or overlay that cannot be found.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
+from interpreter.resources import data_path
+from interpreter.rules import schema
+from interpreter.rules.positions import PositionMap
+from interpreter.rules.yamlload import load_yaml
+
+MAP_SECTIONS = (
+    "constants", "counters", "zones", "cards", "values", "modifiers", "procedures",
+    "actions", "triggers", "events", "variants", "bots", "views", "functions",
+)
+LIST_SECTIONS = ("assumptions", "end", "include")
+SINGLE_SECTIONS = ("setup", "flow", "scoring", "players", "description", "version", "name", "id", "orrery")
+OVERLAY_OPS = ("add", "replace", "patch", "remove", "set")
+
+
+@attrs.define
+class Origins:
+    """Logical path (e.g. ("cards", "jack", "effects", "play")) -> (file positions, path in that file)."""
+
+    table: dict[tuple[Any, ...], tuple[PositionMap, tuple[Any, ...]]] = attrs.field(factory=dict)
+
+    def add(self, logical: tuple[Any, ...], pm: PositionMap, keypath: tuple[Any, ...]) -> None:
+        self.table[logical] = (pm, keypath)
+
+    def find(self, logical: tuple[Any, ...]) -> tuple[PositionMap, tuple[Any, ...]]:
+        for cut in range(len(logical), -1, -1):
+            hit = self.table.get(logical[:cut])
+            if hit is not None:
+                pm, keypath = hit
+                return pm, keypath + tuple(logical[cut:])
+        raise KeyError(logical)
+
+    def locate(self, logical: tuple[Any, ...]) -> tuple[str, int, int]:
+        pm, keypath = self.find(logical)
+        where = pm.nearest(keypath)
+        return pm.path, where.line, where.column
+
+    def locate_key(self, logical: tuple[Any, ...]) -> tuple[str, int, int]:
+        pm, keypath = self.find(logical)
+        where = pm.key(keypath) or pm.nearest(keypath)
+        return pm.path, where.line, where.column
+
+    def locate_text(self, logical: tuple[Any, ...], line: int, column: int) -> tuple[str, int, int, str]:
+        """Position of (line, column) inside the effect text at `logical`, and that file line."""
+        pm, keypath = self.find(logical)
+        try:
+            fline, fcol = pm.text_position(keypath, line, column)
+        except Exception:  # positions are a courtesy: never fail a diagnostic over them
+            where = pm.nearest(keypath)
+            fline, fcol = where.line, where.column
+        return pm.path, fline, fcol, pm.source_line(fline)
+
+
+@attrs.define
+class RawGame:
+    data: dict[str, Any]
+    origins: Origins
+    root: Path
+    files: list[str]
+    variants: list[str]
+    overlays: list[str]
+    data_hash: str
+    # Schema findings: reported with the semantic stage's, so a file's mistakes come all
+    # at once (the builder still runs, and what it finds on top of them is added).
+    schema_diagnostics: list[Diagnostic] = attrs.field(factory=list)
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, where: tuple[str, int, int], code: str, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(where[0], where[1], where[2], code, message, hint=hint))
+
+
+# ---- finding things --------------------------------------------------------------------
+
+
+def bundled_entries() -> list[dict[str, Any]]:
+    """Every bundled game, expansion and example: id, kind, path, name, base."""
+    entries: list[dict[str, Any]] = []
+    for folder, kind in (("games", "game"), ("examples", "example")):
+        root = data_path(folder)
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*.yaml")):
+            if path.name not in ("game.yaml", "overlay.yaml") and not (kind == "example" and path.parent == root):
+                continue
+            try:
+                data, _ = load_yaml(path)
+            except RuleFileError:
+                continue
+            if not isinstance(data, dict):
+                continue
+            if "overlay" in data:
+                entries.append({"id": str(data.get("overlay")), "kind": "expansion" if kind == "game" else "mod",
+                                "path": str(path), "name": str(data.get("name", "")), "base": data.get("base")})
+            elif "id" in data and path.name == "game.yaml":
+                entries.append({"id": str(data["id"]), "kind": kind, "path": str(path),
+                                "name": str(data.get("name", "")), "base": None})
+    return entries
+
+
+def resolve(target: str, want: str = "game") -> Path:
+    """A game (or overlay) file from a bundled id, a folder or a file path."""
+    path = Path(target)
+    if path.is_file():
+        return path
+    if path.is_dir():
+        for name in (("game.yaml", "overlay.yaml") if want == "game" else ("overlay.yaml", "game.yaml")):
+            if (path / name).is_file():
+                return path / name
+        raise RuleFileError([Diagnostic(str(path), 1, 1, "file-not-found",
+                                        "this folder has no game.yaml or overlay.yaml")])
+    entries = bundled_entries()
+    kinds = ("game", "example") if want == "game" else ("expansion", "mod")
+    for entry in entries:
+        if entry["id"] == target and entry["kind"] in kinds:
+            return Path(entry["path"])
+    names = [e["id"] for e in entries if e["kind"] in kinds]
+    what = "game" if want == "game" else "expansion or mod"
+    raise RuleFileError([Diagnostic(target, 1, 1, "not-found", f"no bundled {what} '{target}' and no such file",
+                                    hint=hint_for(target, names) or f"bundled: {', '.join(names) or 'none'}")])
+
+
+# ---- loading and merging -----------------------------------------------------------------
+
+
+def load_raw(target: str, variants: list[str] | None = None, overlays: list[str] | None = None) -> RawGame:
+    out = _Collector()
+    entry = resolve(target, "game")
+    data, pm = _load_checked(entry, "game", out)
+    if not isinstance(data, dict):
+        raise RuleFileError(out.diagnostics or [Diagnostic(str(entry), 1, 1, "schema",
+                                                           "a game file must be a mapping")])
+    origins = Origins()
+    merged: dict[str, Any] = {}
+    files = [str(entry)]
+    _merge_file(merged, origins, data, pm, out)
+    for i, name in enumerate(data.get("include", []) or []):
+        inc_path = entry.parent / str(name)
+        if not inc_path.is_file() or entry.parent.resolve() not in inc_path.resolve().parents:
+            out.error(_at(pm, ("include", i)), "file-not-found",
+                      f"included file '{name}' is not a file of this game's folder")
+            continue
+        inc, inc_pm = _load_checked(inc_path, "include", out, base=data)
+        if isinstance(inc, dict):
+            files.append(str(inc_path))
+            _merge_file(merged, origins, inc, inc_pm, out)
+    _raise_unless_only_schema(out)
+    chosen_overlays: list[str] = []
+    for target_overlay in overlays or []:
+        try:
+            opath = resolve(target_overlay, "overlay")
+        except RuleFileError as err:
+            out.diagnostics.extend(err.diagnostics)
+            continue
+        odata, opm = _load_checked(opath, "overlay", out)
+        if not isinstance(odata, dict):
+            continue
+        files.append(str(opath))
+        if odata.get("base") != merged.get("id"):
+            out.error(_at(opm, ("base",)), "overlay-base",
+                      f"this overlay is for '{odata.get('base')}', not for '{merged.get('id')}'")
+            continue
+        apply_overlay(merged, origins, odata, opm, (), out)
+        chosen_overlays.append(str(odata.get("overlay")))
+    chosen_variants: list[str] = []
+    available = merged.get("variants", {}) or {}
+    for variant in variants or []:
+        if variant not in available:
+            out.error((str(entry), 1, 1), "unknown-variant", f"game '{merged.get('id')}' has no variant '{variant}'",
+                      hint_for(variant, available) or f"variants: {', '.join(available) or 'none'}")
+            continue
+        vpm, vpath = origins.find(("variants", variant))
+        apply_overlay(merged, origins, available[variant], vpm, vpath, out)
+        chosen_variants.append(variant)
+    _raise_unless_only_schema(out)
+    digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest,
+                   list(out.diagnostics))
+
+
+def _raise_unless_only_schema(out: _Collector) -> None:
+    """Stop at YAML, include and overlay errors (nothing sound to check further); schema
+    errors alone let the semantic checks run too, so every mistake is reported at once."""
+    if any(d.code != "schema" for d in out.diagnostics):
+        raise RuleFileError(out.diagnostics)
+
+
+def _load_checked(path: Path, kind: str, out: _Collector,
+                  base: dict[str, Any] | None = None) -> tuple[Any, PositionMap]:
+    try:
+        data, pm = load_yaml(path)
+    except RuleFileError as err:
+        out.diagnostics.extend(err.diagnostics)
+        return None, PositionMap(str(path), "")
+    if data is None:
+        out.error((str(path), 1, 1), "empty-file", "the file is empty")
+        return None, pm
+    if kind == "include" and isinstance(data, dict) and base is not None:
+        # An included file holds sections only; check it as if it carried the header.
+        checked = {"orrery": base.get("orrery"), "id": base.get("id"), "name": base.get("name"), **data}
+        out.diagnostics.extend(schema.check(checked, pm, "game"))
+    else:
+        out.diagnostics.extend(schema.check(data, pm, kind))
+    return data, pm
+
+
+def _at(pm: PositionMap, keypath: tuple[Any, ...]) -> tuple[str, int, int]:
+    where = pm.nearest(keypath)
+    return pm.path, where.line, where.column
+
+
+def _merge_file(merged: dict[str, Any], origins: Origins, data: dict[str, Any], pm: PositionMap,
+                out: _Collector) -> None:
+    for key, value in data.items():
+        if key in MAP_SECTIONS and isinstance(value, dict):
+            section = merged.setdefault(key, {})
+            for item_id, item in value.items():
+                if item_id in section:
+                    first = origins.locate_key((key, item_id))
+                    out.error(_key_at(pm, (key, item_id)), "duplicate-id",
+                              f"{key}.{item_id} is defined twice (first at {first[0]}:{first[1]})")
+                    continue
+                section[item_id] = item
+                origins.add((key, item_id), pm, (key, item_id))
+        elif key in LIST_SECTIONS and isinstance(value, list):
+            section_list = merged.setdefault(key, [])
+            for i, item in enumerate(value):
+                origins.add((key, len(section_list)), pm, (key, i))
+                section_list.append(item)
+        else:
+            if key in merged and key not in ("orrery",):
+                out.error(_key_at(pm, (key,)), "duplicate-id", f"'{key}' is defined in more than one file")
+                continue
+            merged[key] = value
+            origins.add((key,), pm, (key,))
+
+
+def _key_at(pm: PositionMap, keypath: tuple[Any, ...]) -> tuple[str, int, int]:
+    where = pm.key(keypath) or pm.nearest(keypath)
+    return pm.path, where.line, where.column
+
+
+def apply_overlay(merged: dict[str, Any], origins: Origins, overlay: dict[str, Any], pm: PositionMap,
+                  base: tuple[Any, ...], out: _Collector) -> None:
+    """Apply add/replace/patch/remove/set of an overlay (or a variant) to the merged game."""
+    for op in OVERLAY_OPS:
+        body = overlay.get(op)
+        if not body:
+            continue
+        for section, items in body.items():
+            where_section = base + (op, section)
+            if op == "set":
+                merged[section] = copy.deepcopy(items)
+                origins.add((section,), pm, where_section)
+                continue
+            if section not in MAP_SECTIONS:
+                out.error(_key_at(pm, where_section), "overlay-section",
+                          f"'{op}' works on sections of definitions; '{section}' is not one",
+                          hint_for(section, MAP_SECTIONS))
+                continue
+            target = merged.setdefault(section, {})
+            if op == "remove":
+                for i, item_id in enumerate(items or []):
+                    if item_id not in target:
+                        out.error(_at(pm, where_section + (i,)), "overlay-missing",
+                                  f"cannot remove {section}.{item_id}: it does not exist",
+                                  hint_for(str(item_id), target))
+                        continue
+                    del target[item_id]
+                continue
+            for item_id, item in (items or {}).items():
+                logical = (section, item_id)
+                here = _key_at(pm, where_section + (item_id,))
+                if op == "add" and item_id in target:
+                    first = origins.locate_key(logical)
+                    out.error(here, "overlay-exists", f"cannot add {section}.{item_id}: it already exists "
+                                                      f"(at {first[0]}:{first[1]}); use replace or patch")
+                    continue
+                if op in ("replace", "patch") and item_id not in target:
+                    out.error(here, "overlay-missing", f"cannot {op} {section}.{item_id}: it does not exist",
+                              hint_for(str(item_id), target) or "use add for a new definition")
+                    continue
+                if op == "patch":
+                    target[item_id] = _deep_merge(target[item_id], item, origins, logical, pm,
+                                                  where_section + (item_id,))
+                else:
+                    target[item_id] = copy.deepcopy(item)
+                    _forget(origins, logical)
+                    origins.add(logical, pm, where_section + (item_id,))
+
+
+def _forget(origins: Origins, logical: tuple[Any, ...]) -> None:
+    for key in [k for k in origins.table if k[: len(logical)] == logical and len(k) > len(logical)]:
+        del origins.table[key]
+
+
+def _deep_merge(old: Any, new: Any, origins: Origins, logical: tuple[Any, ...], pm: PositionMap,
+                keypath: tuple[Any, ...]) -> Any:
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        _forget(origins, logical)
+        origins.add(logical, pm, keypath)
+        return copy.deepcopy(new)
+    result = dict(old)
+    for key, value in new.items():
+        result[key] = _deep_merge(old.get(key), value, origins, logical + (key,), pm, keypath + (key,))
+    return result

@@ -1,0 +1,92 @@
+"""Counters and values: changing counters within their bounds, and declared values
+after the modifiers that apply now (continuous effects, card powers, grants).
+
+Counters hold whole numbers only: anything else would make the state unsavable, so it
+is a rule error where it happens. A change fires `changed` for games that listen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.diagnostics import RuleRuntimeError
+from interpreter.runtime.cards import card_owners
+from interpreter.runtime.events import fire
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+
+def _whole(cdef: Any, value: Any) -> int:
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        return int(value)
+    raise RuleRuntimeError(f"counter {cdef.name} holds whole numbers, not {value!r}", code="type")
+
+
+def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None:
+    cdef = st.gd.counters[ci]
+    delta = _whole(cdef, delta)
+    values = st.counters[ci]
+    old = values[slot]
+    new = old + delta
+    if verb == "pay" and new < (cdef.min if cdef.min is not None else 0):
+        raise RuleRuntimeError(f"cannot pay {-delta} {cdef.name}: only {old} available", code="overdraft")
+    if cdef.min is not None and new < cdef.min:
+        new = cdef.min
+    if cdef.max is not None and new > cdef.max:
+        new = cdef.max
+    if new == old:
+        return
+    values[slot] = new
+    if st.gd_listens and ("changed", ci) in st.gd_listens:
+        player, key = divmod(slot, cdef.width) if cdef.scope == "player" else (-1, slot)
+        fire(st, "changed", ci, {"player": player, "key": _key_name(cdef, key), "old": old, "new": new})
+
+
+def set_counter(st: State, ci: int, slot: int, value: int) -> None:
+    cdef = st.gd.counters[ci]
+    value = _whole(cdef, value)
+    if cdef.min is not None and value < cdef.min:
+        value = cdef.min
+    if cdef.max is not None and value > cdef.max:
+        value = cdef.max
+    old = st.counters[ci][slot]
+    if old == value:
+        return
+    st.counters[ci][slot] = value
+    if st.gd_listens and ("changed", ci) in st.gd_listens:
+        player, key = divmod(slot, cdef.width) if cdef.scope == "player" else (-1, slot)
+        fire(st, "changed", ci, {"player": player, "key": _key_name(cdef, key), "old": old, "new": value})
+
+
+def _key_name(cdef: Any, key: int) -> Any:
+    return cdef.keys[key] if cdef.keys else key
+
+
+def value_of(st: State, vi: int, player: int) -> Any:
+    """A declared value for a player, after every modifier that applies now."""
+    vdef = st.gd.values[vi]
+    env: dict[str, Any] = {"p": player, "me": player}
+    result = vdef.base(st, env)
+    for mod in vdef.modifiers:
+        if mod.card is not None:
+            owners = card_owners(st, mod.card)
+            if player not in owners:
+                continue
+            env["this"] = owners[player]
+        if mod.granted and not any(g.modifier == mod.index and g.player == player for g in st.grants):
+            continue
+        if mod.when is not None and not mod.when(st, env):
+            continue
+        amount = mod.amount(st, env)
+        if mod.op == "add":
+            result = result + amount
+        elif mod.op == "set":
+            result = amount
+        elif mod.op == "max":
+            result = max(result, amount)
+        else:
+            result = min(result, amount)
+    return result

@@ -1,0 +1,239 @@
+"""Decisions: where a running game waits for a player, and the actions it offers.
+
+A state waits in one of two ways, both records in `state.pending` (see records.py):
+`PendingActions` (the player picks one of an action group's actions) or
+`PendingChoice` (a choice inside an effect). Legal actions come in a stable order
+(declaration order, then each parameter's choices in order) and each has a canonical
+text that `apply` accepts back. Seats played by a game-defined bot never surface a
+choice: the bot answers it inside the state, with the state's own random numbers, so
+games stay deterministic.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from interpreter.diagnostics import IllegalActionError
+from interpreter.model import ActionDef
+from interpreter.runtime.actions import DONE, Action, render, renderer
+from interpreter.runtime.counters import change_counter
+from interpreter.runtime.ending import check_end
+from interpreter.runtime.errors import RULE_SLIPS, rule_error
+from interpreter.runtime.loop import run
+from interpreter.runtime.records import Frame, PendingActions, PendingChoice
+from interpreter.runtime.rng import randbelow
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+
+# ---- waiting ---------------------------------------------------------------------------
+
+
+def suspend_for_actions(st: State, fr: Frame, player: int, group: str, done_key: str) -> bool:
+    """Wait for `player` to pick an action of `group`; with none legal, the loop ends.
+    A seat played by a game bot (one without a `turn` effect) picks at once, inside the
+    state, by its `choose` rule; its picks go to the game log, not the history (the
+    history holds only what the outside world decided, so replays stay exact)."""
+    if check_end(st, "action"):
+        return True
+    st.pending = PendingActions(player, group, done_key)
+    st.legal_cache = None
+    legal = legal_actions(st)
+    if not legal:
+        st.pending = None
+        return False
+    fr.pc -= 1  # run the `take actions` operation again after the action
+    bot = st.gd.bots.get(st.seats[player])
+    if bot is None:
+        return True
+    chosen = legal[0] if bot.choose == "first" else legal[randbelow(st, len(legal))]
+    st.log.append(f"P{player + 1} ({st.seats[player]}): {chosen.text}")
+    _perform(st, chosen)
+    return False
+
+
+def suspend_for_choice(
+    st: State, fr: Frame, player: int, options: list[Any], type_: str, prompt: str, answer: str, allow_done: bool
+) -> bool:
+    """Wait for `player` to pick one of `options` (or let a game bot pick now)."""
+    fr.pc -= 1  # the choosing operation runs again and takes the answer
+    bot = st.gd.bots.get(st.seats[player])
+    if bot is not None:
+        choices = options + [DONE] if allow_done else options
+        fr.env[answer] = choices[0] if bot.choose == "first" else choices[randbelow(st, len(choices))]
+        return False
+    if check_end(st, "action"):
+        return True
+    st.pending = PendingChoice(player, list(options), type_, prompt, answer, allow_done)
+    st.legal_cache = None
+    return True
+
+
+def unique_options(st: State, options: list[Any], type_: str) -> list[Any]:
+    """The options of a choice without repeats (by canonical text, first kept): equal
+    values are one answer, and legal action texts must be unique."""
+    if len(options) < 2:
+        return options
+    seen: set[str] = set()
+    unique = []
+    for option in options:
+        text = render(st, option, type_)
+        if text not in seen:
+            seen.add(text)
+            unique.append(option)
+    return unique
+
+
+# ---- what is legal ---------------------------------------------------------------------
+
+
+def legal_actions(st: State) -> list[Action]:
+    if st.legal_cache is not None:
+        return st.legal_cache
+    pending = st.pending
+    result: list[Action] = []
+    if pending is None:
+        pass
+    elif isinstance(pending, PendingActions):
+        player = pending.player
+        for action in st.gd.groups[pending.group]:
+            if _within_limits(st, action, player):
+                try:
+                    _enumerate(st, action, player, result)
+                except RULE_SLIPS as err:  # conditions run outside the effect loop
+                    raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
+    else:
+        type_ = pending.type
+        result = [Action(render(st, v, type_), v) for v in pending.options]
+        if pending.allow_done:
+            result.append(Action("done", DONE))
+    st.legal_cache = result
+    return result
+
+
+def _within_limits(st: State, action: ActionDef, player: int) -> bool:
+    for scope, most in action.limits:
+        if st.uses[scope].get(f"{action.id}:{player}", 0) >= most:
+            return False
+    return True
+
+
+def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> None:
+    # One env for the whole walk: domains and conditions only read it (this is the hot
+    # path of every decision, so no copies per candidate).
+    env: dict[str, Any] = {"me": player}
+    params = action.params
+    if not params:
+        if _allowed(st, action, env):
+            out.append(_bare(action.id, action.index))
+        return
+    seen: set[str] = set()  # equal values in a domain give one action, not two
+    if len(params) == 1:
+        name, show, head = params[0].name, renderer(params[0].type), action.id + " "
+        for value in params[0].domain(st, env):
+            env[name] = value
+            if _allowed(st, action, env):
+                text = head + show(st, value)
+                if text not in seen:
+                    seen.add(text)
+                    out.append(Action(text, (action.index, (value,))))
+        return
+    shows = [renderer(p.type) for p in params]
+    last = len(params)
+
+    def walk(i: int, values: tuple[Any, ...]) -> None:
+        if i == last:
+            if _allowed(st, action, env):
+                text = action.id + "".join(" " + show(st, v) for v, show in zip(values, shows, strict=True))
+                if text not in seen:
+                    seen.add(text)
+                    out.append(Action(text, (action.index, values)))
+            return
+        name = params[i].name
+        for value in params[i].domain(st, env):
+            env[name] = value
+            walk(i + 1, (*values, value))
+        env.pop(name, None)
+
+    walk(0, ())
+
+
+@functools.cache
+def _bare(text: str, index: int) -> Action:
+    """The Action of a parameterless action: the same every time, so made once."""
+    return Action(text, (index, ()))
+
+
+def _allowed(st: State, action: ActionDef, env: dict[str, Any]) -> bool:
+    if action.condition is not None and not action.condition(st, env):
+        return False
+    if not action.cost:
+        return True
+    for ci, offset, amount in action.cost:
+        cdef = st.gd.counters[ci]
+        slot = env["me"] * cdef.width + offset if cdef.scope == "player" else offset
+        floor = cdef.min if cdef.min is not None else 0
+        if st.counters[ci][slot] - amount(st, env) < floor:
+            return False
+    return True
+
+
+# ---- applying --------------------------------------------------------------------------
+
+
+def find(st: State, action: Action | str) -> Action:
+    """The legal action meant by an Action or its canonical text."""
+    options = legal_actions(st)
+    if isinstance(action, Action):
+        for legal in options:  # the usual case: one of the very objects we handed out
+            if legal is action:
+                return legal
+    text = action.text if isinstance(action, Action) else str(action).strip()
+    for legal in options:
+        if legal.text == text:
+            return legal
+    if st.terminal:
+        raise IllegalActionError(f"the game is over; '{text}' cannot be played")
+    sample = ", ".join(a.text for a in options[:6]) + (" ..." if len(options) > 6 else "")
+    raise IllegalActionError(f"'{text}' is not a legal action now; legal: {sample}")
+
+
+def apply(st: State, action: Action | str) -> None:
+    chosen = find(st, action)
+    st.history.append(chosen.text)
+    _perform(st, chosen)
+    run(st)
+
+
+def _perform(st: State, chosen: Action) -> None:
+    """Answer the pending decision with a legal action: set the choice's answer, or pay
+    the action's cost and push its effect. Running the effects is the caller's job."""
+    pending = st.pending
+    assert pending is not None
+    st.pending = None
+    st.legal_cache = None
+    frame = st.stack[-1]
+    if isinstance(pending, PendingChoice):
+        frame.env[pending.answer_key] = chosen.payload
+    else:
+        index, values = chosen.payload
+        act = st.gd.actions[index]
+        player = pending.player
+        for scope, _ in act.limits:
+            key = f"{act.id}:{player}"
+            st.uses[scope][key] = st.uses[scope].get(key, 0) + 1
+        env: dict[str, Any] = {"me": player}
+        for param, value in zip(act.params, values, strict=True):
+            env[param.name] = value
+        for ci, offset, amount in act.cost:
+            cdef = st.gd.counters[ci]
+            slot = player * cdef.width + offset if cdef.scope == "player" else offset
+            change_counter(st, ci, slot, -amount(st, env), "pay")
+        if act.ends:
+            frame.env[pending.done_key] = True
+        st.stack.append(Frame(act.code, 0, env))
+        if st.queue:  # triggers of paying the cost resolve before the action's effect
+            st.stack.extend(reversed(st.queue))
+            st.queue = []

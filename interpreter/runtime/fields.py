@@ -1,0 +1,297 @@
+"""The fields of a game state, declared once.
+
+Each `Field` says how the state's attribute is copied by `clone()`, written to a save,
+read back and checked, and whether equality compares it. `State.clone` is generated
+from this table, `saves.py` writes and reads saves by it, and `State.__eq__` compares
+the saved fields: adding a field to the state means adding one line here.
+
+Loading runs the fields in the order declared: a field's check may use the fields
+above it (zones are checked against card locations, the pending decision against the
+stack and the players). A save that loads is consistent; one that is not is refused
+with the reason, never resumed to fail later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from interpreter.diagnostics import GameError
+from interpreter.runtime.records import STOPPED, Frame, Grant, pending_from_json
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+# How clone() copies a field: Python expressions over the source state `s`.
+COPIES = {
+    "share": "s.{a}",  # static, or never changed in place (records, actions, seats)
+    "list": "s.{a}[:]",
+    "lists": "[v[:] for v in s.{a}]",
+    "dict": "s.{a}.copy()",
+    "dicts": "{{k: v.copy() for k, v in s.{a}.items()}}",
+    "set": "s.{a}.copy()",
+    "frames": "[f.copy() for f in s.{a}]",
+    "empty": "[]",
+}
+
+
+def need(cond: bool, what: str) -> None:
+    """Refuse a save whose content breaks an invariant of the state."""
+    if not cond:
+        raise GameError(f"corrupt save: {what}")
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def int_list(value: Any, what: str) -> list[int]:
+    need(isinstance(value, list) and all(_is_int(v) for v in value), f"{what} must be a list of numbers")
+    return list(value)
+
+
+@attrs.frozen
+class Field:
+    """One attribute of State: how it is copied, saved (under `key`), loaded and checked."""
+
+    attr: str
+    copy: str
+    key: str | None = None  # None: not saved (derived or transient)
+    dump: Callable[[Any], Any] = lambda v: v
+    load: Callable[[State, Any], Any] | None = None  # checks and returns the value
+
+    @property
+    def saved(self) -> bool:
+        return self.key is not None
+
+
+# ---- loaders: each checks one field against the fields above it ---------------------------
+
+
+def _load_counters(st: State, value: Any) -> list[list[int]]:
+    gd, n = st.gd, st.n
+    need(isinstance(value, list) and len(value) == len(gd.counters), "wrong number of counters")
+    counters = []
+    for cdef, values in zip(gd.counters, value, strict=True):
+        values = int_list(values, f"counter {cdef.name}")
+        need(len(values) == cdef.width * (n if cdef.scope == "player" else 1), f"counter {cdef.name} has wrong size")
+        low = cdef.min if cdef.min is not None else None
+        high = cdef.max if cdef.max is not None else None
+        need(all((low is None or v >= low) and (high is None or v <= high) for v in values),
+             f"counter {cdef.name} is out of its bounds")
+        counters.append(values)
+    return counters
+
+
+def _load_card_def(st: State, value: Any) -> list[int]:
+    card_def = int_list(value, "card_def")
+    need(all(0 <= d < len(st.gd.cards) for d in card_def), "unknown card definition")
+    return card_def
+
+
+def _load_loc(st: State, value: Any) -> list[int]:
+    loc = int_list(value, "loc")
+    need(len(loc) == len(st.card_def), "card locations do not match cards")
+    need(all(-1 <= slot < st.layout.slots for slot in loc), "a card is in a zone that does not exist")
+    return loc
+
+
+def _load_zones(st: State, value: Any) -> list[list[int]]:
+    need(isinstance(value, list) and len(value) == st.layout.slots, "wrong number of zones")
+    zones = [int_list(z, "zone") for z in value]
+    seen: set[int] = set()
+    for slot, zone in enumerate(zones):
+        for iid in zone:
+            need(0 <= iid < len(st.card_def) and st.loc[iid] == slot and iid not in seen,
+                 f"card {iid} is in the wrong place")
+            seen.add(iid)
+    need(all(loc == -1 or i in seen for i, loc in enumerate(st.loc)), "a card is lost between zones")
+    return zones
+
+
+def _load_attrs(st: State, value: Any) -> dict[tuple[int, str], Any]:
+    need(isinstance(value, list), "bad card attributes")
+    result: dict[tuple[int, str], Any] = {}
+    for entry in value:
+        need(isinstance(entry, list) and len(entry) == 3 and _is_int(entry[0]) and isinstance(entry[1], str)
+             and 0 <= entry[0] < len(st.card_def), "bad card attribute")
+        result[(entry[0], entry[1])] = entry[2]
+    return result
+
+
+def _load_revealed(st: State, value: Any) -> set[int]:
+    revealed = set(int_list(value, "revealed"))
+    need(all(0 <= iid < len(st.card_def) for iid in revealed), "a revealed card does not exist")
+    return revealed
+
+
+def _load_rng(st: State, value: Any) -> int:
+    need(_is_int(value) and 0 <= value < (1 << 64), "bad random state")
+    return int(value)
+
+
+def _load_stack(st: State, value: Any) -> list[Frame]:
+    need(isinstance(value, list), "bad stack")
+    codes = st.gd.codes
+    stack = []
+    for frame in value:
+        need(isinstance(frame, list) and len(frame) == 3 and _is_int(frame[0]) and _is_int(frame[1])
+             and isinstance(frame[2], dict), "bad frame")
+        # pc: an operation of the code, its end, or past it (where `stop` leaves a frame)
+        need(0 <= frame[0] < len(codes) and (0 <= frame[1] <= len(codes[frame[0]].ops) or frame[1] == STOPPED),
+             "frame points outside the rules")
+        stack.append(Frame(frame[0], frame[1], dict(frame[2])))
+    return stack
+
+
+def _load_pending(st: State, value: Any) -> Any:
+    """A decision being waited for must have its full shape and fit the state: a save
+    resumed with a bad one would fail later, far from the cause."""
+    if value is None:
+        need(st.stack == [], "a running effect that waits for no decision")
+        return None
+    need(isinstance(value, list) and len(value) > 0 and value[0] in ("actions", "choice"), "bad pending decision")
+    need(st.stack != [], "a decision without a running effect")
+    need(len(value) > 1 and _is_int(value[1]) and 0 <= value[1] < st.n, "bad deciding player")
+    if value[0] == "actions":
+        need(len(value) == 4 and isinstance(value[2], str) and isinstance(value[3], str)
+             and value[3].startswith("#"), "bad pending actions")
+        need(value[2] in st.gd.groups, "unknown action group")
+        need(value[1] not in _bot_seats(st), "a decision for a seat that a game bot plays")
+        return pending_from_json(value)
+    need(len(value) == 7, "bad pending choice")
+    _, _, options, type_, prompt, answer, allow_done = value
+    need(isinstance(options, list) and isinstance(type_, str) and isinstance(prompt, str)
+         and isinstance(answer, str) and answer.startswith("#") and isinstance(allow_done, bool),
+         "bad pending choice")
+    if type_ == "card":
+        need(all(_is_int(o) and 0 <= o < len(st.card_def) for o in options if o is not None),
+             "a card to choose from does not exist")
+    elif type_ == "player":
+        need(all(_is_int(o) and 0 <= o < st.n for o in options), "a player to choose from does not exist")
+    elif type_ in ("int", "str", "bool"):
+        kind = {"int": int, "str": str, "bool": bool}[type_]
+        need(all(isinstance(o, kind) for o in options), f"the options of the choice are not all {type_}")
+    need(value[1] not in _bot_seats(st), "a decision for a seat that a game bot plays")
+    return pending_from_json(value)
+
+
+def _bot_seats(st: State) -> set[int]:
+    return {i for i, seat in enumerate(st.seats) if seat in st.gd.bots}
+
+
+def _load_player(st: State, value: Any) -> int:
+    need(_is_int(value) and 0 <= value < st.n, "bad active player")
+    return int(value)
+
+
+def _load_count(what: str) -> Callable[[State, Any], int]:
+    def load(st: State, value: Any) -> int:
+        need(_is_int(value) and value >= 0, f"bad {what}")
+        return int(value)
+    return load
+
+
+def _load_uses(st: State, value: Any) -> dict[str, dict[str, int]]:
+    need(isinstance(value, dict) and set(value) == {"turn", "round", "game"}
+         and all(isinstance(v, dict) and all(_is_int(c) for c in v.values()) for v in value.values()),
+         "bad action uses")
+    return {k: dict(v) for k, v in value.items()}
+
+
+def _load_grants(st: State, value: Any) -> list[Grant]:
+    need(isinstance(value, list) and all(isinstance(g, list) and len(g) == 3 and _is_int(g[0])
+                                         and 0 <= g[0] < len(st.gd.modifiers) and _is_int(g[1])
+                                         and 0 <= g[1] < st.n and g[2] in ("turn", "round", "game")
+                                         for g in value), "bad grants")
+    return [Grant(g[0], g[1], g[2]) for g in value]
+
+
+def _load_optional_str(what: str) -> Callable[[State, Any], str | None]:
+    def load(st: State, value: Any) -> str | None:
+        need(value is None or isinstance(value, str), f"bad {what}")
+        return value  # type: ignore[no-any-return]
+    return load
+
+
+def _load_ending(st: State, value: Any) -> str | None:
+    need(value in (None, "turn", "round"), "bad ending")
+    return value  # type: ignore[no-any-return]
+
+
+def _load_terminal(st: State, value: Any) -> bool:
+    need(isinstance(value, bool), "bad terminal flag")
+    need(not value or (st.pending is None and st.stack == []), "a finished game still waits for a decision")
+    return bool(value)
+
+
+def _load_winners(st: State, value: Any) -> list[int]:
+    winners = int_list(value, "winners")
+    need(all(0 <= w < st.n for w in winners), "a winner is not a player")
+    return winners
+
+
+def _load_strings(what: str) -> Callable[[State, Any], list[str]]:
+    def load(st: State, value: Any) -> list[str]:
+        need(isinstance(value, list) and all(isinstance(h, str) for h in value), f"bad {what}")
+        return list(value)
+    return load
+
+
+def _dump_attrs(value: dict[tuple[int, str], Any]) -> list[list[Any]]:
+    return [[iid, name, v] for (iid, name), v in sorted(value.items(), key=lambda kv: kv[0])]
+
+
+# The fields of State, in load order. Static fields (the game, its definition, layout,
+# players, seats, seed) are shared by clones; `players`/`seats`/`seed` are read from
+# the save's header by saves.py before these are loaded.
+FIELDS: tuple[Field, ...] = (
+    Field("game", "share"),
+    Field("gd", "share"),
+    Field("gd_listens", "share"),
+    Field("layout", "share"),
+    Field("n", "share"),
+    Field("players", "share"),
+    Field("seats", "share"),
+    Field("seed", "share"),
+    Field("counters", "lists", "counters", lambda v: [c[:] for c in v], _load_counters),
+    Field("card_def", "list", "card_def", list, _load_card_def),
+    Field("loc", "list", "loc", list, _load_loc),
+    Field("zones", "lists", "zones", lambda v: [z[:] for z in v], _load_zones),
+    Field("attrs", "dict", "attrs", _dump_attrs, _load_attrs),
+    Field("revealed", "set", "revealed", sorted, _load_revealed),
+    Field("rng", "share", "rng", load=_load_rng),
+    Field("stack", "frames", "stack", lambda v: [f.to_json() for f in v], _load_stack),
+    Field("queue", "empty"),  # triggered effects waiting to be pushed: empty between operations
+    Field("pending", "share", "pending", lambda v: None if v is None else v.to_json(), _load_pending),
+    Field("active", "share", "active", load=_load_player),
+    Field("round_no", "share", "round", load=_load_count("round")),
+    Field("turn_no", "share", "turn", load=_load_count("turn")),
+    Field("uses", "dicts", "uses", lambda v: {k: dict(c) for k, c in v.items()}, _load_uses),
+    Field("grants", "list", "grants", lambda v: [g.to_json() for g in v], _load_grants),
+    Field("ending", "share", "ending", load=_load_ending),
+    Field("ending_reason", "share", "ending_reason", load=_load_optional_str("ending reason")),
+    Field("terminal", "share", "terminal", load=_load_terminal),
+    Field("winners", "list", "winners", list, _load_winners),
+    Field("end_reason", "share", "end_reason", load=_load_optional_str("end reason")),
+    Field("history", "list", "history", list, _load_strings("history")),
+    Field("log", "list", "log", list, _load_strings("log")),
+    # Legal actions are immutable and the list is never changed in place: a clone
+    # shares it, so it does not list its actions again (searches clone before moves).
+    Field("legal_cache", "share"),
+)
+
+SAVED: tuple[Field, ...] = tuple(f for f in FIELDS if f.saved)
+
+
+def make_clone(cls: type) -> Callable[[Any], Any]:
+    """The clone function of `cls`, generated from FIELDS (one line per field, so it
+    is as fast as one written by hand and cannot forget a field)."""
+    lines = ["def clone(s):", "    new = new_state(cls)"]
+    lines += [f"    new.{f.attr} = {COPIES[f.copy].format(a=f.attr)}" for f in FIELDS]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"cls": cls, "new_state": object.__new__}
+    exec("\n".join(lines), namespace)  # our own fixed table, never user text
+    return namespace["clone"]  # type: ignore[no-any-return]

@@ -1,0 +1,60 @@
+"""Where things sit in a state for a number of players: zone slots, and the components
+placed before setup. Both are the same for every game of one player count, so the
+Game builds them once per count and every new state copies them.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from interpreter.model import GameDef
+
+
+@attrs.frozen
+class Layout:
+    """Where each zone's lists sit in `State.zones` for a number of players (derived)."""
+
+    zbase: tuple[int, ...]  # zone index -> first slot
+    zowner: tuple[int, ...]  # slot -> owner seat, -1 when shared
+    zdef: tuple[int, ...]  # slot -> zone index
+    slots: int
+
+    @classmethod
+    def build(cls, gd: GameDef, n: int) -> Layout:
+        zbase: list[int] = []
+        zowner: list[int] = []
+        zdef: list[int] = []
+        for zone in gd.zones:
+            zbase.append(len(zowner))
+            owners = range(n) if zone.scope == "player" else [-1]
+            for owner in owners:
+                zowner.append(owner)
+                zdef.append(zone.index)
+        return cls(tuple(zbase), tuple(zowner), tuple(zdef), len(zowner))
+
+
+@attrs.frozen
+class StartTemplate:
+    """Counters at their initial values and the cards of `in:` placed, before setup."""
+
+    counters: list[list[int]]
+    zones: list[list[int]]
+    card_def: list[int]
+    loc: list[int]
+
+
+def start_template(gd: GameDef, layout: Layout, num_players: int) -> StartTemplate:
+    """The components of a game of `num_players` before setup runs."""
+    counters = [list(cdef.initial) * (num_players if cdef.scope == "player" else 1) for cdef in gd.counters]
+    zones: list[list[int]] = [[] for _ in range(layout.slots)]
+    card_def: list[int] = []
+    loc: list[int] = []
+    for card in gd.cards:
+        if card.zone is not None and card.count:
+            slot = layout.zbase[card.zone]
+            for _ in range(card.count):
+                iid = len(card_def)
+                card_def.append(card.index)
+                loc.append(slot)
+                zones[slot].append(iid)
+    return StartTemplate(counters, zones, card_def, loc)

@@ -1,0 +1,81 @@
+"""The run loop: run operations until a decision is needed or the game is over.
+
+A running game is a stack of frames (`records.Frame`: code index, next operation,
+locals) inside the state. An operation returns True when it waits for a decision;
+triggered effects queued while it ran are pushed as frames right after it. A step
+budget per resolution and a cap on frame depth turn runaway rules into rule errors.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interpreter.diagnostics import RuleRuntimeError
+from interpreter.runtime.ending import check_end, finish
+from interpreter.runtime.errors import RULE_SLIPS, rule_error
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+STEP_BUDGET = 200_000  # operations per resolution (between two decisions)
+MAX_QUIET_TURNS = 20_000  # turns in a row without a decision (all-bot games)
+MAX_DEPTH = 200  # nested frames: effects calling effects, trigger chains
+
+
+def run(st: State) -> None:
+    """Run until a decision is needed or the game is over."""
+    stack = st.stack
+    codes = st.gd.codes
+    budget = STEP_BUDGET
+    # Games whose seats are all bots make no decision at all: a new turn is progress, so
+    # it refills the budget; only a run of MAX_QUIET_TURNS turns with no decision is
+    # taken for a game that never ends.
+    first_turn = refilled_at = st.turn_no
+    while stack:
+        fr = stack[-1]
+        code = codes[fr.code]
+        ops = code.ops
+        count = len(ops)
+        depth = len(stack)
+        # Run this frame's operations until it ends or another frame goes on top.
+        while True:
+            pc = fr.pc
+            if pc >= count:
+                stack.pop()
+                # An action is over (its triggers too): `check: action` ends are checked
+                # now, while `me` is still the player who acted (not at the next
+                # decision, which may be another player's turn).
+                if code.kind == "action" and check_end(st, "action", fr.env.get("me")):
+                    return
+                break
+            fr.pc = pc + 1
+            try:
+                if ops[pc](st, fr):
+                    return
+            except RULE_SLIPS as err:
+                raise rule_error(code.wheres[pc], err) from None
+            if st.terminal:
+                return
+            budget -= 1
+            if not budget:
+                if st.turn_no == refilled_at or st.turn_no - first_turn > MAX_QUIET_TURNS:
+                    what = (f"more than {STEP_BUDGET} steps without a decision or a new turn (an endless loop?)"
+                            if st.turn_no == refilled_at
+                            else f"more than {MAX_QUIET_TURNS} turns without a decision (a game that never ends?)")
+                    raise RuleRuntimeError(what, code="step-budget").within(code.wheres[pc])
+                budget, refilled_at = STEP_BUDGET, st.turn_no
+            if st.queue:
+                queued = st.queue
+                st.queue = []
+                stack.extend(reversed(queued))
+                if len(stack) > MAX_DEPTH:
+                    raise RuleRuntimeError(f"trigger chain deeper than {MAX_DEPTH} effects (a trigger that fires "
+                                           "itself?)", code="depth").within(code.wheres[pc])
+                break
+            if len(stack) != depth:
+                if len(stack) > MAX_DEPTH:  # calls (procedures, `use`) nest frames too
+                    raise RuleRuntimeError(f"effects nested deeper than {MAX_DEPTH} (a procedure that calls "
+                                           "itself?)", code="depth").within(code.wheres[pc])
+                break
+    if not st.terminal:
+        finish(st, None, "flow-ended")

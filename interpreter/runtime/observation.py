@@ -1,0 +1,90 @@
+"""What one player may see of a state, derived only from declared visibility.
+
+Counters and zones say who may see them (`all`, `owner`, `none`); a zone's order may be
+hidden. Everything shown to a player — the terminal view, a bot's input, a log shown to
+a person — comes through `observe`, so nothing hidden leaks by accident.
+A card a player may not see is shown as its count only; revealed cards are visible
+to all until they move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.model import ViewDef
+from interpreter.runtime.errors import RULE_SLIPS, rule_error
+from interpreter.runtime.present import render_template
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+
+def _may_see(visible: str, owner: int, player: int) -> bool:
+    # A shared zone or counter has no owner (-1): `owner` visibility hides it from
+    # everyone, spectators (-1 too) included.
+    return visible == "all" or (visible == "owner" and owner == player and owner >= 0)
+
+
+def observe(st: State, player: int) -> dict[str, Any]:
+    """Plain data: what `player` (a seat, or -1 for a spectator) may see now."""
+    gd, layout = st.gd, st.layout
+    counters: dict[str, Any] = {}
+    for cdef, values in zip(gd.counters, st.counters, strict=True):
+        owners = range(st.n) if cdef.scope == "player" else [-1]
+        shown: list[Any] = []
+        for i, owner in enumerate(owners):
+            part = values[i * cdef.width:(i + 1) * cdef.width]
+            if not _may_see(cdef.visible, owner, player):
+                shown.append(None)
+            elif cdef.keys:
+                shown.append(dict(zip(cdef.keys, part, strict=True)))
+            else:
+                shown.append(part[0] if cdef.width == 1 else part)
+        counters[cdef.name] = shown if cdef.scope == "player" else shown[0]
+    zones: dict[str, Any] = {}
+    for zdef in gd.zones:
+        base = layout.zbase[zdef.index]
+        owners = range(st.n) if zdef.scope == "player" else [-1]
+        shown_zones = []
+        for i, owner in enumerate(owners):
+            cards = st.zones[base + i]
+            if _may_see(zdef.visible, owner, player):
+                listed = [st.card_text(c) for c in cards]
+                if not zdef.order_visible:
+                    listed = sorted(listed)
+                shown_zones.append({"count": len(cards), "cards": listed})
+            else:
+                seen = [st.card_text(c) for c in cards if c in st.revealed]
+                entry: dict[str, Any] = {"count": len(cards)}
+                if seen:
+                    entry["revealed"] = sorted(seen)
+                shown_zones.append(entry)
+        zones[zdef.name] = shown_zones if zdef.scope == "player" else shown_zones[0]
+    obs: dict[str, Any] = {
+        "game": gd.id,
+        "player": player,
+        "players": st.n,
+        "seats": list(st.seats),
+        "round": st.round_no,
+        "turn": st.turn_no,
+        "active": st.active,
+        "current_player": st.current_player(),
+        "counters": counters,
+        "zones": zones,
+        "terminal": st.terminal,
+    }
+    if gd.views and 0 <= player < st.n:
+        obs["views"] = {view.id: render_view(st, view, player) for view in gd.views}
+    if st.terminal:
+        obs["winners"] = list(st.winners)
+    if st.pending is not None and st.pending.player == player:
+        obs["decision"] = {"prompt": st.prompt(), "legal": [a.text for a in st.legal_actions()]}
+    return obs
+
+
+def render_view(st: State, view: ViewDef, player: int) -> str:
+    """A game-defined view of the table as `player` sees it (`me` = the viewer)."""
+    try:
+        return render_template(st, view.parts, {"me": player})
+    except RULE_SLIPS as err:
+        raise rule_error(f"view '{view.id}'", err) from None

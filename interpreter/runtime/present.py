@@ -1,0 +1,165 @@
+"""Text for people: values, cards, templates, views and whole observations in words.
+
+One module for everything a person reads of a state (terminal, `str(state)`, log lines,
+game views), so cards are named the same way everywhere. Canonical action texts (which
+must parse back) are not made here but in `actions.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from interpreter.model import GameDef
+from interpreter.runtime.records import PendingActions
+
+if TYPE_CHECKING:
+    from interpreter.runtime.actions import Action
+    from interpreter.runtime.state import State
+
+
+def people_text(st: State, value: Any, type_: str) -> str:
+    """A value for people (log lines, views): cards by name, players as P1.., strings as
+    they are, lists joined with commas. Unlike `render`, it need not parse back."""
+    if value is None:
+        return "none"
+    if type_ == "card" and type(value) is int:
+        return str(st.gd.cards[st.card_def[value]].name)
+    if type_ == "player" and type(value) is int:
+        return f"P{value + 1}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        inner = type_[5:] if type_.startswith("list:") else "any"
+        return ", ".join(people_text(st, v, inner) for v in value)
+    return str(value)
+
+
+def render_template(st: Any, parts: list[Any] | tuple[Any, ...], env: dict[str, Any]) -> str:
+    return "".join(p if isinstance(p, str) else people_text(st, p[0](st, env), p[1]) for p in parts)
+
+
+def seat_name(player: int, viewers: set[int] | None = None) -> str:
+    """`P2`, or `P1 (you)` for the single human at the table."""
+    you = viewers is not None and len(viewers) == 1 and player in viewers
+    return f"P{player + 1}{' (you)' if you else ''}"
+
+
+def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full: bool = True) -> list[str]:
+    """Lines showing one player's observation: turn, the game's views, counters, zones.
+    With `full` False and views defined, the views stand for the whole table (the
+    generic listing is long for big games; `view all` shows it)."""
+    lines = [f"Turn {obs['turn']}" + (f", round {obs['round']}" if obs["round"] else "")
+             + f"; active player P{obs['active'] + 1}"]
+    labels = {view.id: view.label for view in gd.views}
+    for view_id, text in (obs.get("views") or {}).items():
+        # The game's own views of the table come first: they are made for people.
+        lines.append(f"{labels.get(view_id, view_id)}:")
+        lines.extend("  " + line for line in text.rstrip("\n").split("\n"))
+    if obs.get("views") and not full:
+        lines.append("(type 'all' to see every counter and zone)")
+        return lines
+    counters = {c.name: c for c in gd.counters}
+    zones = {z.name: z for z in gd.zones}
+    if obs["counters"]:
+        lines.append("Counters:")
+        for name, value in obs["counters"].items():
+            cdef = counters[name]
+            shown = _per_player(value, viewers, _counter_text) if cdef.scope == "player" else _counter_text(value)
+            lines.append(f"  {_titled(name, cdef.label)}: {shown}")
+    if obs["zones"]:
+        lines.append("Zones:")
+        for name, value in obs["zones"].items():
+            zdef = zones[name]
+            shown = _per_player(value, viewers, _zone_text) if zdef.scope == "player" else _zone_text(value)
+            lines.append(f"  {_titled(name, zdef.label)}: {shown}")
+    return lines
+
+
+def _titled(name: str, label: str) -> str:
+    return name if label == name else f"{name} ({label})"
+
+
+def _per_player(values: list[Any], viewers: set[int], show: Callable[[Any], str]) -> str:
+    return " | ".join(f"{seat_name(p, viewers)} {show(v)}" for p, v in enumerate(values))
+
+
+def _counter_text(value: Any) -> str:
+    if value is None:
+        return "hidden"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def _zone_text(value: Any) -> str:
+    count = value.get("count", 0)
+    if "cards" in value:
+        return cards_text(value["cards"]) if value["cards"] else "empty"
+    text = "empty" if count == 0 else f"{count} card{'s' if count != 1 else ''} (hidden)"
+    if value.get("revealed"):
+        text += f", revealed: {', '.join(value['revealed'])}"
+    return text
+
+
+def cards_text(cards: list[str]) -> str:
+    """Card texts in order, runs of copies of one card shortened: `cargo-hauler x20 (#0-#19)`."""
+    runs: list[tuple[str, list[str]]] = []
+    for card in cards:
+        card_id, _, number = card.rpartition("#")
+        if runs and runs[-1][0] == card_id:
+            runs[-1][1].append(number)
+        else:
+            runs.append((card_id, [number]))
+    return ", ".join(_run_text(card_id, numbers) for card_id, numbers in runs)
+
+
+def _run_text(card_id: str, numbers: list[str]) -> str:
+    if len(numbers) < 3:
+        return ", ".join(f"{card_id}#{n}" for n in numbers)
+    digits = [int(n) for n in numbers if n.isdigit()]
+    if len(digits) == len(numbers) and digits == list(range(digits[0], digits[0] + len(digits))):
+        return f"{card_id} x{len(numbers)} (#{numbers[0]}-#{numbers[-1]})"
+    shown = ", ".join(f"#{n}" for n in numbers[:4]) + (", ..." if len(numbers) > 4 else "")
+    return f"{card_id} x{len(numbers)} ({shown})"
+
+
+def describe_result(result: dict[str, Any], seats: list[str]) -> list[str]:
+    """Lines saying how a game ended: winners, returns, length."""
+    winners = result["winners"]
+    if not winners:
+        who = "No winner."
+    elif len(winners) == len(seats):
+        who = "Everyone wins (a shared victory)." if len(seats) > 1 else "P1 wins."
+    else:
+        names = ", ".join(f"P{w + 1} ({seats[w]})" for w in winners)
+        who = f"Winner{'s' if len(winners) > 1 else ''}: {names}."
+    returns = ", ".join(f"P{i + 1} {_signed(r)}" for i, r in enumerate(result["returns"]))
+    reason = f" ({result['reason']})" if result.get("reason") else ""
+    return [
+        f"Game over{reason}. {who}",
+        f"Returns: {returns}",
+        f"{result['actions']} actions, {result['turns']} turns, {result['rounds']} rounds.",
+    ]
+
+
+def _signed(value: float) -> str:
+    number = int(value) if float(value).is_integer() else value
+    return f"+{number}" if value > 0 else f"{number}"
+
+
+def action_label(state: State, action: Action) -> str:
+    """The people's text of an action (its `label:` with parameters filled in), or ''."""
+    pending = state.pending
+    if not isinstance(pending, PendingActions) or not isinstance(action.payload, tuple):
+        return ""
+    index, values = action.payload
+    adef = state.gd.actions[index]
+    if adef.label == adef.id or not adef.label_parts:
+        return ""
+    env: dict[str, Any] = {"me": pending.player}
+    env.update((p.name, v) for p, v in zip(adef.params, values, strict=True))
+    label = render_template(state, adef.label_parts, env)
+    return "" if label == action.text else label

@@ -1,0 +1,97 @@
+"""The named records a running game is made of: frames, pending decisions and grants.
+
+They are slotted attrs classes (fast attribute access, no per-instance dict) and plain
+data: each has `to_json()`/`from_json()` giving the lists the save format has always
+used (`orrery-state/1`), so saves written by 0.1.0 read back unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.define(slots=True, eq=True)
+class Frame:
+    """One effect being run: which code, the next operation, and its local names.
+
+    `pc` may be `len(ops)` (the frame is done) or `STOPPED` (a `stop` statement left it).
+    Values in `env` are never changed in place (lists are rebuilt), so copying the dict
+    is a full copy of the frame."""
+
+    code: int
+    pc: int
+    env: dict[str, Any]
+
+    def copy(self) -> Frame:
+        return Frame(self.code, self.pc, self.env.copy())
+
+    def to_json(self) -> list[Any]:
+        return [self.code, self.pc, dict(self.env)]
+
+
+STOPPED = 1 << 30  # a pc past any code's end: the frame returns at once
+
+
+@attrs.define(slots=True, eq=True)
+class PendingActions:
+    """The game waits for `player` to pick an action of the action group `group`.
+    `done_key` is the local name the `take actions` statement reads for "turn over"."""
+
+    player: int
+    group: str
+    done_key: str
+
+    kind = "actions"
+
+    def copy(self) -> PendingActions:
+        return self  # never changed in place once made
+
+    def to_json(self) -> list[Any]:
+        return ["actions", self.player, self.group, self.done_key]
+
+
+@attrs.define(slots=True, eq=True)
+class PendingChoice:
+    """The game waits for `player` to pick one of `options` (values of `type`) inside an
+    effect; the answer is stored under the frame's local `answer_key`. With
+    `allow_done`, "done" is an answer too (`choose up to`)."""
+
+    player: int
+    options: list[Any]
+    type: str
+    prompt: str
+    answer_key: str
+    allow_done: bool
+
+    kind = "choice"
+
+    def copy(self) -> PendingChoice:
+        return self  # never changed in place once made
+
+    def to_json(self) -> list[Any]:
+        return ["choice", self.player, list(self.options), self.type, self.prompt, self.answer_key, self.allow_done]
+
+
+Pending = PendingActions | PendingChoice
+
+
+def pending_from_json(data: list[Any]) -> Pending:
+    """The record of a pending decision saved as a list (shape checked by the caller)."""
+    if data[0] == "actions":
+        return PendingActions(data[1], data[2], data[3])
+    return PendingChoice(data[1], list(data[2]), data[3], data[4], data[5], data[6])
+
+
+@attrs.frozen
+class Grant:
+    """A granted modifier: modifier `modifier` applies to `player` until the end of the
+    `until` scope ("turn", "round" or "game")."""
+
+    modifier: int
+    player: int
+    until: str
+
+    def to_json(self) -> list[Any]:
+        return [self.modifier, self.player, self.until]

@@ -1,0 +1,33 @@
+"""Random numbers: splitmix64, its whole state one integer inside the game state.
+
+Keeping the generator's state in the state (not in a Python generator object) is what
+lets a state be cloned, saved and resumed with the same future.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+_MASK = (1 << 64) - 1
+
+
+def next_u64(st: State) -> int:
+    x = (st.rng + 0x9E3779B97F4A7C15) & _MASK
+    st.rng = x
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+def randbelow(st: State, n: int) -> int:
+    """A number in [0, n); n >= 1."""
+    return next_u64(st) % n
+
+
+def shuffle_in_place(st: State, items: list[Any]) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = next_u64(st) % (i + 1)
+        items[i], items[j] = items[j], items[i]

@@ -1,0 +1,252 @@
+"""One node of a game: the OpenSpiel-like State API over plain data.
+
+Everything that changes during a game is here, as lists, dicts, ints and small records:
+counters, zones, card locations and attributes, the random generator's state, the
+frames of the effects being run and the decision being waited for. Nothing refers to
+code except by index into the static GameDef, so clone() is a few list copies and
+to_json() is exact. The fields are declared once, in fields.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from interpreter.diagnostics import GameError
+from interpreter.model import GameDef
+from interpreter.runtime import decisions
+from interpreter.runtime.actions import Action, render
+from interpreter.runtime.errors import RULE_SLIPS, rule_error
+from interpreter.runtime.fields import FIELDS, SAVED, make_clone
+from interpreter.runtime.layout import Layout, StartTemplate
+from interpreter.runtime.loop import run
+from interpreter.runtime.observation import observe
+from interpreter.runtime.present import render_observation
+from interpreter.runtime.records import Frame, Grant, Pending, PendingActions
+from interpreter.runtime.saves import (
+    STATE_FORMAT,
+    code_shape,
+    dump_state,
+    fill_state,
+    migration_mismatch,
+    parse_save,
+    state_to_dict,
+)
+
+TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+__all__ = ["STATE_FORMAT", "TERMINAL", "Rules", "State", "load_state", "new_state"]
+
+
+class Rules(Protocol):
+    """What a state needs of the game it belongs to (the Game implements it): the
+    definition, the engine id saves are stamped with, and per-player-count layouts."""
+
+    definition: GameDef
+    engine_id: str
+
+    def layout(self, num_players: int) -> Layout: ...
+
+    def start_template(self, num_players: int) -> StartTemplate: ...
+
+
+class State:
+    __slots__ = tuple(f.attr for f in FIELDS)
+
+    game: Rules
+    gd: GameDef
+    gd_listens: frozenset[tuple[str, int]]
+    layout: Layout
+    n: int
+    players: list[int]
+    seats: list[str]
+    seed: int
+    counters: list[list[int]]
+    zones: list[list[int]]
+    card_def: list[int]
+    loc: list[int]
+    attrs: dict[tuple[int, str], Any]
+    revealed: set[int]
+    rng: int
+    stack: list[Frame]
+    queue: list[Frame]
+    pending: Pending | None
+    active: int
+    round_no: int
+    turn_no: int
+    uses: dict[str, dict[str, int]]
+    grants: list[Grant]
+    ending: str | None
+    ending_reason: str | None
+    terminal: bool
+    winners: list[int]
+    end_reason: str | None
+    history: list[str]
+    log: list[str]
+    legal_cache: list[Action] | None
+
+    # ---- OpenSpiel-like API --------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act now, or TERMINAL (-4) when the game is over."""
+        if self.terminal or self.pending is None:
+            return TERMINAL
+        return self.pending.player
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        if self.terminal or (player is not None and player != self.current_player()):
+            return []
+        return list(decisions.legal_actions(self))
+
+    def apply_action(self, action: Action | str) -> None:
+        if self.terminal:
+            raise GameError("the game is over; no more actions")
+        decisions.apply(self, action)
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> list[float]:
+        """Per seat: the game's `returns` if it declares one, else +1 for each winner,
+        -1 for the others, 0 for all when everyone (or no one) wins — except alone at the
+        table (solitaire), where winning is +1 and losing -1."""
+        if not self.terminal:
+            return [0.0] * self.n
+        scoring = self.gd.scoring
+        if scoring.returns is not None:
+            try:
+                return [float(scoring.returns(self, {"p": p, "me": p})) for p in range(self.n)]
+            except RULE_SLIPS as err:
+                raise rule_error("scoring.returns", err) from None
+        if self.n == 1:
+            return [1.0 if self.winners else -1.0]
+        if len(self.winners) in (0, self.n):
+            return [0.0] * self.n
+        return [1.0 if p in self.winners else -1.0 for p in range(self.n)]
+
+    def scores(self) -> list[float]:
+        """Each seat's score by the game's `scoring.score` (0 when it declares none)."""
+        score = self.gd.scoring.score
+        if score is None:
+            return [0.0] * self.n
+        return [float(score(self, {"p": p, "me": p})) for p in range(self.n)]
+
+    def clone(self) -> State:
+        return _clone(self)  # type: ignore[no-any-return]
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return observe(self, player)
+
+    def to_json(self) -> str:
+        return dump_state(self)
+
+    def __str__(self) -> str:
+        lines = render_observation(observe(self, -1), self.gd, set())
+        if self.terminal:
+            lines.append(f"Over: winners {', '.join(f'P{w + 1}' for w in self.winners) or 'none'}")
+        return f"{self.gd.name}\n" + "\n".join(lines)
+
+    # ---- helpers -------------------------------------------------------------------
+
+    def render_value(self, value: Any, type_: str = "any") -> str:
+        return render(self, value, type_)
+
+    def card_text(self, iid: int) -> str:
+        return f"{self.gd.cards[self.card_def[iid]].id}#{iid}"
+
+    def prompt(self) -> str:
+        pending = self.pending
+        if pending is None:
+            return ""
+        if isinstance(pending, PendingActions):
+            return pending.group
+        return pending.prompt
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "terminal": self.terminal,
+            "winners": list(self.winners),
+            "returns": self.returns(),
+            "reason": self.end_reason,
+            "rounds": self.round_no,
+            "turns": self.turn_no,
+            "actions": len(self.history),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return state_to_dict(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        if self.gd is not other.gd and self.gd.data_hash != other.gd.data_hash:
+            return False
+        return all(f.dump(getattr(self, f.attr)) == f.dump(getattr(other, f.attr)) for f in SAVED) and (
+            self.n, self.seats, self.seed) == (other.n, other.seats, other.seed)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_clone = make_clone(State)
+
+
+def new_state(game: Rules, num_players: int, seed: int, seats: list[str]) -> State:
+    """The state of a new game: components placed, then setup and flow run to the
+    first decision."""
+    gd = game.definition
+    st = State.__new__(State)
+    st.game, st.gd, st.gd_listens = game, gd, gd.listens
+    st.layout = game.layout(num_players)
+    st.n, st.players, st.seats, st.seed = num_players, list(range(num_players)), list(seats), seed
+    template = game.start_template(num_players)
+    st.counters = [c[:] for c in template.counters]
+    st.zones = [z[:] for z in template.zones]
+    st.card_def, st.loc = template.card_def[:], template.loc[:]
+    st.attrs, st.revealed = {}, set()
+    st.rng = seed & ((1 << 64) - 1)
+    st.stack, st.queue, st.pending = [], [], None
+    st.active, st.round_no, st.turn_no = 0, 0, 0
+    st.uses = {"turn": {}, "round": {}, "game": {}}
+    st.grants = []
+    st.ending = st.ending_reason = st.end_reason = None
+    st.terminal, st.winners = False, []
+    st.history, st.log, st.legal_cache = [], [], None
+    if gd.flow is not None:
+        st.stack.append(Frame(gd.flow, 0, {}))
+    if gd.setup is not None:
+        st.stack.append(Frame(gd.setup, 0, {}))
+    run(st)
+    return st
+
+
+def load_state(game: Rules, text: str) -> State:
+    """The state a save holds (see saves.py), checked field by field; a save made by an
+    engine that compiles the rules differently is migrated by replaying its actions."""
+    gd = game.definition
+    data = parse_save(text, gd)
+    if code_shape(data["engine"]) != code_shape(game.engine_id):
+        return _migrate(game, data)
+    n = data["players"]
+    st = State.__new__(State)
+    st.game, st.gd, st.gd_listens, st.layout = game, gd, gd.listens, game.layout(n)
+    st.n, st.players, st.seats, st.seed = n, list(range(n)), list(data["seats"]), data["seed"]
+    st.queue, st.legal_cache = [], None
+    fill_state(st, data)
+    return st
+
+
+def _migrate(game: Rules, data: dict[str, Any]) -> State:
+    """Rebuild a save of another engine from its seed and actions (the rules are the
+    same: the data hash matched), and check the result shows the same table."""
+    history = data.get("history")
+    if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+        raise GameError("corrupt save: bad history")
+    why = f"this save was made by another version of orrery's engine ({data['engine']}, now {game.engine_id})"
+    try:
+        st = new_state(game, data["players"], data["seed"], list(data["seats"]))
+        for text in history:
+            st.apply_action(text)
+    except GameError as err:
+        raise GameError(f"{why}, and replaying its actions failed ({err}); replay the game's log instead") from None
+    mismatch = migration_mismatch(state_to_dict(st), data)
+    if mismatch:
+        raise GameError(f"{why}, and {mismatch}; replay the game's log instead (orrery play --resume LOG)")
+    return st

@@ -1,0 +1,188 @@
+"""The engine's layout is its pipeline: imports point one way, down it, and no module
+imports itself back, not even through a lazy import inside a function.
+
+Layers, bottom first (a module may import its own package and lower layers only):
+  0  diagnostics, resources, version   errors, data folders, the version
+  1  model                              the compiled game definition (plain records)
+  2  lang, rules                        effect language; rule files (YAML, schema, overlays)
+  3  runtime                            state, run loop, primitives, decisions, saves
+  4  compile                            checked AST -> operations over the runtime
+  5  agents                             seat registry, agent protocol, built-in agents
+  6  game                               Game and load_game: the pipeline's entry
+  7  play                               runner, simulate, logs, describe text, terminal
+  8  cli                               the command line, on top
+  9  __main__, the package itself      `python -m interpreter`, the public API
+
+Type-only imports (under `if TYPE_CHECKING:`) never run, so they are not edges of the
+cycle check, but they must respect the layers like every other import.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
+LAYERS = {
+    "interpreter.diagnostics": 0, "interpreter.resources": 0, "interpreter.version": 0,
+    "interpreter.model": 1,
+    "interpreter.lang": 2, "interpreter.rules": 2,
+    "interpreter.runtime": 3,
+    "interpreter.compile": 4,
+    "interpreter.agents": 5,
+    "interpreter.game": 6,
+    "interpreter.play": 7,
+    "interpreter.cli": 8, "interpreter.__main__": 9, "interpreter": 9,
+}
+MAX_LINES = 700
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def unit(module: str) -> str:
+    """The layered unit a module belongs to: its subpackage, or itself at the top."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else module
+
+
+def imports_of(source: str, module: str, is_package: bool) -> list[tuple[str, bool, int]]:
+    """(imported interpreter module, type-only?, line) for every import in `source`."""
+    tree = ast.parse(source)
+    type_only_lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                type_only_lines.update(range(inner.lineno, (inner.end_lineno or inner.lineno) + 1))
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: resolve against this module's package
+                package = module.split(".") if is_package else module.split(".")[:-1]
+                base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        for name in names:
+            if name == "interpreter" or name.startswith("interpreter."):
+                found.append((name, node.lineno in type_only_lines, node.lineno))
+    return found
+
+
+def resolve(name: str, modules: set[str]) -> str | None:
+    """The module an imported name is (a name may be `package.function`)."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def layer_of(module: str) -> int:
+    return LAYERS[unit(module)]
+
+
+def problems_in(sources: dict[str, tuple[str, bool]]) -> list[str]:
+    """Backward imports, imports across one layer's packages, and import cycles."""
+    modules = set(sources)
+    found: list[str] = []
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for module, (source, is_package) in sources.items():
+        for name, type_only, line in imports_of(source, module, is_package):
+            target = resolve(name, modules)
+            if target is None or target == module:
+                continue
+            if target == "interpreter" and name != "interpreter":
+                continue  # `from interpreter import x` resolved to a submodule above
+            here, there = layer_of(module), layer_of(target)
+            if there > here or (there == here and unit(target) != unit(module)):
+                found.append(f"{module}:{line} imports {target} (layer {there} from layer {here})")
+            if not type_only:
+                graph[module].add(target)
+    found += [f"import cycle: {' -> '.join(cycle)}" for cycle in cycles(graph)]
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle per strongly connected component with more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    result: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                result.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return result
+
+
+def package_sources() -> dict[str, tuple[str, bool]]:
+    return {module_name(p): (p.read_text(encoding="utf-8"), p.name == "__init__.py")
+            for p in PACKAGE.rglob("*.py") if "_bundled" not in p.parts}
+
+
+def test_every_module_has_a_layer() -> None:
+    missing = sorted({unit(m) for m in package_sources()} - set(LAYERS))
+    assert not missing, f"modules with no layer in LAYERS: {missing}"
+
+
+def test_imports_point_down_the_pipeline_and_never_cycle() -> None:
+    assert problems_in(package_sources()) == []
+
+
+def test_no_module_is_over_700_lines() -> None:
+    long = {m: len(s.splitlines()) for m, (s, _) in package_sources().items() if len(s.splitlines()) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_at_least_three_subpackages() -> None:
+    assert len([p for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()]) >= 3
+
+
+@pytest.mark.parametrize("planted, expected", [
+    ("from interpreter.play.runner import run\n", "imports interpreter.play.runner"),
+    ("def later():\n    from interpreter.cli import main\n", "imports interpreter.cli"),
+    ("if TYPE_CHECKING:\n    from interpreter.game import Game\n", "imports interpreter.game"),
+    ("from interpreter.rules import loader\n", "imports interpreter.rules.loader"),
+])
+def test_the_check_fails_on_a_backward_import(planted: str, expected: str) -> None:
+    sources = package_sources()
+    source, is_package = sources["interpreter.lang.ast"]
+    sources["interpreter.lang.ast"] = (source + "\n" + planted, is_package)
+    assert any(expected in p for p in problems_in(sources))
+
+
+def test_the_check_fails_on_a_lazy_import_cycle() -> None:
+    sources = package_sources()
+    source, is_package = sources["interpreter.runtime.rng"]
+    planted = "def later():\n    from interpreter.runtime.state import State\n"
+    sources["interpreter.runtime.rng"] = (source + "\n" + planted, is_package)
+    assert any(p.startswith("import cycle") and "interpreter.runtime.rng" in p for p in problems_in(sources))
