@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from conftest import counter, zone
-from test_for_all_mankind import GAME, RESOURCES, act, end_turns, legal, res, rigged, ships, start  # noqa: F401
+from test_for_all_mankind import GAME, RESOURCES, act, end_turns, legal, res, rigged, ships, start
 
 from interpreter import load_game
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAME)
 
 
 # ---- the `ships` counter on the winning move ----------------------------------------------------
@@ -47,3 +53,63 @@ def test_the_ships_counter_shows_the_tenth_ship_on_the_winning_move(tmp_path):
     act(s, "buy_research x-large-hadron-collider")
     assert s.is_terminal() and s.winners == [0] and zone(s, "bonuses", 0) == ["prestigious-universities"]
     assert counter(s, "ships", 0) == 10
+
+
+# ---- bots hold only what the Bot Rules give them -------------------------------------------------
+
+
+def test_bots_draw_no_resources_at_the_end_of_their_turn(tmp_path):
+    """"IMPORTANT NOTE | A bot will never use Resources. It does not have to pay for
+    Espionage, Colonies, or Research. It has Resources so you can steal from it when the
+    right Espionage Cards are played." (Bot Rules): a bot's turn ends without drawing from
+    its Earth location, while a human still draws theirs."""
+    # Nothing is left for the bots to build, draw or activate (a test-only way to empty
+    # the markets and hands), so their turns change nothing but what they would gather.
+    game = rigged(tmp_path, still='move colony_bank to earth_bank\nmove research_bank to earth_bank\n'
+                                  'move spy_deck to earth_bank\nfor each q in players:\n  move spies(q) to earth_bank')
+    s = start(game, seats=["human", "bot", "bot", "bot"])
+    act(s, "rig_still")
+    bots_before = [res(s, p) for p in (1, 2, 3)]
+    mine = res(s, 0)
+    bank = sum(counter(s, "bank").values())
+    end_turns(s)                      # P1 gathers, then the three bots play their turns
+    assert s.current_player() == 0 and not s.is_terminal()
+    assert [res(s, p) for p in (1, 2, 3)] == bots_before
+    spec = zone(s, "earth", 0)[0].split("-")[1].split("#")[0]     # P1's Earth location
+    assert {r: res(s, 0)[r] - mine[r] for r in RESOURCES} == {r: 2 if r == spec else 1 for r in RESOURCES}
+    assert sum(counter(s, "bank").values()) == bank - 5
+    assert sum("(bot) draws no Resources" in line for line in s.log) == 3
+
+
+def test_a_bot_gains_one_resource_of_the_type_of_each_colony_it_builds(tmp_path):
+    """"IMPORTANT NOTE | Whenever a bot builds a Colony, add a Resource of that type to the
+    bot's hand." (Bot Rules, 3 | Colony): this, the starting hand, Insider Trading and
+    thefts are the only Resources a bot ever holds."""
+    game = rigged(tmp_path, face3="bot_act(1, 3)", face5="bot_act(1, 5)",
+                  nodeck='move spy_deck to earth_bank\nfor each q in players:\n  move spies(q) to earth_bank')
+    s = start(game)
+    act(s, "rig_nodeck")              # face 5's Espionage part finds nothing to do
+    start_hand = res(s, 1)             # P2 is Earth IRON: 2 IRON, 1 of each other
+    assert start_hand == {"iron": 2, "fuel": 1, "water": 1, "oxygen": 1}
+    act(s, "rig_face3")
+    act(s, "rig_face5")
+    assert zone(s, "colonies", 1) == ["mercury-iron", "venus-iron"]
+    assert res(s, 1) == {"iron": 4, "fuel": 1, "water": 1, "oxygen": 1}
+
+
+def test_with_bots_the_bank_keeps_resources_for_the_human(game):
+    """"When you draw Resource Cards, you draw them from The Bank." (The Bank) and "A bot
+    will never use Resources" (Bot Rules): since bots neither gather nor pay, The Bank is
+    not drained by them; a human who only passes still draws from it for rounds."""
+    for seed in range(5):
+        s = start(game, seats=["human", "bot", "bot", "bot"], seed=seed)
+        for _ in range(5):
+            if s.is_terminal():
+                break
+            end_turns(s)
+        if s.is_terminal():
+            continue
+        bank = counter(s, "bank")
+        assert min(bank.values()) > 0, (seed, bank)
+        # the bots together hold far less than the 25 x 4 cards less the human's hand
+        assert sum(sum(res(s, p).values()) for p in (1, 2, 3)) < 45
