@@ -113,3 +113,46 @@ def test_with_bots_the_bank_keeps_resources_for_the_human(game):
         assert min(bank.values()) > 0, (seed, bank)
         # the bots together hold far less than the 25 x 4 cards less the human's hand
         assert sum(sum(res(s, p).values()) for p in (1, 2, 3)) < 45
+
+
+# ---- a bot's Reverse Engineering ------------------------------------------------------------------
+
+
+def test_a_bots_reverse_engineering_can_replicate_reverse_engineering(tmp_path):
+    """"Reverse Engineering: Choose the opponent's discard pile with the most used
+    Espionage Cards. Replicate a random card in that pile, using this list to see what it
+    does." (Bot Espionage Cards): any card, Reverse Engineering included; a replicated
+    Reverse Engineering does the same again, here ending on the Insider Trading."""
+    game = rigged(tmp_path, piles=textwrap.dedent("""\
+        move top(cards_named("reverse-engineering", spy_deck)) to used(2)
+        move top(cards_named("insider-trading", spy_deck)) to used(3)
+        set chain to 0
+        """), re='bot_effect(1, "reverse-engineering")')
+    chained = 0
+    for seed in range(12):
+        s = start(game, seed=seed)
+        act(s, "rig_piles")                # P3 and P4 tie for the most used cards
+        before = res(s, 1)                 # P2: Earth IRON, secondary FUEL, WATER, OXYGEN
+        act(s, "rig_re")
+        lines = [line for line in s.log if "(bot) replicates" in line]
+        assert lines[-1] == 'P2 (bot) replicates Insider Trading from P4\'s discard pile'
+        assert all(line == "P2 (bot) replicates Reverse Engineering from P3's discard pile" for line in lines[:-1])
+        assert {r: res(s, 1)[r] - before[r] for r in RESOURCES} == {"iron": 0, "fuel": 1, "water": 1, "oxygen": 1}
+        assert len(zone(s, "spies", 1)) == 1               # nothing drawn
+        chained += len(lines) > 1
+    assert chained > 0                     # some seeds replicated the Reverse Engineering first
+
+
+def test_a_bots_reverse_engineering_of_a_pile_of_reverse_engineering_ends_in_a_draw(tmp_path):
+    """"If no opponents have any discarded Espionage Cards to replicate, the bot draws an
+    Espionage Card." (Bot Espionage Cards): a pile holding only Reverse Engineering would
+    replicate forever; after the bound (max_chain) it counts as nothing to replicate."""
+    game = rigged(tmp_path, pile='move top(cards_named("reverse-engineering", spy_deck)) to used(2)\nset chain to 0',
+                  re='bot_effect(1, "reverse-engineering")')
+    s = start(game)
+    act(s, "rig_pile")
+    act(s, "rig_re")
+    lines = [line for line in s.log if "(bot) replicates" in line]
+    assert len(lines) == game.definition.constants["max_chain"]
+    assert all("Reverse Engineering" in line for line in lines)
+    assert len(zone(s, "spies", 1)) == 2 and len(zone(s, "used", 2)) == 1
