@@ -156,3 +156,51 @@ def test_a_bots_reverse_engineering_of_a_pile_of_reverse_engineering_ends_in_a_d
     assert len(lines) == game.definition.constants["max_chain"]
     assert all("Reverse Engineering" in line for line in lines)
     assert len(zone(s, "spies", 1)) == 2 and len(zone(s, "used", 2)) == 1
+
+
+# ---- Bonus tokens when the holder no longer qualifies ----------------------------------------------
+
+
+def bonus_game(tmp_path):
+    return rigged(tmp_path, setup=textwrap.dedent("""\
+        gain 3 nukes(0)
+        lose 3 nuke_bank
+        move cards_named("saturn-iron", colony_bank) to colonies(1)
+        move cards_named("lunar-outpost", research_bank) to research(1)
+        move cards_named("yeti-institute", research_bank) to research(1)
+        """), jupiter='move cards_named("jupiter-water", colony_bank) to colonies(2)',
+        one='move cards_named("superspy-academy", research_bank) to research(2)',
+        two='move cards_named("ganymede-station", research_bank) to research(2)')
+
+
+def test_farthest_out_stays_with_a_holder_nuked_off_every_outer_planet_until_earned(tmp_path):
+    """"IMPORTANT NOTE | Bonus Tokens cannot be nuked and cannot be traded. They must be
+    earned." and "If someone else earns the same Bonus Token by surpassing your
+    achievement, take your ship off the spot and pass them the token." (Bonus Tokens):
+    losing the last Outer Colony keeps Farthest Out and its Ship; the next Outer Colony
+    anyone builds ("currently has a Colony on the planet furthest from the sun") takes it."""
+    s = start(bonus_game(tmp_path))
+    act(s, "rig_setup")
+    assert zone(s, "bonuses", 1) == ["farthest-out", "prestigious-universities"]
+    act(s, "nuke P2 saturn-iron")
+    assert zone(s, "colonies", 1) == [] and "farthest-out" in zone(s, "bonuses", 1)
+    assert ships(s, 1) == 1 + 2 + 2 and counter(s, "ships", 1) == 5     # Earth, 2 Research, 2 Bonuses
+    act(s, "rig_jupiter")
+    assert zone(s, "bonuses", 2) == ["farthest-out"] and zone(s, "bonuses", 1) == ["prestigious-universities"]
+
+
+def test_prestigious_universities_needs_two_research_even_from_a_holder_with_none(tmp_path):
+    """"Prestigious Universities: For having the most RESEARCH PROJECTS (Two or More).
+    This Bonus Token goes to the first player to build 2 Research, and transfers to
+    whoever currently has the most Research." (Bonus Tokens): a holder nuked down to no
+    Research keeps it against a player with one; two take it."""
+    s = start(bonus_game(tmp_path))
+    act(s, "rig_setup")
+    act(s, "nuke P2 lunar-outpost")
+    act(s, "nuke P2 yeti-institute")
+    assert zone(s, "research", 1) == [] and "prestigious-universities" in zone(s, "bonuses", 1)
+    act(s, "rig_one")                  # 1 Research beats 0 but is not "Two or More"
+    assert "prestigious-universities" in zone(s, "bonuses", 1) and zone(s, "bonuses", 2) == []
+    act(s, "rig_two")
+    assert zone(s, "bonuses", 2) == ["prestigious-universities"]
+    assert "prestigious-universities" not in zone(s, "bonuses", 1)
