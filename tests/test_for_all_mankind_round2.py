@@ -204,3 +204,83 @@ def test_prestigious_universities_needs_two_research_even_from_a_holder_with_non
     act(s, "rig_two")
     assert zone(s, "bonuses", 2) == ["prestigious-universities"]
     assert "prestigious-universities" not in zone(s, "bonuses", 1)
+
+
+# ---- trading: counter-offers, several offers, bounded ------------------------------------------------
+
+
+def offer(s, *steps: str) -> None:
+    """Build an offer with the given options (and their follow-up choices), then propose it."""
+    for step in steps:
+        act(s, step)
+    s.apply_action("propose")
+
+
+def test_a_trade_partner_may_answer_with_a_counter_offer(tmp_path):
+    """"In For All Mankind, everything is for sale! You can trade literally anything with
+    other players ... That and what they'll agree to, of course." (Trading): the partner
+    may answer an offer with a counter-offer, which the offering player accepts."""
+    game = rigged(tmp_path, mars='move cards_named("mars-iron", colony_bank) to colonies(1)')
+    s = start(game)                    # P1 Earth OXYGEN (2 OXYGEN), P2 Earth IRON
+    act(s, "rig_mars")
+    act(s, "trade P2")
+    offer(s, '"give a resource"', "oxygen", '"ask for a colony or research"')
+    assert s.current_player() == 1 and set(legal(s)) == {"accept", "decline", "counter-offer"}
+    assert "P1 offers you 1 OXYGEN for Mars IRON colony" in s.prompt()
+    s.apply_action("counter-offer")    # P2: the colony for 2 OXYGEN and 1 FUEL
+    assert s.current_player() == 1
+    offer(s, '"give a colony, research or espionage card"', "mars-iron", '"ask for a resource"', "oxygen",
+          '"ask for a resource"', "oxygen", '"ask for a resource"', "fuel")
+    assert s.current_player() == 0 and "accept" in legal(s)
+    assert "P2 offers you Mars IRON colony for 1 FUEL, 2 OXYGEN" in s.prompt()
+    p1, p2 = res(s, 0), res(s, 1)
+    s.apply_action("accept")
+    assert zone(s, "colonies", 0) == ["mars-iron"] and zone(s, "colonies", 1) == []
+    assert res(s, 0)["oxygen"] == p1["oxygen"] - 2 and res(s, 0)["fuel"] == p1["fuel"] - 1
+    assert res(s, 1)["oxygen"] == p2["oxygen"] + 2 and res(s, 1)["fuel"] == p2["fuel"] + 1
+    assert ships(s, 0) == 2 and ships(s, 1) == 1
+    assert s.log[-1] == "P1 accepts P2's trade"
+
+
+def test_offers_and_counter_offers_with_one_partner_are_capped_per_turn(tmp_path):
+    """"IMPORTANT NOTE | Players can only initiate trades during their own turn" (Trading):
+    the active player may offer the same partner again after a refusal; offers and
+    counter-offers between two players are bounded (max_offers a turn, an assumption so
+    automated seats cannot trade back and forth forever), and the count starts afresh on
+    the next turn."""
+    s = start(load_game(GAME))
+    assert load_game(GAME).definition.constants["max_offers"] == 3
+    act(s, "trade P2")                                   # 1: P1's offer
+    offer(s, '"give a resource"', "oxygen")
+    s.apply_action("counter-offer")                      # 2: P2's counter-offer
+    offer(s, '"ask for a resource"', "fuel")
+    assert "counter-offer" in legal(s)
+    s.apply_action("counter-offer")                      # 3: P1's counter to the counter
+    offer(s, '"give a resource"', "oxygen", '"ask for a resource"', "iron")
+    assert s.current_player() == 1 and set(legal(s)) == {"accept", "decline"}   # no 4th
+    s.apply_action("decline")
+    assert "trade P2" not in legal(s) and "trade P3" in legal(s)
+    # a second, separate offer to another partner, declined, then offered again
+    act(s, "trade P3")
+    offer(s, '"give a resource"', "iron")
+    s.apply_action("decline")
+    assert "trade P3" in legal(s)
+    act(s, "trade P3")
+    offer(s, '"give a resource"', "iron")
+    s.apply_action("accept")
+    assert "trade P3" in legal(s)                        # 2 of 3 used with P3
+    end_turns(s)
+    assert "trade P2" in legal(s)                        # a new turn: the count starts again
+
+
+def test_the_description_says_why_bots_do_not_trade(game):
+    """"You can trade literally anything with other players" (Trading) while the Bot Rules
+    give a bot only a die to roll: the game's description (shown by `describe`) says that
+    bots never trade and why, and trades are never offered to them."""
+    description = game.definition.description
+    assert "Bots never trade" in description and "no way to weigh an offer" in description
+    s = game.new_initial_state(4, seed=1, seats=["human", "bot", "human", "bot"])
+    while any(t.startswith("earth-") for t in legal(s)):
+        s.apply_action(legal(s)[0])
+    assert s.current_player() == 0
+    assert [t for t in legal(s) if t.startswith("trade")] == ["trade P3"]
