@@ -14,6 +14,7 @@ from conftest import counter, zone
 from test_for_all_mankind import GAME, RESOURCES, act, end_turns, legal, res, rigged, ships, start
 
 from interpreter import load_game
+from interpreter.terminal import action_label
 
 
 @pytest.fixture(scope="module")
@@ -284,3 +285,106 @@ def test_the_description_says_why_bots_do_not_trade(game):
         s.apply_action(legal(s)[0])
     assert s.current_player() == 0
     assert [t for t in legal(s) if t.startswith("trade")] == ["trade P3"]
+
+
+# ---- costs and prices shown to people --------------------------------------------------------------
+
+
+def labels(s) -> dict[str, str]:
+    return {a.text.split("#")[0]: action_label(s, a) for a in s.legal_actions()}
+
+
+def view(s, name: str, p: int = 0) -> str:
+    return s.observation(p)["views"][name]
+
+
+def test_research_prices_and_powers_are_shown_and_what_was_paid_is_logged(tmp_path):
+    """"Research comes in three Tiers, which are more or less expensive depending on how
+    powerful they are. Consult your Field Guide for full details on the specific cost and
+    unique powers for each Research." (Research): each Research for sale shows its Tier,
+    price and power (action label and the prices view); the log says what was paid."""
+    s = start(load_game(GAME))                      # P1: Earth OXYGEN (1, 1, 1, 2)
+    shown = labels(s)["buy_research x-large-hadron-collider"]
+    assert shown == ("buy Research: X-Large Hadron Collider (Tier 1) for 1 IRON, 1 FUEL, 1 OXYGEN; "
+                     "power: Trade with The Bank at 2:1 instead of 3:1.")
+    prices = view(s, "prices")
+    assert "Executive Privilege (Tier 3): 2 IRON, 2 FUEL, 2 WATER, 2 OXYGEN. You may activate" in prices
+    assert "Espionage Card: 1 FUEL, 1 WATER" in prices and "Colony: 1 IRON, 1 WATER, 2 OXYGEN" in prices
+    before = res(s, 0)
+    act(s, "buy_research x-large-hadron-collider")
+    assert s.log[-1] == "P1 buys X-Large Hadron Collider for 1 IRON, 1 FUEL, 1 OXYGEN"
+    assert {r: before[r] - res(s, 0)[r] for r in RESOURCES} == {"iron": 1, "fuel": 1, "water": 0, "oxygen": 1}
+    assert "X-Large Hadron Collider" not in view(s, "prices")       # no longer for sale
+    assert "2 of one Resource for 1" in view(s, "prices")           # its power, in the prices
+
+
+def test_colony_espionage_and_bank_prices_are_shown_and_logged(tmp_path):
+    """"When you purchase a Colony, pay the base cost plus the FUEL cost" (Colonies), "When
+    you want to buy an Espionage Card, pay the cost in your Field Guide" (Espionage Cards),
+    "The rate of trading with The Bank is 3:1" (Trading): each action says its price and
+    the log says what was paid."""
+    game = rigged(tmp_path, rich='for each r in resource_names:\n  receive(0, r, 5)')
+    s = start(game)
+    act(s, "rig_rich")
+    shown = labels(s)
+    assert shown["build_colony venus-iron"] == "build a Colony: Venus IRON colony for 1 IRON, 1 WATER, 2 OXYGEN and 3 FUEL"
+    assert shown["buy_espionage"] == "buy an Espionage Card for 1 FUEL, 1 WATER (usable from next round)"
+    assert shown["bank_trade iron fuel"] == "trade with The Bank: 3 IRON for 1 FUEL"
+    act(s, "build_colony venus-iron")
+    assert "P1 pays 1 IRON, 1 WATER, 2 OXYGEN and 3 FUEL" in s.log[-3:]
+    act(s, "buy_espionage")
+    assert "P1 buys an Espionage Card for 1 FUEL, 1 WATER" in s.log[-2:]
+    act(s, "bank_trade iron fuel")
+    assert s.log[-1] == "P1 trades 3 IRON with The Bank for 1 FUEL"
+
+
+def test_activation_costs_and_why_a_card_cannot_be_activated_yet_are_shown(tmp_path):
+    """"Espionage Cards can only be used during your own turn, and can only be activated
+    after they have been in your hand for at least 1 full round. When you want to use an
+    Espionage Card, pay the activation cost (noted in its upper left hand corner)"
+    (Espionage Cards): the hand shows each card's activation cost and why it cannot be
+    activated yet; the action says the cost and the card's text; the log what was paid."""
+    game = rigged(tmp_path, broke='for each r in resource_names:\n  spend(0, r, res(0)[r])',
+                  rich='for each r in resource_names:\n  receive(0, r, 3)',
+                  spy='move cards_named("superspy-academy", research_bank) to research(0)',
+                  snf='move top(cards_named("secret-nuclear-facilities", spy_deck)) to spies(0)\n'
+                      'for each c in spies(0):\n  set c.got to 0')
+    s = start(game)
+    hand = view(s, "you")
+    assert ("Secret Nuclear Facilities [activation: 1 IRON, 1 FUEL] (came into your hand this round: it must "
+            "be in your hand a full round, so it can be activated from round 2)") in hand
+    assert not any(t.startswith("activate") for t in legal(s))
+    end_turns(s)                                     # round 2
+    act(s, "rig_broke")
+    assert "Secret Nuclear Facilities [activation: 1 IRON, 1 FUEL] (ready, but you lack 1 IRON, 1 FUEL)" in view(s, "you")
+    assert not any(t.startswith("activate") for t in legal(s))
+    act(s, "rig_rich")
+    assert "Secret Nuclear Facilities [activation: 1 IRON, 1 FUEL] (ready)" in view(s, "you")
+    assert labels(s)["activate secret-nuclear-facilities"] == \
+        "activate Secret Nuclear Facilities for 1 IRON, 1 FUEL: Add one TACTICAL NUKE to your stockpile."
+    act(s, "buy_espionage")                          # a new card: not before round 3
+    assert "(came into your hand this round: it must be in your hand a full round, so it can be activated " \
+           "from round 3)" in view(s, "you")
+    act(s, "activate secret-nuclear-facilities")
+    assert "P1 activates Secret Nuclear Facilities, paying 1 IRON, 1 FUEL" in s.log
+    end_turns(s)                                     # round 3: Superspy Academy waives the cost
+    act(s, "rig_spy")
+    assert "[activation: free with Superspy Academy] (ready)" in view(s, "you")
+    act(s, "rig_snf")
+    assert labels(s)["activate secret-nuclear-facilities"] == \
+        "activate Secret Nuclear Facilities for nothing (Superspy Academy): Add one TACTICAL NUKE to your stockpile."
+    before = res(s, 0)
+    act(s, "activate secret-nuclear-facilities")
+    assert res(s, 0) == before and counter(s, "nukes", 0) == 2
+    assert "P1 activates Secret Nuclear Facilities for nothing (Superspy Academy)" in s.log
+
+
+def test_every_card_offered_as_a_choice_has_a_name_and_a_text(game):
+    """Earth locations, Colonies, Research, Espionage Cards (chosen when setting up,
+    building, buying, activating, trading and stealing) and Bonus tokens each carry a name
+    and a `text` saying what they do, for showing choices to people."""
+    texts = {c.id: (c.name, c.properties.get("text", "")) for c in game.definition.cards}
+    assert all(name and len(text) > 20 for name, text in texts.values()), texts
+    assert texts["earth-water"][1].startswith("Produces 2 WATER and 1 each of IRON, FUEL, OXYGEN")
+    assert texts["jupiter-fuel"][1] == \
+        "Produces 1 FUEL at the end of each of your turns (2 while you own every Colony on Jupiter)."
