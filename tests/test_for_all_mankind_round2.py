@@ -327,7 +327,8 @@ def test_colony_espionage_and_bank_prices_are_shown_and_logged(tmp_path):
     s = start(game)
     act(s, "rig_rich")
     shown = labels(s)
-    assert shown["build_colony venus-iron"] == "build a Colony: Venus IRON colony for 1 IRON, 1 WATER, 2 OXYGEN and 3 FUEL"
+    assert shown["build_colony venus-iron"] == \
+        "build a Colony: Venus IRON colony for 1 IRON, 1 WATER, 2 OXYGEN and 3 FUEL"
     assert shown["buy_espionage"] == "buy an Espionage Card for 1 FUEL, 1 WATER (usable from next round)"
     assert shown["bank_trade iron fuel"] == "trade with The Bank: 3 IRON for 1 FUEL"
     act(s, "build_colony venus-iron")
@@ -356,7 +357,8 @@ def test_activation_costs_and_why_a_card_cannot_be_activated_yet_are_shown(tmp_p
     assert not any(t.startswith("activate") for t in legal(s))
     end_turns(s)                                     # round 2
     act(s, "rig_broke")
-    assert "Secret Nuclear Facilities [activation: 1 IRON, 1 FUEL] (ready, but you lack 1 IRON, 1 FUEL)" in view(s, "you")
+    assert "Secret Nuclear Facilities [activation: 1 IRON, 1 FUEL] (ready, but you lack 1 IRON, 1 FUEL)" \
+        in view(s, "you")
     assert not any(t.startswith("activate") for t in legal(s))
     act(s, "rig_rich")
     assert "Secret Nuclear Facilities [activation: 1 IRON, 1 FUEL] (ready)" in view(s, "you")
