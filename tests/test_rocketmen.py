@@ -574,18 +574,23 @@ def test_solitaire_ai_moves_and_scores(base: Any) -> None:
 
 
 def test_solitaire_ai_rd_tokens(jupiter_solo: Any) -> None:
+    """An AI R&D token on Earth's orbit (placed when the AI headed there or farther: see
+    test_rocketmen_fidelity) moves the AI up the bottom R&D track when its Rocket gets
+    there; that space's Mission Success token (1) goes to the AI."""
     s = fresh(jupiter_solo, players=1, seed=3)
-    loc = s.gd.constants["location_ids"].index("mars_base")
+    loc = s.gd.constants["location_ids"].index("mars_spaceship")
     put(s, "ai_target", loc)
-    put(s, "ai_pos", 12)
-    act(s, "end_turn")                    # the AI Rocket reaches Mars: token, R&D tokens
-    assert get(s, "ai_vp") >= 9
-    assert [get(s, "ai_marker", key=d) for d in ("earth", "moon", "mars", "jupiter")] == [1, 1, 1, 0]
-    put(s, "ai_target", loc - 1)          # heading to Mars again (Spaceship)
     put(s, "ai_pos", 7)
+    put(s, "ai_marker", 1, key="earth")
+    put(s, "ai_marker", 1, key="mars")
     act(s, "end_turn")                    # reaches Earth's orbit: its R&D token moves the AI up
     assert get(s, "ai_marker", key="earth") == 0 and get(s, "ai_rd", key="earth") == 1
+    assert get(s, "ai_marker", key="mars") == 1 and get(s, "ai_rd", key="mars") == 0
     assert get(s, "ai_ms") == 2           # space 1 of the bottom track: a Mission Success token (1)
+    put(s, "ai_pos", 12)
+    act(s, "end_turn")                    # reaches Mars: its mission token, and the Mars R&D token
+    assert get(s, "ai_vp") >= 5 and get(s, "taken", key="mars_spaceship") == 1
+    assert get(s, "ai_marker", key="mars") == 0 and get(s, "ai_rd", key="mars") == 1
 
 
 # ---- terminal views --------------------------------------------------------------------------------
