@@ -121,3 +121,104 @@ def test_base_solitaire_has_no_ai_rd_tokens(base_solo: Any) -> None:
     act(s, "end_turn")
     assert get(s, "ai_target") == loc_index(s, "mars_base") and get(s, "ai_pos") == 5
     assert not any(c.name == "ai_marker" for c in s.gd.counters)
+
+
+# ---- solitaire: the AI's Engine removals on every R&D track -----------------------------------
+
+PILES = ("small_boosters", "large_boosters", "ion_drives")
+
+
+def piles(s: Any) -> list[int]:
+    return [len(cards(s, z)) for z in PILES]
+
+
+def test_every_rd_track_has_a_rocket_space(jupiter: Any) -> None:
+    """Target: Jupiter rulebook, 'AI Bonus on the R&D Tracks': "Anytime the AI player token
+    reaches a space with this rocket icon, depending on the track, remove one of the
+    following Engine cards ... Earth's orbit track ... Moon track ... Mars track: 1 Ion Drive
+    ... Jupiter track: 3 different Engine cards": each of the four tracks has one."""
+    consts = jupiter.new_initial_state(2, seed=1).gd.constants
+    for t in DESTS:
+        rewards = consts["rd_rewards"][t]
+        assert len(rewards) == consts["rd_top"][t] + 1
+        assert rewards.count("boost") == 1, t
+        assert rewards[-1] in ("vp1", "vp2")          # the exclusive top space
+    assert consts["boost_engine"] == {"earth": ["small"], "moon": ["large"], "mars": ["ion"],
+                                      "jupiter": ["small", "large", "ion"]}
+    # every green token type and both Mission Success token values are on some track
+    everything = [r for t in DESTS for r in consts["rd_rewards"][t]]
+    assert {"computers", "composite", "biotech", "science", "ms1", "ms2", "jsuccess", "insight",
+            "advisor"} <= set(everything)
+
+
+def _ai_reaches(s: Any, loc: str, track: str, space_before: int) -> None:
+    """The AI, heading for `loc`, one space short of it, with an AI R&D token waiting on the
+    Destination and its mission token on `space_before` of that R&D track."""
+    for d in DESTS:
+        put(s, "ai_marker", 0, key=d)
+    put(s, "ai_marker", 1, key=track)
+    put(s, "ai_rd", space_before, key=track)
+    put(s, "ai_target", loc_index(s, loc))
+    put(s, "ai_pos", s.gd.constants["dest_distance"][track] - 1)
+
+
+def test_ai_on_the_mars_track_rocket_removes_an_ion_drive(jupiter_solo: Any) -> None:
+    """Target: Jupiter rulebook, 'AI Bonus on the R&D Tracks': "Mars track: 1 Ion Drive"."""
+    s = fresh(jupiter_solo, players=1, seed=3)
+    rocket = s.gd.constants["rd_rewards"]["mars"].index("boost")
+    _ai_reaches(s, "mars_base", "mars", rocket - 1)
+    assert piles(s) == [5, 5, 5]
+    act(s, "end_turn")                        # the AI Rocket reaches Mars and its R&D token
+    assert get(s, "ai_rd", key="mars") == rocket
+    assert piles(s) == [5, 5, 4]
+    assert any("The AI removes an Engine card from the game: Ion Drive" in line for line in s.log)
+
+
+def test_ai_on_the_jupiter_track_rocket_removes_three_different_engines(jupiter_solo: Any) -> None:
+    """Target: Jupiter rulebook, 'AI Bonus on the R&D Tracks': "Jupiter track: 3 different
+    Engine cards (i.e. 1 Small Rocket Boosters, 1 Large Rocket Boosters, 1 Ion Drive)"."""
+    s = fresh(jupiter_solo, players=1, seed=3)
+    rocket = s.gd.constants["rd_rewards"]["jupiter"].index("boost")
+    _ai_reaches(s, "jupiter_base", "jupiter", rocket - 1)
+    act(s, "end_turn")
+    assert get(s, "ai_rd", key="jupiter") == rocket
+    assert piles(s) == [4, 4, 4]
+    assert get(s, "taken", key="jupiter_base") == 1
+    # an empty pile gives nothing to remove (and is no error)
+    s = fresh(jupiter_solo, players=1, seed=3)
+    clear(s, "ion_drives")
+    _ai_reaches(s, "jupiter_base", "jupiter", rocket - 1)
+    act(s, "end_turn")
+    assert piles(s) == [4, 4, 0]
+
+
+def test_ai_on_the_earth_and_moon_track_rockets(jupiter_solo: Any) -> None:
+    """Target: Jupiter rulebook, 'AI Bonus on the R&D Tracks': "Earth's orbit track: 1 Small
+    Rocket Boosters; Moon track: 1 Large Rocket Boosters"."""
+    s = fresh(jupiter_solo, players=1, seed=3)
+    rocket = s.gd.constants["rd_rewards"]["earth"].index("boost")
+    _ai_reaches(s, "earth_satellite", "earth", rocket - 1)
+    act(s, "end_turn")
+    assert piles(s) == [4, 5, 5]
+    rocket = s.gd.constants["rd_rewards"]["moon"].index("boost")
+    _ai_reaches(s, "moon_base", "moon", rocket - 1)
+    act(s, "end_turn")
+    assert piles(s) == [4, 4, 5]
+
+
+def test_a_player_on_a_rocket_space_gains_a_rocket_token(jupiter: Any) -> None:
+    """Target: Jupiter rulebook, 'R&D Rewards': "Gain 1 Rocket token. Use it as per base game
+    rules." (the Mars track's new rocket space; a player removes no Engine card there)."""
+    s = fresh(jupiter, hand=["research-grant", "materials-workshop"])
+    put(s, "cash_tokens", 0, 0)
+    rocket = s.gd.constants["rd_rewards"]["mars"].index("boost")
+    put(s, "rd_pos", rocket - 1, 0, "mars")
+    act(s, "research mars")
+    act(s, "1")
+    act(s, "play a card")
+    act(s, "research-grant")                  # $20
+    act(s, "play a card")
+    act(s, "materials-workshop")              # the Composite Materials item
+    assert get(s, "rd_pos", 0, "mars") == rocket
+    assert get(s, "boost_tokens", 0) == 1
+    assert piles(s) == [5, 5, 5]
