@@ -222,3 +222,73 @@ def test_a_player_on_a_rocket_space_gains_a_rocket_token(jupiter: Any) -> None:
     assert get(s, "rd_pos", 0, "mars") == rocket
     assert get(s, "boost_tokens", 0) == 1
     assert piles(s) == [5, 5, 5]
+
+
+# ---- solitaire: the free display discard ----------------------------------------------------
+
+
+def _heading(s: Any, loc: str, pos: int) -> None:
+    put(s, "ai_target", loc_index(s, loc))
+    put(s, "ai_pos", pos)
+
+
+def test_expansion_display_discard_moves_the_ai_rocket_in_solitaire(jupiter_solo: Any) -> None:
+    """Assumption (both rules read together). Target: Jupiter rulebook, 'Changes to the
+    Rules' 5: "Once on their turn as a free action each player may discard one card from
+    the display and replace it with a new card from the deck." and 'Solitaire Rules':
+    "Play using the solitaire rules from the base game", whose display removal moves the
+    AI Rocket 1 extra space: in solitaire the two are one free action, and it costs the
+    extra AI space."""
+    s = fresh(jupiter_solo, players=1, seed=3)
+    _heading(s, "mars_base", 3)
+    act(s, "end_turn")
+    assert get(s, "ai_pos") == 4               # no discard: 1 space
+    assert not any(a.startswith("solo_clear") for a in legal(s))   # one action, not two
+    display = s.zones[slot_of(s, "display")][:]
+    act(s, "display_swap " + s.card_text(display[0]))
+    assert s.card_text(display[0]).split("#")[0] in cards(s, "display_discards")
+    assert len(cards(s, "display")) == 6
+    assert not any(a.startswith("display_swap") for a in legal(s))  # once per turn
+    act(s, "end_turn")
+    assert get(s, "ai_pos") == 4 + 1 + 1      # 1 space, and 1 extra for the discard
+    act(s, "end_turn")
+    assert get(s, "ai_pos") == 7               # next turn: 1 space again
+
+
+def test_expansion_display_discard_never_a_card_placed_this_turn_in_solitaire(jupiter_solo: Any) -> None:
+    """Target: Jupiter rulebook, 'Changes to the Rules' 5: "The discarded card cannot be a
+    card placed during that player's turn." (kept in solitaire too)."""
+    s = fresh(jupiter_solo, players=1, seed=3, hand=["venture-capital", "venture-capital"])
+    clear(s, "display")
+    give(s, ["research-grant"] * 6, "display")
+    give(s, ["genome-lab"], "asset_deck")     # the next card to come out
+    act(s, "buy research-grant")
+    act(s, "play a card")
+    act(s, "venture-capital")
+    new = [c for c in s.zones[slot_of(s, "display")] if s.card_text(c).startswith("genome-lab#")]
+    assert len(new) == 1                      # refilled during this turn
+    swaps = [a for a in legal(s) if a.startswith("display_swap")]
+    assert len(swaps) == 5 and not any("genome-lab" in a for a in swaps)
+    act(s, "end_turn")                        # next turn it may be discarded
+    assert new[0] in s.zones[slot_of(s, "display")]
+    assert any("genome-lab" in a for a in legal(s) if a.startswith("display_swap"))
+
+
+def test_multiplayer_display_discard_is_free(jupiter: Any) -> None:
+    """Target: Jupiter rulebook, 'Changes to the Rules' 5: "as a free action" (no AI, no
+    action used)."""
+    s = fresh(jupiter)
+    act(s, "display_swap")
+    assert get(s, "ai_freed") == 0 and get(s, "actions_used", 0) == 0
+
+
+def test_base_solitaire_display_removal_moves_the_ai_rocket(base_solo: Any) -> None:
+    """Base solitaire, as publicly described: "the player may remove one display card for
+    free, but then the AI Rocket moves 1 extra space"."""
+    s = base_solo.new_initial_state(1, seed=3)
+    _heading(s, "mars_base", 3)
+    act(s, "solo_clear")
+    assert len(cards(s, "display")) == 6
+    assert not any(a.startswith("solo_clear") for a in legal(s))
+    act(s, "end_turn")
+    assert get(s, "ai_pos") == 5
