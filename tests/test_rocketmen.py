@@ -508,7 +508,7 @@ def test_insight_token_chooses_the_first_draw(jupiter: Any) -> None:
     act(s, "ms-4")                       # keep the 4, discard the 0
     assert cards(s, "ms_next") == ["ms-4"]
     act(s, "draw")
-    assert get(s, "rocket_pos") == 4 and get(s, "insight", 0) == 0
+    assert get(s, "rocket_pos") == 4 and get(s, "insight", 0) == 1   # an achievement token: it stays
 
 
 def test_benefit_card_one_effect_per_turn(jupiter: Any) -> None:

@@ -292,3 +292,153 @@ def test_base_solitaire_display_removal_moves_the_ai_rocket(base_solo: Any) -> N
     assert not any(a.startswith("solo_clear") for a in legal(s))
     act(s, "end_turn")
     assert get(s, "ai_pos") == 5
+
+
+# ---- Mission Success tokens, Success Jupiter and Insight tokens, cash tokens ------------------
+
+
+def _prompt_options(s: Any) -> list[str]:
+    return [a.strip('"') for a in legal(s)]
+
+
+def test_mission_success_tokens_replace_a_draw_so_none_after_the_last_draw(jupiter: Any) -> None:
+    """Target: Jupiter rulebook, 'Mission Success Tokens': "any number of Mission Success
+    tokens can be played at once instead of drawing a single Mission Success card" (the
+    worked example plays them instead of the third of 3 draws). After the last allowed
+    draw there is no draw left to replace: a Rocket still short fails, the tokens stay."""
+    s = _launch_ready(jupiter, "m-spaceship", ["large-rocket-boosters"], ["ms-1", "ms-1", "ms-1"])
+    put(s, "ms_one", 1, 0)
+    put(s, "ms_two", 2, 0)
+    act(s, "launch m-spaceship earth_spaceship")
+    for _ in range(2):
+        assert "play Mission Success tokens" in _prompt_options(s)
+        act(s, "draw")
+    assert get(s, "draws_left") == 1 and get(s, "rocket_pos") == 2
+    act(s, "draw")                             # the last draw: Rocket at 3 of 8
+    assert get(s, "launch_state") == 0 and get(s, "completed", 0, "earth_spaceship") == 0
+    assert not any("Mission Success token" in a for a in _prompt_options(s))   # no play offered
+    assert cards(s, "launch_pad", 0) == [] and "m-spaceship" in cards(s, "discard", 0)   # failure
+    assert get(s, "ms_one", 0) == 1 and get(s, "ms_two", 0) == 2    # kept for the end (3 VP)
+
+
+def test_mission_success_tokens_use_up_one_draw_and_stop_at_the_destination(jupiter: Any) -> None:
+    """Target: Jupiter rulebook, 'Mission Success Tokens': tokens are played "instead of
+    drawing a single Mission Success card" (one of the allowed draws), "For each token you
+    play, move the Rocket token ... (1 or 2)" and "Any tokens that aren't played count
+    towards additional VPs at the end of the game": once the Rocket is there, no more are
+    spent."""
+    s = _launch_ready(jupiter, "m-spaceship", ["large-rocket-boosters"], ["ms-3", "ms-4", "ms-1"])
+    put(s, "ms_one", 1, 0)
+    put(s, "ms_two", 2, 0)
+    act(s, "launch m-spaceship earth_spaceship")
+    act(s, "play Mission Success tokens")     # instead of the first draw
+    act(s, "play a 2 token")
+    act(s, "done")
+    assert get(s, "rocket_pos") == 2 and get(s, "draws_left") == 2
+    act(s, "draw")
+    act(s, "draw")                            # 2 + 3 + 4 = 9: there (8)
+    assert get(s, "completed", 0, "earth_spaceship") == 1
+    assert get(s, "ms_one", 0) == 1 and get(s, "ms_two", 0) == 1
+    # 1 space to go with tokens 1 + 2: playing the 2 ends the play; the 1 stays
+    s = _launch_ready(jupiter, "m-spaceship", ["large-rocket-boosters"], ["ms-4", "ms-3", "ms-0"])
+    put(s, "ms_one", 1, 0)
+    put(s, "ms_two", 1, 0)
+    act(s, "launch m-spaceship earth_spaceship")
+    act(s, "draw")
+    act(s, "draw")                            # 7 of 8
+    act(s, "play Mission Success tokens")
+    act(s, "play a 2 token")                  # 9: there, the play ends by itself
+    assert get(s, "completed", 0, "earth_spaceship") == 1
+    assert get(s, "ms_one", 0) == 1 and get(s, "ms_two", 0) == 0
+    assert value(s, "ms_value", 0) == 1
+
+
+def test_success_jupiter_token_is_not_used_up(jupiter: Any) -> None:
+    """Target: Jupiter rulebook, 'R&D Rewards': "Gain a Success Jupiter token. Prior to
+    launching a mission, if your Destination is Jupiter you may use it to advance your
+    Rocket token one space", listed under achievement tokens, which "work the same as
+    achievement tokens gained from missions" (only Mission Success tokens are called
+    single-use): it moves the Rocket at every Jupiter launch, and only there."""
+    s = _launch_ready(jupiter, "m-satellite", ["ion-drive", "large-rocket-boosters", "small-rocket-boosters"],
+                      ["ms-0"] * 6)
+    put(s, "jsuccess", 1, 0)
+    put(s, "cash_tokens", 0, 0)
+    act(s, "launch m-satellite jupiter_satellite")
+    assert get(s, "rocket_pos") == 1          # the Success Jupiter token
+    while get(s, "launch_state") == 1:
+        act(s, "draw")                        # six 0s: a failure
+    assert get(s, "jsuccess", 0) == 1
+    # the next Jupiter launch (next turn) gets it again
+    act(s, "end_turn")
+    act(s, "end_turn")
+    clear(s, "hand", 0)
+    give(s, ["m-spaceship"], "hand", 0)
+    give(s, ["ion-drive", "large-rocket-boosters", "small-rocket-boosters"], "launch_pad", 0)
+    act(s, "launch m-spaceship jupiter_spaceship")
+    assert get(s, "rocket_pos") == 1 and get(s, "jsuccess", 0) == 1
+    # not for another Destination
+    s = _launch_ready(jupiter, "m-base", ["ion-drive", "large-rocket-boosters", "small-rocket-boosters"],
+                      ["ms-0"] * 5)
+    put(s, "jsuccess", 1, 0)
+    act(s, "launch m-base mars_base")
+    assert get(s, "rocket_pos") == 0
+
+
+def test_ai_success_jupiter_token_counts_at_every_jupiter_mission(jupiter_solo: Any) -> None:
+    """Target: Jupiter rulebook, 'AI Bonus on the R&D Tracks': "Subsequently, anytime the AI
+    starts a new mission and is heading to Jupiter, advance its Rocket 1 space prior to
+    launch.\""""
+    s = fresh(jupiter_solo, players=1, seed=3)
+    put(s, "ai_jsuccess", 1)
+    solo_deck(s, ["solo-8", "solo-3", "solo-8", "solo-1"])     # Jupiter (head start 5), Base
+    act(s, "end_turn")
+    assert get(s, "ai_target") == loc_index(s, "jupiter_base") and get(s, "ai_pos") == 5 + 1 + 1
+    put(s, "ai_pos", 16)
+    act(s, "end_turn")                         # arrives; its Jupiter R&D token: a Biotechnology token
+    assert get(s, "taken", key="jupiter_base") == 1 and get(s, "ai_items", key="biotech") == 1
+    solo_deck(s, ["solo-8", "solo-1", "solo-3", "solo-2"])     # Jupiter again, Satellite
+    act(s, "end_turn")
+    assert get(s, "ai_target") == loc_index(s, "jupiter_satellite")
+    assert get(s, "ai_pos") == 5 + 1 + 1 + 1   # head start, Biotechnology, Success Jupiter again, move
+    assert get(s, "ai_jsuccess") == 1
+
+
+def test_insight_token_serves_every_launch(jupiter: Any) -> None:
+    """Target: Jupiter rulebook, 'R&D Rewards': "Gain an Insight token. Prior to launching a
+    mission, you may use it to draw the top two cards from the Mission Success deck, choose
+    one and discard the other. The chosen card is the first card you draw this launch
+    attempt." - an achievement token, not single-use: at the next launch it is there again."""
+    s = _launch_ready(jupiter, "m-satellite", ["small-rocket-boosters"], ["ms-0", "ms-3", "ms-1", "ms-1"])
+    put(s, "insight", 1, 0)
+    act(s, "launch m-satellite")
+    act(s, "use Insight")
+    act(s, "ms-3")                            # keep the 3, the 0 is discarded
+    assert cards(s, "ms_next") == ["ms-3"] and "ms-0" in cards(s, "ms_discard")
+    act(s, "draw")
+    assert get(s, "rocket_pos") == 3 and get(s, "insight", 0) == 1
+    act(s, "stop")                            # abort: lose the Launch Pad card
+    act(s, "end_turn")
+    act(s, "end_turn")
+    clear(s, "hand", 0)
+    give(s, ["m-satellite"], "hand", 0)
+    give(s, ["small-rocket-boosters"], "launch_pad", 0)
+    act(s, "launch m-satellite")
+    assert "use Insight" in _prompt_options(s)
+    act(s, "not this launch")
+    assert get(s, "insight", 0) == 1 and cards(s, "ms_next") == []
+
+
+def test_cash_tokens_have_no_cap(jupiter: Any) -> None:
+    """Target: Jupiter rulebook, 'R&D Rewards': "There is no limit on the number of
+    achievement tokens you can have" - the $10 achievement tokens (2 per player in the box)
+    included: a third one is gained and spent like the others."""
+    s = fresh(jupiter, hand=["emergency-funding"])
+    put(s, "cash_tokens", 2, 0)               # the starting token and a Space Hotel's
+    act(s, "benefit emergency-funding")
+    act(s, "second effect")                   # remove it from the game: a $10 token
+    assert get(s, "cash_tokens", 0) == 3 and value(s, "money_avail", 0) == 30
+    assert "emergency-funding" not in cards(s, "hand", 0)
+    act(s, "buy computer-lab")                 # $30: all three tokens flipped
+    for _ in range(3):
+        act(s, "flip a cash token")
+    assert get(s, "cash_tokens", 0) == 0 and "computer-lab" in cards(s, "discard", 0)
