@@ -392,7 +392,7 @@ def test_rd_worked_example_red_player(jupiter: Any) -> None:
     act(s, "play a card")
     act(s, "m-spaceship")                       # an item
     assert get(s, "rd_pos", 0, "earth") == 1 and get(s, "ms_one", 0) == 2
-    act(s, "moon")                              # the same action: the second track
+    act(s, "Moon")                              # the same action: the second track
     act(s, "2")                                 # two spaces: $20 and 2 items
     act(s, "play a card")
     act(s, "m-space-hotel")                     # $10

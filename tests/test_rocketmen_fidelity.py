@@ -7,12 +7,14 @@ it enforces. Helpers come from test_rocketmen.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from test_rocketmen import (
     BASE,
     JUPITER,
+    ROOT,
     _launch_ready,
     act,
     cards,
@@ -27,6 +29,7 @@ from test_rocketmen import (
 )
 
 from interpreter import load_game
+from interpreter.terminal import action_label
 
 DESTS = ("earth", "moon", "mars", "jupiter")
 
@@ -442,3 +445,47 @@ def test_cash_tokens_have_no_cap(jupiter: Any) -> None:
     for _ in range(3):
         act(s, "flip a cash token")
     assert get(s, "cash_tokens", 0) == 0 and "computer-lab" in cards(s, "discard", 0)
+
+
+# ---- choices people can read -------------------------------------------------------------------
+
+GAME_FILES = [ROOT / "games" / "rocketmen" / "game.yaml", ROOT / "games" / "rocketmen" / "cards.yaml",
+              ROOT / "games" / "target-jupiter" / "overlay.yaml"]
+
+
+@pytest.mark.parametrize("overlays", [[], [JUPITER]])
+def test_every_card_has_a_name_and_a_text_saying_what_it_does(overlays: list[str]) -> None:
+    """Choices show card names ("Spaceship Mission"), not ids ("m-base#135"): every card
+    that can be offered has a name and a `text` for people."""
+    game = load_game(BASE, overlays=overlays)
+    for c in game.new_initial_state(2, seed=1).gd.cards:
+        assert c.name and c.name != c.id, c.id
+        text = c.properties.get("text")
+        assert isinstance(text, str) and len(text) >= 12 and c.id not in text, c.id
+        assert not re.search(r"\b[a-z]+-[a-z]+#?\d*\b", text), (c.id, text)   # no ids in it
+
+
+def test_every_choice_in_the_data_has_a_prompt() -> None:
+    """Prompts say what is being chosen: no `choose` without a `prompt`."""
+    for path in GAME_FILES:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"\bchoose (one|up to|\w+ from)\b", line) and not line.lstrip().startswith("#"):
+                assert " prompt \"" in line, f"{path.name}:{number}: {line.strip()}"
+
+
+def test_action_labels_name_cards_and_places(jupiter: Any) -> None:
+    """Actions read as people say them: card names and texts, Locations and tracks by their
+    names, never ids."""
+    s = _launch_ready(jupiter, "m-spaceship", ["ion-drive"], ["ms-4"])
+    give(s, ["computer-lab"], "hand", 0)
+    labels = {a.text: action_label(s, a) for a in s.legal_actions()}
+    launch = next(lab for text, lab in labels.items() if text.endswith("earth_spaceship"))
+    assert launch.startswith("launch Spaceship Mission to the Spaceship at Earth's orbit (needs 3 rocket points")
+    research = next(lab for text, lab in labels.items() if text == "research earth")
+    assert research == ("Research & Development on the Earth's orbit track (each space $10 + 1 any item; "
+                        "you are on 0 of 4; next: Mission Success token 1)")
+    buy = next(lab for text, lab in labels.items() if text.startswith("buy small-rocket-boosters"))
+    assert buy == "buy Small Rocket Boosters for $20: Engine: 2 rocket points on your Launch Pad."
+    for text, lab in labels.items():
+        if " " in text and not text.startswith(("end_turn", "discard_cards")):
+            assert lab and "#" not in lab and "_" not in lab, (text, lab)
