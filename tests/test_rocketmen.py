@@ -395,7 +395,7 @@ def test_rd_worked_example_red_player(jupiter: Any) -> None:
     act(s, "play a card")
     act(s, "m-spaceship")                       # an item
     assert get(s, "rd_pos", 0, "earth") == 1 and get(s, "ms_one", 0) == 2
-    act(s, "moon")                              # the same action: the second track
+    act(s, "Moon")                              # the same action: the second track
     act(s, "2")                                 # two spaces: $20 and 2 items
     act(s, "play a card")
     act(s, "m-space-hotel")                     # $10
@@ -511,7 +511,7 @@ def test_insight_token_chooses_the_first_draw(jupiter: Any) -> None:
     act(s, "ms-4")                       # keep the 4, discard the 0
     assert cards(s, "ms_next") == ["ms-4"]
     act(s, "draw")
-    assert get(s, "rocket_pos") == 4 and get(s, "insight", 0) == 0
+    assert get(s, "rocket_pos") == 4 and get(s, "insight", 0) == 1   # an achievement token: it stays
 
 
 def test_benefit_card_one_effect_per_turn(jupiter: Any) -> None:
@@ -577,18 +577,23 @@ def test_solitaire_ai_moves_and_scores(base: Any) -> None:
 
 
 def test_solitaire_ai_rd_tokens(jupiter_solo: Any) -> None:
+    """An AI R&D token on Earth's orbit (placed when the AI headed there or farther: see
+    test_rocketmen_fidelity) moves the AI up the bottom R&D track when its Rocket gets
+    there; that space's Mission Success token (1) goes to the AI."""
     s = fresh(jupiter_solo, players=1, seed=3)
-    loc = s.gd.constants["location_ids"].index("mars_base")
+    loc = s.gd.constants["location_ids"].index("mars_spaceship")
     put(s, "ai_target", loc)
-    put(s, "ai_pos", 12)
-    act(s, "end_turn")                    # the AI Rocket reaches Mars: token, R&D tokens
-    assert get(s, "ai_vp") >= 9
-    assert [get(s, "ai_marker", key=d) for d in ("earth", "moon", "mars", "jupiter")] == [1, 1, 1, 0]
-    put(s, "ai_target", loc - 1)          # heading to Mars again (Spaceship)
     put(s, "ai_pos", 7)
+    put(s, "ai_marker", 1, key="earth")
+    put(s, "ai_marker", 1, key="mars")
     act(s, "end_turn")                    # reaches Earth's orbit: its R&D token moves the AI up
     assert get(s, "ai_marker", key="earth") == 0 and get(s, "ai_rd", key="earth") == 1
+    assert get(s, "ai_marker", key="mars") == 1 and get(s, "ai_rd", key="mars") == 0
     assert get(s, "ai_ms") == 2           # space 1 of the bottom track: a Mission Success token (1)
+    put(s, "ai_pos", 12)
+    act(s, "end_turn")                    # reaches Mars: its mission token, and the Mars R&D token
+    assert get(s, "ai_vp") >= 5 and get(s, "taken", key="mars_spaceship") == 1
+    assert get(s, "ai_marker", key="mars") == 0 and get(s, "ai_rd", key="mars") == 1
 
 
 # ---- terminal views --------------------------------------------------------------------------------
