@@ -14,7 +14,7 @@ from conftest import counter, zone
 from test_for_all_mankind import GAME, RESOURCES, act, end_turns, legal, res, rigged, ships, start
 
 from interpreter import load_game
-from interpreter.terminal import action_label
+from interpreter.runtime.present import action_label
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ from test_rocketmen import (
 )
 
 from interpreter import load_game
-from interpreter.terminal import action_label
+from interpreter.runtime.present import action_label
 
 DESTS = ("earth", "moon", "mars", "jupiter")
 
