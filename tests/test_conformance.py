@@ -58,11 +58,8 @@ def test_variant_conformance(path, variant):
 
 
 def _bots() -> list[tuple[pathlib.Path, str]]:
-    found = []
-    for path in GAMES:
-        for name in (load_yaml(path)[0].get("bots") or {}):
-            found.append((path, name))
-    return found
+    """Every bot of every game, wherever its files declare it (included files too)."""
+    return [(path, name) for path in GAMES for name in load_game(str(path)).definition.bots]
 
 
 @pytest.mark.parametrize(("path", "bot"), _bots(), ids=lambda v: v if isinstance(v, str) else _id(v))
