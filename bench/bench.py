@@ -1,6 +1,6 @@
 """Benchmark: random playouts of every bundled game, side by side with OpenSpiel.
 
-Run from the repository root (this is a script, never a test; DESIGN §6):
+Run from the repository root (this is a script, never a test):
 
     python bench/bench.py                       # every bundled game and example, 3 s each
     python bench/bench.py --seconds 1 --only tic-tac-toe

@@ -1,4 +1,4 @@
-"""The `orrery` command line (DESIGN §4): list, validate, describe, play, simulate,
+"""The `orrery` command line: list, validate, describe, play, simulate,
 replay and schema.
 
 Exit codes: 0 ok, 1 a rule or game error, 2 a usage error (bad arguments), 130 when

@@ -1,6 +1,6 @@
 """Diagnostics: the one error vocabulary of every stage.
 
-A rule file's mistakes are reported as `PATH:LINE:COL: error[CODE]: MESSAGE` (DESIGN §4),
+A rule file's mistakes are reported as `PATH:LINE:COL: error[CODE]: MESSAGE`,
 all of them, not just the first. Stages collect `Diagnostic`s and raise one
 `RuleFileError` carrying the lot; the CLI prints them (or their JSON form) and exits 1.
 Errors met while a game runs (an illegal action, a rule error inside an effect) are

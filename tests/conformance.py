@@ -1,4 +1,4 @@
-"""A conformance harness any game can be put through (DESIGN §7).
+"""A conformance harness any game can be put through.
 
     from conformance import check_conformance
     check_conformance("examples/tic-tac-toe")

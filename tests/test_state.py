@@ -1,4 +1,4 @@
-"""The state is plain data (DESIGN §2.3): it can be cloned, written to JSON and read
+"""The state is plain data: it can be cloned, written to JSON and read
 back at any decision — even deep inside a running effect — and resumes exactly; damaged
 saves are refused with a clear message; illegal moves are refused, never half-applied.
 """

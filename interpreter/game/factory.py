@@ -32,6 +32,7 @@ class Game:
         # Saves hold positions in compiled code: they name the engine and code shape.
         shape = ",".join(str(len(code.ops)) for code in definition.codes)
         self.engine_id = f"{__version__}/{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
+        self._valid_seats: set[str] = set()  # seat specs checked once (playouts make many states)
 
     # ---- facts -------------------------------------------------------------------
 
@@ -72,7 +73,9 @@ class Game:
         if len(seat_list) != n:
             raise GameError(f"{len(seat_list)} seats given for {n} players")
         for seat in seat_list:
-            check_seat(seat, gd)
+            if seat not in self._valid_seats:
+                check_seat(seat, gd)
+                self._valid_seats.add(seat)
         return new_state(self, n, int(seed), seat_list)
 
     def state_from_json(self, text: str) -> State:

@@ -3,7 +3,7 @@
 Everything a running state needs to know about the rules lives here, already compiled:
 expressions are Python closures `fn(state, env)`, effect texts are `Code` objects (a
 list of operations run by vm.py). States refer to it by index only, so a state stays
-plain data (DESIGN §2.3).
+plain data.
 """
 
 from __future__ import annotations

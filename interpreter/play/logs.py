@@ -3,7 +3,7 @@
 A log is one JSON object (format "orrery-log/1"): which rules (game id, data version
 and hash, variants, overlays, and where the game was loaded from), the table (players,
 seats, seed), every action in its canonical text, and the result once the game is over
-(null while it is not). States are deterministic (DESIGN §2.4), so these few facts
+(null while it is not). States are deterministic, so these few facts
 rebuild every state of the game exactly. `orrery play --log` rewrites the log after
 every action through a temporary file and `os.replace`, so a crash never leaves half a
 file. Reading a log checks every field's shape, so a damaged or foreign file gives a
