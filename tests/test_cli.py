@@ -517,3 +517,32 @@ def test_simulate_alone_counts_wins_not_draws() -> None:
     spec = SimulationSpec("x", (), (), 1, ("random",))
     summary = summarize(spec, [Outcome(1, (0,), (1.0,)), Outcome(2, (), (-1.0,))], 1)
     assert summary["wins"] == [1] and summary["draws"] == 0
+
+
+CHOICE_OF_CARDS = """
+zones:
+  hand: {scope: player, visible: owner}
+  table: {scope: global, visible: all}
+cards:
+  mission: {name: Spaceship Mission, properties: {text: "Gives $2 and 1 rocket"}}
+  probe: {name: Deep Probe}
+setup: |
+  create 1 "mission" in hand(0)
+  create 1 "probe" in hand(0)
+flow: |
+  choose c from hand(0) by 0 prompt "which card goes to the table?"
+  move c to table
+"""
+
+
+def test_a_choice_of_cards_shows_names_and_texts_not_copy_numbers(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    from conftest import write_toy
+
+    path = write_toy(tmp_path, CHOICE_OF_CARDS)
+    answers(monkeypatch, "deep probe")  # what the person was shown, not `probe#1`
+    code, out, _ = run(capsys, "play", str(path.parent), "--seats", "human,random")
+    assert code == 0, out
+    assert "1. Spaceship Mission: Gives $2 and 1 rocket" in out and "2. Deep Probe" in out
+    assert "#0" not in out.split("Choose (")[1].split("\n\n")[0]
+    assert "table: probe#1" in out  # the typed name picked the Deep Probe

@@ -20,7 +20,7 @@ from interpreter.agents import Agent, BaseAgent
 from interpreter.play.logs import GameLog, write_log
 from interpreter.play.runner import run
 from interpreter.runtime.actions import Action
-from interpreter.runtime.present import action_label, describe_result, render_observation, seat_name
+from interpreter.runtime.present import describe_result, option_text, render_observation, seat_name
 from interpreter.runtime.state import State
 
 RECENT = 15  # actions shown by the `log` command
@@ -129,11 +129,14 @@ class HumanTerminal(BaseAgent):
         elif command in ("quit", "exit", "q"):
             raise QuitRequested()
         else:
-            return self._match_text(answer, legal)
+            return self._match_text(state, answer, legal)
         return None
 
-    def _match_text(self, answer: str, legal: list[Action]) -> Action | None:
+    def _match_text(self, state: State, answer: str, legal: list[Action]) -> Action | None:
         folded = [a for a in legal if a.text.lower() == answer.lower()]
+        if not folded:  # what the person was shown: a card's name, an action's label
+            shown = [a for a in legal if option_text(state, a).lower().startswith(answer.lower())]
+            folded = shown if len(shown) == 1 else [a for a in shown if option_text(state, a).lower() == answer.lower()]
         if len(folded) == 1:
             return folded[0]
         prefixed = [a for a in legal if a.text.lower().startswith(answer.lower())]
@@ -206,8 +209,11 @@ class Table:
             write(line)
         write(f"Choose ({state.prompt() or 'action'}):")
         for i, action in enumerate(legal, 1):
-            label = action_label(state, action)
-            write(f"  {i:>2}. {action.text}{f' - {label}' if label else ''}")
+            # People read names, not `id#copy`; the canonical text is shown only where
+            # it is a different, typeable word (`place 4`), never a card's copy number.
+            shown = option_text(state, action)
+            typeable = shown != action.text and not _CARD.search(action.text)
+            write(f"  {i:>2}. {shown}{f'  [{action.text}]' if typeable else ''}")
 
     def show_recent(self, state: State) -> None:
         write = self.console.write

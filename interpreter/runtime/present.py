@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.model import GameDef
-from interpreter.runtime.records import PendingActions
+from interpreter.runtime.actions import DONE
+from interpreter.runtime.records import PendingActions, PendingChoice
 
 if TYPE_CHECKING:
     from interpreter.runtime.actions import Action
@@ -163,3 +164,28 @@ def action_label(state: State, action: Action) -> str:
     env.update((p.name, v) for p, v in zip(adef.params, values, strict=True))
     label = render_template(state, adef.label_parts, env)
     return "" if label == action.text else label
+
+
+def option_text(state: State, action: Action) -> str:
+    """A legal action as people read it: the action's label when it has one, else its
+    id and parameters with cards by name; an option of a choice by its value, a card by
+    its name and (when the card has one) its `text` property."""
+    pending = state.pending
+    if isinstance(pending, PendingChoice):
+        value = action.payload
+        if isinstance(value, str) and value == DONE:
+            return "done"
+        if pending.type == "card" and type(value) is int:
+            card = state.gd.cards[state.card_def[value]]
+            text = card.properties.get("text")
+            return f"{card.name}: {text}" if isinstance(text, str) and text else card.name
+        return people_text(state, value, pending.type)
+    label = action_label(state, action)
+    if label:
+        return label
+    if isinstance(pending, PendingActions) and isinstance(action.payload, tuple):
+        index, values = action.payload
+        adef = state.gd.actions[index]
+        shown = [people_text(state, v, param.type) for param, v in zip(adef.params, values, strict=True)]
+        return " ".join([adef.id, *shown])
+    return action.text
