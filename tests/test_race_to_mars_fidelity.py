@@ -264,6 +264,61 @@ def test_the_safety_bound_counts_only_rounds_without_any_advance(tmp_path):
     assert not s.is_terminal() and counter(s, "stall") == 3
 
 
+# ---- choices show what is chosen -----------------------------------------------------------------
+
+
+def test_every_card_offered_as_a_choice_says_its_ability():
+    """Race to Mars rulebook, 'Headquarters': "Your Headquarters provide you with a unique
+    special ability"; 'Starting Cards': each "has a Crew ability, a Rocket module and an
+    Insight". To choose knowingly a player sees each option's name and ability."""
+    gd = load_game(GAME).definition
+    offered = [c for c in gd.cards if c.type in ("space", "starting", "headquarters", "boost", "asteroid", "insight")]
+    assert len(offered) == 100 + 8 + 10 + 3
+    for c in offered:
+        text = c.properties.get("text", "")
+        assert c.name and c.name != c.id and len(text) > 10, c.id
+    for c in gd.cards:
+        if c.type == "space":
+            text = c.properties["text"]
+            assert text.startswith("Crew ability: ") and " Rocket module: " in text
+        if c.type == "starting":
+            text = c.properties["text"]
+            assert "Crew ability: " in text and "Rocket module: " in text and "Insight" in text
+            assert f"spend {c.properties['cost']} Experience" in text                  # the Insight's price
+
+
+def test_setup_choices_show_each_option_and_what_is_chosen():
+    """Race to Mars rulebook, 'Headquarters': "each player must decide on one Headquarters
+    card and return the other to the box"; 'Starting Cards': "pick one Starting card each
+    ... Decide whether to recruit it to your Crew deck as a Crew ability or attach it to
+    your rocket as a module"; "The leftover card is placed next to the Insight card"."""
+    game = load_game(GAME)
+    s = game.new_initial_state(3, seed=4)
+    gd = game.definition
+    texts = {c.id: c.properties.get("text", "") for c in gd.cards}
+    names = {c.id: c.name for c in gd.cards}
+    saw_hq = saw_start = saw_place = False
+    while phase(s) != "pre_launch":
+        p, prompt = s.current_player(), s.prompt()
+        view = s.observation(p)["views"]["cards"]
+        options = [t.split("#")[0] for t in legal(s)]
+        if "Headquarters" in prompt and "keep" in prompt:
+            saw_hq = True
+            assert "only to you" in prompt
+            assert all(names[o] in view and texts[o] in view for o in options)
+        if "pick a Starting card" in prompt:
+            saw_start = True
+            assert "Crew ability" in prompt and "Rocket module" in prompt and "Insight" in prompt
+            assert all(names[o] in view and texts[o] in view for o in options if o.startswith("start-"))
+        if "recruit it to your Crew deck" in prompt:
+            saw_place = True
+            assert "Crew ability: " in prompt and "Rocket module: " in prompt and "Starting: " in prompt
+        act(s, legal(s)[0])
+    assert saw_hq and saw_start and saw_place
+    view = s.observation(0)["views"]["cards"]
+    assert all(names[kinds(s, "hq", p)[0]] in view for p in range(3))          # everyone's, once revealed
+
+
 # ---- the end summary -----------------------------------------------------------------------------
 
 
