@@ -136,8 +136,11 @@ def finish_turn(s: Any) -> None:
     for done in ("done_flying", "done_exchanging", "done_insights"):
         if done in legal(s):
             act(s, done)
-    while s.current_player() == p and phase(s) == "choice":
-        act(s, "done" if "done" in legal(s) else legal(s)[0])
+    while s.current_player() == p and phase(s) in ("choice", "discarded"):
+        if phase(s) == "discarded":
+            act(s, "done_discarding")
+        else:
+            act(s, "done" if "done" in legal(s) else legal(s)[0])
 
 
 # ---- components and setup -------------------------------------------------------------------
@@ -432,6 +435,7 @@ def test_storage_keeps_a_card_and_can_be_jettisoned(tmp_path):
         act(s, done)
     assert "storage" in s.prompt()
     act(s, "t-wild#")                                                          # one storage: one card
+    act(s, "done_discarding")
     assert kinds(s, "hand", 0).count("t-wild") == 1 and len(cards(s, "hand", 0)) == 3
     s = scenario(tmp_path, setup)
     act(s, "store_jettison_play t-storage#")
@@ -559,6 +563,7 @@ def test_example_of_play(tmp_path):
     supply = len(cards(s, "boost_supply"))
     act(s, "done_insights")
     act(s, "t-fuel#")                                              # keeps his remaining card
+    act(s, "done_discarding")                                      # keeps his storage module too
     assert len(cards(s, "boost_supply")) == supply + 1             # the played Boost goes back
     assert "asteroid" in kinds(s, "discard", winston)
     assert len(cards(s, "hand", winston)) == 5                    # kept one, drew four
