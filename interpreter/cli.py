@@ -23,7 +23,7 @@ from typing import Any
 from interpreter.agents import check_seat, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
-from interpreter.model import GameDef
+from interpreter.model import GameDef, SeatRule
 from interpreter.play.describe import render_description
 from interpreter.play.logs import (
     GameLog,
@@ -392,16 +392,27 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
     if not gd.min_players <= n <= gd.max_players:
         span = f"{gd.min_players}" if gd.min_players == gd.max_players else f"{gd.min_players}-{gd.max_players}"
         raise UsageError(f"{gd.name} is for {span} players, not {n}")
-    seats = seats or [first] + [rest] * (n - 1)
-    for seat in seats:
+    # Play follows the game's seat rules (`players.seats`); simulate seats anything.
+    rules = gd.seat_rules if allow_human else ()
+    seats = seats or [_default_seat(rules, i, first if i == 0 else rest) for i in range(n)]
+    for i, seat in enumerate(seats):
         try:
             spec = check_seat(seat, gd)
         except GameError as err:
             raise UsageError(str(err)) from None
+        accepts = rules[min(i, len(rules) - 1)].accepts if rules else ()
+        if accepts and spec.name not in accepts:
+            raise UsageError(f"seat {i + 1} of {gd.name} takes {' or '.join(accepts)} in play, not '{spec.name}' "
+                             f"(orrery simulate seats any kind anywhere)")
         if spec.name == "human" and not allow_human:
             agents = [k.name for k in seat_kinds(gd) if k.kind != "bot" and k.name != "human"]
             raise UsageError(f"simulate has no human seats; use {', '.join(agents)} or a bot of the game")
     return n, seats
+
+
+def _default_seat(rules: tuple[SeatRule, ...], i: int, fallback: str) -> str:
+    rule = rules[min(i, len(rules) - 1)] if rules else None
+    return rule.default if rule is not None and rule.default is not None else fallback
 
 
 def _parse_seats(text: str) -> list[str]:

@@ -89,6 +89,18 @@ def definitions() -> dict:
         "max": {"type": "integer", "minimum": 1, "description": "Most players."},
         "default": {"type": "integer", "minimum": 1,
                     "description": "Players when none is asked for (default: the minimum)."},
+        "seats": {
+            "type": "array", "minItems": 1,
+            "description": "Per seat, in order (the last entry covers every later seat): what `orrery play` "
+                           "seats there by default and which kinds of seat it accepts. Simulations may "
+                           "seat any kind anywhere.",
+            "items": obj({
+                "default": {"type": "string", "description": "The kind of seat play puts here by default."},
+                "accepts": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                            "description": "The kinds of seat play accepts here (default: any)."},
+                "assumed": ref("assumed"),
+            }, [], "One seat's rule."),
+        },
     }, ["min", "max"], "How many players the game takes.")
     d["assumption"] = obj({
         "id": ref("id", "The assumption's id."),

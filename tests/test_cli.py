@@ -546,3 +546,47 @@ def test_a_choice_of_cards_shows_names_and_texts_not_copy_numbers(
     assert "1. Spaceship Mission: Gives $2 and 1 rocket" in out and "2. Deep Probe" in out
     assert "#0" not in out.split("Choose (")[1].split("\n\n")[0]
     assert "table: probe#1" in out  # the typed name picked the Deep Probe
+
+
+SEAT_RULES = """
+players:
+  min: 2
+  max: 3
+  seats:
+    - {default: human, accepts: [human]}
+    - {default: first}
+flow: |
+  take actions main for 0
+actions:
+  stop: {during: main, ends: turn}
+"""
+
+
+def test_play_follows_the_seat_rules_of_the_data_and_simulate_does_not(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    from conftest import write_toy
+
+    folder = str(write_toy(tmp_path, SEAT_RULES).parent)
+    answers(monkeypatch, "quit")
+    code, out, _ = run(capsys, "play", folder, "--players", "3")
+    assert code == 0 and "Seats: P1 human, P2 first, P3 first" in out
+    code, _, err = run(capsys, "play", folder, "--seats", "random,first")
+    assert code == 2 and "seat 1 of Toy takes human in play, not 'random'" in err
+    code, out, _ = run(capsys, "simulate", folder, "--seats", "random,random", "--games", "2")
+    assert code == 0
+    code, out, _ = run(capsys, "describe", folder)
+    assert "Seat 1 in play: human by default, accepts human" in out and "Seat 2 and later in play: first" in out
+
+
+def test_seat_rules_naming_unknown_kinds_are_diagnostics(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: pathlib.Path) -> None:
+    from conftest import write_toy
+
+    bad = SEAT_RULES.replace("accepts: [human]}", "accepts: [humna]}").replace("{default: first}",
+                                                                             "{default: bot, accepts: [random]}")
+    path = write_toy(tmp_path, bad)
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 1
+    assert f"{path}:8:34: error[unknown-name]: no kind of seat 'humna'" in out and "did you mean 'human'?" in out
+    assert f"{path}:9:17: error[unknown-name]: no kind of seat 'bot'" in out
+    assert "2 errors" in out  # no follow-on error about the default that the typo explains

@@ -390,3 +390,20 @@ def test_every_card_offered_as_a_choice_has_a_name_and_a_text(game):
     assert texts["earth-water"][1].startswith("Produces 2 WATER and 1 each of IRON, FUEL, OXYGEN")
     assert texts["jupiter-fuel"][1] == \
         "Produces 1 FUEL at the end of each of your turns (2 while you own every Colony on Jupiter)."
+
+
+def test_player_1_is_a_human_in_play_and_bots_fill_the_other_seats(capsys, monkeypatch):
+    """Bot rules: "A human player will always be Player 1"; bots fill "wherever there
+    is an empty seat". Play defaults to that and refuses another kind in seat 1;
+    simulations may still seat anything."""
+    import io
+    import sys
+
+    from interpreter.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "for-all-mankind", "--seed", "3"]) == 0
+    assert "Seats: P1 human, P2 bot, P3 bot, P4 bot" in capsys.readouterr().out
+    assert main(["play", "for-all-mankind", "--seats", "bot,bot,bot,bot"]) == 2
+    assert "seat 1 of For All Mankind takes human in play, not 'bot'" in capsys.readouterr().err
+    assert main(["simulate", "for-all-mankind", "--seats", "bot,bot,bot,bot", "--games", "1"]) == 0

@@ -12,8 +12,9 @@ from interpreter.agents.registry import (
     is_bot,
     parse_seat,
     register,
+    registered,
     seat_kinds,
 )
 
 __all__ = ["Agent", "BaseAgent", "SeatKind", "SeatSpec", "check_seat", "create_agent", "describe_kinds", "is_bot",
-           "parse_seat", "register", "seat_kinds"]
+           "parse_seat", "register", "registered", "seat_kinds"]

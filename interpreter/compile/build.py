@@ -13,6 +13,7 @@ from typing import Any
 
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
+from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
 from interpreter.compile.templates import compile_template
 from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
@@ -63,8 +64,9 @@ EVENT_ALIASES = {"refilled": "refill"}
 
 
 class Builder:
-    def __init__(self, raw: RawGame):
+    def __init__(self, raw: RawGame, seat_kinds: tuple[str, ...] = ("human", "random", "first")):
         self.raw = raw
+        self.seat_kinds = seat_kinds  # the kinds of seat the engine knows (game bots aside)
         self.data = raw.data
         self.origins = raw.origins
         self.diagnostics: list[Diagnostic] = []
@@ -317,6 +319,7 @@ class Builder:
         min_p, max_p = int(players.get("min", 1)), int(players.get("max", players.get("min", 1)))
         if min_p > max_p:
             self.error(("players",), "bad-value", f"players.min ({min_p}) is more than players.max ({max_p})")
+        seat_rules = build_seat_rules(players, [*self.seat_kinds, *bots], self.error)
         if self.diagnostics:
             raise RuleFileError(self.diagnostics)
         groups: dict[str, tuple[ActionDef, ...]] = {}
@@ -332,7 +335,9 @@ class Builder:
             actions=actions, groups=groups, triggers=triggers, values=values, modifiers=modifiers, ends=ends,
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
+            seat_rules=seat_rules,
         )
+
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:
@@ -593,7 +598,7 @@ class Builder:
     def bots(self) -> dict[str, BotDef]:
         result = {}
         for bid, spec in self.section("bots").items():
-            if bid in ("human", "random", "first"):
+            if bid in self.seat_kinds:
                 self.error(("bots", bid), "reserved-name", f"'{bid}' is a built-in seat", key=True)
             turn = self.program(spec["turn"], ("bots", bid, "turn"), {"me": "player"}) if spec.get("turn") else None
             result[bid] = BotDef(bid, str(spec.get("description", "")), turn, str(spec.get("choose", "random")))
@@ -665,15 +670,17 @@ def _walk(nodes: tuple[ast.Node, ...]) -> list[ast.Node]:
     return out
 
 
-def build(raw: RawGame) -> GameDef:
+def build(raw: RawGame, seat_kinds: tuple[str, ...] = ("human", "random", "first")) -> GameDef:
+    """The GameDef of merged raw rules; `seat_kinds` are the kinds of seat the engine
+    knows besides the game's own bots (the game layer passes its registry's)."""
     if not raw.schema_diagnostics:
-        return Builder(raw).build()
+        return Builder(raw, seat_kinds).build()
     # The schema stage found errors: check meaning too, so all mistakes come at once,
     # but never let a shape the builder does not expect hide the schema's findings.
     pending = list(raw.schema_diagnostics)
     found: list[Diagnostic] = []
     try:
-        Builder(raw).build()
+        Builder(raw, seat_kinds).build()
     except RuleFileError as err:
         seen = {(d.path, d.line) for d in pending}
         found = [d for d in err.diagnostics if (d.path, d.line) not in seen]  # not the same mistake twice

@@ -11,7 +11,7 @@ import functools
 import hashlib
 from typing import Any
 
-from interpreter.agents import check_seat, seat_kinds
+from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.compile.build import build
 from interpreter.diagnostics import GameError
 from interpreter.game.summary import describe_game
@@ -89,4 +89,4 @@ def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
     overlays (bundled expansions by name, mods by path). Raises RuleFileError with
     every diagnostic when the rule files are wrong."""
     raw = load_raw(name, list(variants), list(overlays))
-    return Game(build(raw), raw.data)
+    return Game(build(raw, tuple(kind.name for kind in registered())), raw.data)

@@ -24,7 +24,9 @@ def describe_game(gd: GameDef, raw: dict[str, Any]) -> dict[str, Any]:
         "version": gd.version,
         "description": gd.description,
         "data_hash": gd.data_hash,
-        "players": {"min": gd.min_players, "max": gd.max_players, "default": gd.default_players},
+        "players": {"min": gd.min_players, "max": gd.max_players, "default": gd.default_players,
+                    **({"seats": [{"default": r.default, "accepts": list(r.accepts)} for r in gd.seat_rules]}
+                       if gd.seat_rules else {})},
         "variants": [{"id": vid, "description": text, "chosen": vid in gd.variants}
                      for vid, text in gd.available_variants.items()],
         "overlays": list(gd.overlays),

@@ -168,6 +168,15 @@ class BotDef:
 
 
 @attrs.frozen
+class SeatRule:
+    """What `orrery play` puts in one seat by default, and which kinds of seat it
+    accepts there (empty: any). Simulations may seat anything anywhere."""
+
+    default: str | None
+    accepts: tuple[str, ...]
+
+
+@attrs.frozen
 class ViewDef:
     """A template of text for people: strings and (expression, type) parts."""
 
@@ -216,6 +225,8 @@ class GameDef:
     assumptions: tuple[Assumption, ...]
     source_files: tuple[str, ...]
     views: tuple[ViewDef, ...] = ()
+    # Per seat (the last rule covers every later seat); empty: human first, then random.
+    seat_rules: tuple[SeatRule, ...] = ()
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)

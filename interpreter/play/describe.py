@@ -18,6 +18,11 @@ def render_description(info: dict[str, Any]) -> str:
     count = (f"{players['min']}" if players["min"] == players["max"]
              else f"{players['min']}-{players['max']} (default {players['default']})")
     lines.append(f"Players: {count}")
+    for i, rule in enumerate(players.get("seats") or ()):
+        last = i == len(players["seats"]) - 1 and i + 1 < players["max"]
+        where = f"Seat {i + 1}" + (" and later" if last else "")
+        accepts = f", accepts {' or '.join(rule['accepts'])}" if rule["accepts"] else ""
+        lines.append(f"  {where} in play: {rule['default'] or 'any'} by default{accepts}")
     lines.append(f"Data hash: {info['data_hash']}")
     _section(lines, "Variants", [f"{v['id']}{' (chosen)' if v['chosen'] else ''}: {v['description'] or '-'}"
                                  for v in info["variants"]])
