@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter.agents import check_seat, seat_kinds
+from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
@@ -94,7 +94,8 @@ def _add_table_options(parser: argparse.ArgumentParser, default_seats: str) -> N
     parser.add_argument("--players", type=_positive_int, metavar="N",
                         help="number of players (default: the game's default, or the number of --seats)")
     parser.add_argument("--seats", metavar="S,S,..",
-                        help=f"who sits in each seat, comma-separated: human, random, first or a bot of the game "
+                        help=f"who sits in each seat, comma-separated: {', '.join(k.name for k in registered())} "
+                             f"or a bot of the game; NAME:KEY=VALUE,... for a kind with options "
                              f"(default: {default_seats})")
 
 
