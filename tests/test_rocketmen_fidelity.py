@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+import test_rocketmen
 from test_rocketmen import (
     BASE,
     JUPITER,
@@ -33,15 +34,9 @@ from interpreter.runtime.present import action_label
 
 DESTS = ("earth", "moon", "mars", "jupiter")
 
-
-@pytest.fixture(scope="module")
-def jupiter() -> Any:
-    return load_game(BASE, overlays=[JUPITER])
-
-
-@pytest.fixture(scope="module")
-def jupiter_solo() -> Any:
-    return load_game(BASE, overlays=[JUPITER], variants=["solitaire"])
+# The base tests' module fixtures, shared rather than written again.
+jupiter = test_rocketmen.jupiter
+jupiter_solo = test_rocketmen.jupiter_solo
 
 
 @pytest.fixture(scope="module")

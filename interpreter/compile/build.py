@@ -64,7 +64,7 @@ EVENT_ALIASES = {"refilled": "refill"}
 
 
 class Builder:
-    def __init__(self, raw: RawGame, seat_kinds: tuple[str, ...] = ("human", "random", "first")):
+    def __init__(self, raw: RawGame, seat_kinds: tuple[str, ...]):
         self.raw = raw
         self.seat_kinds = seat_kinds  # the kinds of seat the engine knows (game bots aside)
         self.data = raw.data
@@ -670,7 +670,7 @@ def _walk(nodes: tuple[ast.Node, ...]) -> list[ast.Node]:
     return out
 
 
-def build(raw: RawGame, seat_kinds: tuple[str, ...] = ("human", "random", "first")) -> GameDef:
+def build(raw: RawGame, seat_kinds: tuple[str, ...]) -> GameDef:
     """The GameDef of merged raw rules; `seat_kinds` are the kinds of seat the engine
     knows besides the game's own bots (the game layer passes its registry's)."""
     if not raw.schema_diagnostics:
