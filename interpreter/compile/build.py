@@ -13,6 +13,7 @@ from typing import Any
 
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
+from interpreter.compile.param_values import declared_values
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
 from interpreter.compile.templates import compile_template
@@ -439,16 +440,20 @@ class Builder:
             logical = ("actions", aid)
             locals_: dict[str, str] = {"me": "player"}
             params = []
-            for pname, domain_text in (spec.get("params") or {}).items():
-                compiled = self.expr(domain_text, logical + ("params", pname), locals_, "any")
+            for pname, pspec in (spec.get("params") or {}).items():
+                where = logical + ("params", pname)
+                domain_text = pspec.get("in") if isinstance(pspec, dict) else pspec
+                compiled = self.expr(domain_text, where + (("in",) if isinstance(pspec, dict) else ()), locals_, "any")
                 if compiled is None:
                     continue
                 fn, type_ = compiled
                 if not is_list(type_):
-                    self.error(logical + ("params", pname), "type",
-                               f"parameter '{pname}' needs a list of choices, got {describe(type_)}")
+                    self.error(where, "type", f"parameter '{pname}' needs a list of choices, got {describe(type_)}")
                     continue
-                params.append(Param(pname, fn, elem_of(type_)))
+                declared = None
+                if isinstance(pspec, dict):
+                    declared = declared_values(pspec, where, elem_of(type_), self.error)
+                params.append(Param(pname, fn, elem_of(type_), declared))
                 locals_[pname] = elem_of(type_)
             condition = None
             if "condition" in spec:

@@ -92,6 +92,9 @@ class Param:
     name: str
     domain: Expr
     type: str
+    # The values the rules declare it may take (`params: {x: {in: ..., max: 10}}`), for
+    # the integer action space; None: found from the domain's text (runtime/domains.py).
+    values: tuple[Any, ...] | None = None
 
 
 @attrs.frozen
