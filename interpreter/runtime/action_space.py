@@ -89,12 +89,14 @@ class ActionSpace:
             blocks.append(Block(action, offset, slots, tuple(reversed(strides)), size))
             offset += size
         self.blocks = tuple(blocks)
+        kinds = find_choices(gd, raw, analyzer)
+        # The choices' block holds only the kinds of answer some `choose` can give.
         self.choice_offset = offset
-        self.done_id = offset
-        self.card_base = offset + 1
-        self.player_base = self.card_base + len(gd.cards)
-        self.value_base = self.player_base + num_players
-        self.choice_values = choice_values(gd, raw, analyzer)
+        self.done_id = offset if kinds.done else None
+        self.card_base = offset + (1 if kinds.done else 0)
+        self.player_base = self.card_base + (len(gd.cards) if kinds.cards else 0)
+        self.value_base = self.player_base + (num_players if kinds.players else 0)
+        self.choice_values = kinds.values
         self.value_index = {domains.scalar_key(v): i for i, v in enumerate(self.choice_values)}
         self.size = self.value_base + len(self.choice_values)
         if self.size > MAX_SPACE:
@@ -156,19 +158,29 @@ class ActionSpace:
 
     def _choice_id(self, st: State, action: Action) -> int:
         value = action.payload
-        if action.text == "done":  # `choose up to`'s "enough", or a choice's own word "done"
-            return self.done_id
         type_ = getattr(st.pending, "type", "any")
+        if action.text == "done":  # `choose up to`'s "enough", or a choice's own word "done"
+            if self.done_id is None:
+                raise self._unforeseen(st, "done")
+            return self.done_id
         if type_ == "card" and type(value) is int:
+            if self.player_base == self.card_base:
+                raise self._unforeseen(st, "cards")
             return self.card_base + st.card_def[value]
         if type_ == "player" and type(value) is int and 0 <= value < self.num_players:
+            if self.value_base == self.player_base:
+                raise self._unforeseen(st, "players")
             return self.player_base + value
         position = _lookup(self.value_index, value)
         if position is None:
-            raise ActionSpaceError(
-                f"{self.gd.name}: the choice '{st.prompt()}' offers {action.text}, which is not among the values "
-                f"the game's choices were found to offer ({_sample(self.choice_values)})")
+            raise self._unforeseen(st, action.text)
         return self.value_base + position
+
+    def _unforeseen(self, st: State, what: str) -> ActionSpaceError:
+        return ActionSpaceError(
+            f"{self.gd.name}: the choice '{st.prompt()}' offers {what}, which is not among the answers the game's "
+            f"choices were found to offer ({_sample(self.choice_values)}); this is a limit of the integer action "
+            "space's reading of the rules: write the choice's list from constants, ranges or literals")
 
     # ---- texts ---------------------------------------------------------------------------
 
@@ -267,9 +279,21 @@ def _sample(values: tuple[Any, ...]) -> str:
     return (shown + (", ..." if len(values) > 8 else "")) or "no values"
 
 
-def choice_values(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -> tuple[Any, ...]:
-    """Every value other than cards and seats that a `choose` or `choose one` of the
-    game can offer, in a stable order."""
+@attrs.frozen
+class ChoiceKinds:
+    """What the choices of a game can answer: `done`, cards, seats, and these values."""
+
+    done: bool
+    cards: bool
+    players: bool
+    values: tuple[Any, ...]
+
+
+def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -> ChoiceKinds:
+    """What every `choose`, `choose up to` and `choose one` of the game can offer
+    (values other than cards and seats in a stable order). A choice whose list cannot
+    be read may offer cards or seats: both get their ids."""
+    done = cards = players = False
     found: set[tuple[str, Any]] = set()
     values: list[Any] = []
 
@@ -286,7 +310,16 @@ def choice_values(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) 
             if isinstance(node, ast.ChooseOne):
                 add(tuple(option.label for option in node.options))
             elif isinstance(node, ast.Choose):
+                done = done or node.up_to is not None
                 options = inner.element(node.options)
-                if not isinstance(options, domains.Seats):  # seats have their own ids
-                    add(domains.finite(options) or ())
-    return tuple(sorted((v for v in values if v != "done"), key=domains.sort_key))  # "done" has its own id
+                listed = domains.finite(options)
+                if options is domains.CARDS:
+                    cards = True
+                elif isinstance(options, domains.Seats):
+                    players = True
+                elif listed is not None:
+                    add(listed)
+                else:
+                    cards = players = True
+    done = done or "done" in values  # the word "done" is answered by the `done` id
+    return ChoiceKinds(done, cards, players, tuple(sorted((v for v in values if v != "done"), key=domains.sort_key)))

@@ -160,8 +160,8 @@ def id_of_text(st: State, space: ActionSpace, text: Any) -> int:
                              f"{', '.join(space.to_string(a) for a in range(min(3, space.size)))})")
 
 
-def apply_id(st: State, space: ActionSpace, a: Any) -> None:
-    """Make the legal move with id `a`; anything else raises and changes nothing."""
+def action_of_id(st: State, space: ActionSpace, a: Any) -> Action:
+    """The legal action with id `a`; IllegalActionError saying why when there is none."""
     a = space.check(a)
     if st.terminal:
         raise IllegalActionError(f"the game is over; action {a} ({space.to_string(a)}) cannot be played")
@@ -170,4 +170,9 @@ def apply_id(st: State, space: ActionSpace, a: Any) -> None:
     if chosen is None:
         sample = ", ".join(f"{b} ({space.to_string(b)})" for b in list(legal)[:6]) + (" ..." if len(legal) > 6 else "")
         raise IllegalActionError(f"action {a} ({space.to_string(a)}) is not legal now; legal: {sample}")
-    st.apply_action(chosen)
+    return chosen
+
+
+def apply_id(st: State, space: ActionSpace, a: Any) -> None:
+    """Make the legal move with id `a`; anything else raises and changes nothing."""
+    st.apply_action(action_of_id(st, space, a))
