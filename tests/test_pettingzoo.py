@@ -99,9 +99,10 @@ def test_bad_actions_raise_and_change_nothing() -> None:
     environment = pettingzoo.env("tic-tac-toe")
     environment.step(4)
     before = environment.state.to_json()
-    for wrong, message in ((4, r"action 4 \(place 4\) is not legal now"), (9, "outside Tic-tac-toe's action space"),
-                           (None, "None is an action only once the game is over"), ("place 0", "an action is an integer"),
-                           (2.5, "an action is an integer")):
+    for wrong, message in ((4, r"action 4 \(place 4\) is not legal now"),
+                           (9, "outside Tic-tac-toe's action space"),
+                           (None, "None is an action only once the game is over"),
+                           ("place 0", "an action is an integer"), (2.5, "an action is an integer")):
         with pytest.raises(IllegalActionError, match=message):
             environment.step(wrong)
     assert environment.state.to_json() == before and environment.agent_selection == "player_1"
