@@ -13,6 +13,7 @@ from typing import Any
 
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
+from interpreter.compile.pysource import Emitter
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
 from interpreter.compile.templates import compile_template
@@ -73,6 +74,7 @@ class Builder:
         self.sym = Symbols()
         self.codes: list[Code] = []
         self._all_nodes: tuple[list[ast.Node], bool] | None = None
+        self.emitter = Emitter()  # the namespace of the game's generated code
 
     # ---- reporting -----------------------------------------------------------------
 
@@ -118,7 +120,7 @@ class Builder:
             return None
         try:
             node = parse_expression(text)
-            fn, type_ = compile_expr(node, Context(self.sym, dict(locals_), pure))
+            fn, type_ = compile_expr(node, self.context(locals_, pure))
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, "syntax", err.message, err.hint, err.width)
             return None
@@ -129,6 +131,9 @@ class Builder:
             self.text_error(logical, 1, 1, "type", f"expected {describe(want)}, got {describe(type_)}", None)
             return None
         return fn, type_
+
+    def context(self, locals_: dict[str, str], pure: bool = False) -> Context:
+        return Context(self.sym, dict(locals_), pure, emitter=self.emitter)
 
     def new_code(self, name: str) -> Code:
         code = Code(len(self.codes), name)
@@ -146,7 +151,7 @@ class Builder:
         try:
             stmts = parse_program(text)
             locate = self.locator(logical)
-            builder = CodeBuilder(code, Context(self.sym, dict(locals_)),
+            builder = CodeBuilder(code, self.context(locals_),
                                   lambda line, column: locate(line, column + shift))
             for stmt in stmts:
                 builder.statement(stmt)
@@ -232,12 +237,14 @@ class Builder:
 
     def collect_card_fields(self) -> None:
         """Card properties, plus every attribute some effect sets (`set c.x to ...`)."""
-        for spec in self.section("cards").values():
+        for cid, spec in self.section("cards").items():
+            self.sym.card_specs.append((cid, spec))
             self.sym.card_fields.update((spec.get("properties") or {}).keys())
             self.sym.card_effects.update((spec.get("effects") or {}).keys())
         for node in self.all_statements()[0]:
             if isinstance(node, ast.Set) and isinstance(node.target, ast.Attr):
                 self.sym.card_fields.add(node.target.name)
+                self.sym.written_fields.add(node.target.name)
 
     def all_statements(self) -> tuple[list[ast.Node], bool]:
         """Every node of every effect text that parses, and whether any did not (a syntax
@@ -482,7 +489,7 @@ class Builder:
             limits = tuple((scope.removeprefix("per_"), int(n)) for scope, n in (spec.get("limit") or {}).items())
             label = str(spec.get("label", aid))
             try:
-                label_parts = tuple(compile_template(label, Context(self.sym, dict(locals_), pure=True)))
+                label_parts = tuple(compile_template(label, self.context(locals_, pure=True)))
             except CompileError as err:
                 self.text_error(logical + ("label",), err.line, err.column, err.code, err.message, err.hint, err.width)
                 label_parts = ()
@@ -609,7 +616,7 @@ class Builder:
         for vid, spec in self.section("views").items():
             logical = ("views", vid, "text")
             try:
-                parts = compile_template(str(spec.get("text", "")), Context(self.sym, {"me": "player"}, pure=True))
+                parts = compile_template(str(spec.get("text", "")), self.context({"me": "player"}, pure=True))
             except CompileError as err:
                 self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
                 continue
