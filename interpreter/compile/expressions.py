@@ -74,20 +74,24 @@ def local_src(name: str, ctx: Context) -> str:
 # ---- checks the generated code calls -------------------------------------------------
 
 
-def check_player(st: Any, p: Any) -> int:
-    """A seat of this game, or a rule error: slots are computed from the seat number, so
-    -1 or a seat too high would silently read another player's (or another zone's) data."""
-    if type(p) is not int or not 0 <= p < st.n:
-        raise RuleRuntimeError(f"there is no player {p!r} (players are 0 to {st.n - 1})")
-    return p
-
-
 def check_index(k: Any, width: int, name: str) -> int:
     """An index into a sized counter, refused when out of range (it would read the next
     player's part of the counter, or wrap around from the end)."""
     if type(k) is not int or not 0 <= k < width:
         raise RuleRuntimeError(f"{name}[{k!r}] is out of range (0 to {width - 1})")
     return k
+
+
+class _Indexes(dict[Any, int]):
+    """The valid indexes of a sized counter, each mapped to itself; any other key is
+    refused as check_index refuses it (reading it costs one dictionary look-up)."""
+
+    def __init__(self, width: int, name: str):
+        super().__init__((i, i) for i in range(width))
+        self.width, self.name = width, name
+
+    def __missing__(self, key: Any) -> int:
+        return check_index(key, self.width, self.name)
 
 
 # ---- helpers for zone and counter references -----------------------------------------
@@ -105,7 +109,7 @@ def gen_player_arg(node: ast.Node, ctx: Context) -> str:
         return src
     if isinstance(node, ast.Literal) and type(node.value) is int and 0 <= node.value < ctx.symbols.min_players:
         return src
-    return f"{ctx.const(check_player, 'check_player')}(st, {src})"
+    return f"st.layout.seat[{src}]"  # layout.SeatIndex: refuses what is not a seat
 
 
 def player_arg(node: ast.Node, ctx: Context) -> Expr:
@@ -171,7 +175,13 @@ def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, str] | None:
             key = f"{ctx.const(keys, 'keys')}[{gen_expect(key_node, ctx, 'str')}]"
     elif width > 1:
         index = gen_expect(key_node, ctx, "int")
-        key = f"{ctx.const(check_index, 'check_index')}({index}, {width}, {cdef.name!r})"
+        if isinstance(key_node, ast.Literal) and type(key_node.value) is int and 0 <= key_node.value < width:
+            key = index
+        else:  # checked by a dict look-up: a call per read would cost more than the read
+            memo = ctx.emitter.memo
+            if ("slots", cdef.name) not in memo:
+                memo[("slots", cdef.name)] = ctx.const(_Indexes(width, cdef.name), "indexes")
+            key = f"{memo[('slots', cdef.name)]}[{index}]"
     else:
         raise CompileError(key_node, "type", f"counter '{cdef.name}' is not an array")
     if cdef.scope == "global":
