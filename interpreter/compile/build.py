@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
+from interpreter.compile.effect_texts import all_effect_texts, walk_nodes
+from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.seat_rules import build_seat_rules
@@ -252,9 +256,9 @@ class Builder:
         if self._all_nodes is None:
             nodes: list[ast.Node] = []
             broken = False
-            for text in _all_effect_texts(self.data):
+            for text in all_effect_texts(self.data):
                 try:
-                    nodes.extend(_walk(parse_program(text)))
+                    nodes.extend(walk_nodes(parse_program(text)))
                 except EffectSyntaxError:
                     broken = True
             self._all_nodes = (nodes, broken)
@@ -379,7 +383,7 @@ class Builder:
             compiled = self.expr(spec.get("value"), ("functions", name, "value"), locals_, "any")
             table.append(compiled[0] if compiled else (lambda st, env: None))
             try:
-                nodes = _walk((parse_expression(str(spec.get("value", ""))),))
+                nodes = walk_nodes((parse_expression(str(spec.get("value", ""))),))
             except EffectSyntaxError:
                 nodes = []  # reported above
             calls[name] = {n.name for n in nodes if isinstance(n, ast.Call) and n.name in specs}
@@ -493,8 +497,10 @@ class Builder:
             except CompileError as err:
                 self.text_error(logical + ("label",), err.line, err.column, err.code, err.message, err.hint, err.width)
                 label_parts = ()
-            result.append(ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, tuple(cost), code,
-                                    limits, spec.get("ends") == "turn", label, label_parts))
+            action = ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, tuple(cost), code,
+                               limits, spec.get("ends") == "turn", label, label_parts)
+            counters, card_ids = tuple(self.sym.counters.values()), [cid for cid, _ in self.sym.card_specs]
+            result.append(attrs.evolve(action, lister=make_lister(self.emitter, action, counters, card_ids)))
         return tuple(result)
 
     def triggers(self) -> dict[tuple[str, int], tuple[TriggerDef, ...]]:
@@ -641,40 +647,6 @@ class Builder:
             if section not in ("assumptions", "variants"):
                 walk(self.data[section], (section,))
         return found
-
-
-def _all_effect_texts(data: dict[str, Any]) -> list[str]:
-    texts: list[str] = []
-    for key in ("setup", "flow"):
-        if isinstance(data.get(key), str):
-            texts.append(data[key])
-    for section in ("procedures", "actions", "triggers"):
-        for spec in (data.get(section) or {}).values():
-            if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
-                texts.append(spec["effect"])
-    for spec in (data.get("cards") or {}).values():
-        if isinstance(spec, dict):
-            texts.extend(t for t in (spec.get("effects") or {}).values() if isinstance(t, str))
-            texts.extend(t["effect"] for t in (spec.get("triggers") or {}).values()
-                         if isinstance(t, dict) and isinstance(t.get("effect"), str))
-    for spec in (data.get("bots") or {}).values():
-        if isinstance(spec, dict) and isinstance(spec.get("turn"), str):
-            texts.append(spec["turn"])
-    return texts
-
-
-def _walk(nodes: tuple[ast.Node, ...]) -> list[ast.Node]:
-    out: list[ast.Node] = []
-    todo: list[Any] = list(nodes)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Node):
-            out.append(node)
-            for field in node.__attrs_attrs__:  # type: ignore[attr-defined]
-                todo.append(getattr(node, field.name))
-        elif isinstance(node, tuple):
-            todo.extend(node)
-    return out
 
 
 def build(raw: RawGame, seat_kinds: tuple[str, ...]) -> GameDef:

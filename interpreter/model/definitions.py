@@ -108,6 +108,9 @@ class ActionDef:
     label: str
     # The label as a template ({expressions} over `me` and the parameters), for people.
     label_parts: tuple[Any, ...] = ()
+    # Generated: lister(state, player, out) appends the legal instances (None: the
+    # generic walk in runtime/decisions.py lists them).
+    lister: Callable[[Any, int, list[Any]], None] | None = None
 
 
 @attrs.frozen

@@ -122,6 +122,9 @@ def _within_limits(st: State, action: ActionDef, player: int) -> bool:
 
 
 def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> None:
+    if action.lister is not None:  # generated at load (compile/enumerators.py): same result, faster
+        action.lister(st, player, out)
+        return
     # One env for the whole walk: domains and conditions only read it (this is the hot
     # path of every decision, so no copies per candidate).
     env: dict[str, Any] = {"me": player}
