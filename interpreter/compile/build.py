@@ -122,6 +122,7 @@ class Builder:
         if not isinstance(text, str):
             self.error(logical, "type", "expected an expression (text)")
             return None
+        self.emitter.where = ".".join(str(p) for p in logical)
         try:
             node = parse_expression(text)
             fn, type_ = compile_expr(node, self.context(locals_, pure))
@@ -152,6 +153,7 @@ class Builder:
             self.error(logical, "type", "expected effect text")
             return code.index
         shift = common_indent(text)  # node columns are of the text without it
+        self.emitter.where = ".".join(str(p) for p in logical)
         try:
             stmts = parse_program(text)
             locate = self.locator(logical)
@@ -346,7 +348,8 @@ class Builder:
             actions=actions, groups=groups, triggers=triggers, values=values, modifiers=modifiers, ends=ends,
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
-            seat_rules=seat_rules,
+            seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
+            generated_names=tuple(self.emitter.constants()),
         )
 
 

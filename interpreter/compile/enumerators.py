@@ -65,8 +65,9 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
         indent += "    "
         lines.append(f"{indent}env[{param.name!r}] = {var}")
         text += f" + ' ' + {_render_src(em, var, param.type, card_ids)}"
-    lines.append(f"{indent}if {test}:")
-    indent += "    "
+    if checks:
+        lines.append(f"{indent}if {test}:")
+        indent += "    "
     lines.append(f"{indent}text = {text}")
     lines.append(f"{indent}if text not in seen:")
     lines.append(f"{indent}    seen.add(text)")

@@ -41,6 +41,7 @@ class Emitter:
         self._fresh = 0
         self.listing: list[tuple[str, str]] = []  # (what, source): for `describe --code`
         self.memo: dict[Any, Any] = {}  # what compilers share within one game (tables, readers)
+        self.where = "expression"  # the rule being compiled (set by the builder), for the listing
 
     def const(self, value: Any, stem: str = "k") -> str:
         """Source text naming `value`: a literal for plain values, else a bound name."""
@@ -63,14 +64,14 @@ class Emitter:
         self._fresh += 1
         return f"_{stem}{self._fresh}"
 
-    def function(self, body: str, what: str = "expression") -> Callable[[Any, Any], Any]:
+    def function(self, body: str, what: str | None = None) -> Callable[[Any, Any], Any]:
         """`lambda st, env: body` in this namespace."""
         source = f"lambda st, env: {body}"
         code = _CODE_CACHE.get(source)
         if code is None:
             code = compile(source, "<orrery generated>", "eval")
             _CODE_CACHE[source] = code
-        self.listing.append((what, source))
+        self.listing.append((what or self.where, source))
         fn: Callable[[Any, Any], Any] = eval(code, self.ns)  # our own checked source, never user text
         return fn
 
@@ -83,3 +84,17 @@ class Emitter:
         self.listing.append((what, source))
         exec(code, self.ns)  # our own checked source, never user text
         return self.ns[name]
+
+    def constants(self) -> list[tuple[str, str]]:
+        """The bound names generated code refers to, each with a short description."""
+        out = []
+        for name, value in self.ns.items():
+            if name.startswith("__") or (callable(value) and getattr(value, "__name__", "") == "<lambda>"):
+                continue
+            if callable(value) and hasattr(value, "__qualname__"):
+                shown = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+            else:
+                shown = repr(value)
+                shown = shown if len(shown) <= 100 else shown[:97] + "..."
+            out.append((name, shown))
+        return out

@@ -230,6 +230,10 @@ class GameDef:
     views: tuple[ViewDef, ...] = ()
     # Per seat (the last rule covers every later seat); empty: human first, then random.
     seat_rules: tuple[SeatRule, ...] = ()
+    # The Python generated for the rules, (which rule, source), and the names it binds
+    # (name, description): what `orrery describe GAME --code` prints.
+    generated_code: tuple[tuple[str, str], ...] = ()
+    generated_names: tuple[tuple[str, str], ...] = ()
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)
