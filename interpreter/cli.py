@@ -24,7 +24,7 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
-from interpreter.play.describe import render_description
+from interpreter.play.describe import render_description, render_generated_code
 from interpreter.play.logs import (
     GameLog,
     hash_mismatch,
@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
     _add_rules_options(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--code", action="store_true",
+                   help="print the Python the engine generated for the rules (expressions, conditions, "
+                        "parameter choices and one legal-action lister per action) and the names it binds")
 
     p = commands.add_parser("play", help="play in the terminal", formatter_class=_Formatter,
                             description="Play a game in the terminal. A human seat sees only what its player may "
@@ -367,6 +370,9 @@ def _smoke_test(game: Game) -> list[Diagnostic]:
 
 def cmd_describe(args: argparse.Namespace) -> int:
     game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    if args.code:
+        print(render_generated_code(game.definition))
+        return EXIT_OK
     info = game.describe()
     if args.json:
         _print_json(info)
