@@ -180,7 +180,9 @@ def test_clones_are_independent_and_use_no_seed() -> None:
     twin.apply_action(twin.legal_actions()[0])
     assert first.history() == [] and len(twin.history()) == 1
     assert twin.information_state_string(0).count("\nP1: ") == 1
-    assert game.new_initial_state().core.state.seed == 41  # the clone took no seed
+    first.observation_tensor(0)  # pyspiel makes a throwaway state for the tensor's shape
+    game.observation_tensor_shape()
+    assert game.new_initial_state().core.state.seed == 41  # neither it nor the clone took a seed
 
 
 def test_bad_actions_raise_and_change_nothing() -> None:

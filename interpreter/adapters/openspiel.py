@@ -10,7 +10,7 @@ Its GameType comes from the rules:
 * dynamics SEQUENTIAL (one seat decides at a time);
 * chance DETERMINISTIC when no effect draws a random number, else
   SAMPLED_STOCHASTIC: the engine draws them itself from the state's seed, and each
-  new game takes the next seed of the `seed` parameter. This is the seam for explicit
+  new game played takes the next seed from the `seed` parameter on. This is the seam for explicit
   chance nodes: once states can stop at chance events (`chance_outcomes()`), their
   game type becomes EXPLICIT_STOCHASTIC and `current_player()` returns CHANCE there
   (see `_CHANCE` below);
@@ -149,8 +149,7 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         values = {**defaults, **(params or {})}
         self.rules: Game = rules
         self.num_seats = int(values["players"])
-        self.first_seed = int(values["seed"])
-        self._games_made = 0
+        self.next_seed = int(values["seed"])  # the seed of the next random game played
         space = rules.action_space(self.num_seats)
         zero = _types[name].utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
@@ -165,14 +164,8 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_types[name], info, {k: values[k] for k in defaults})
 
     def new_initial_state(self, state: Any = None) -> OrreryState:
-        """A new game; a random game takes the next seed (made when first looked at,
-        so clones, which start as new states, never use a seed up)."""
+        """A new game; a random game takes the next seed (see _Core)."""
         return OrreryState(self)
-
-    def next_seed(self) -> int:
-        seed = self.first_seed + self._games_made
-        self._games_made += 1
-        return seed
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         if params:
@@ -182,18 +175,32 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Core:
-    """The orrery state behind a pyspiel state, and the steps seen so far. pyspiel
-    clones a Python state by deep-copying its attributes: this one copies itself with
-    `State.clone()` (a deep copy of a state would copy the whole rule set)."""
+    """The orrery state behind a pyspiel state, and the steps seen so far.
+
+    pyspiel clones a Python state by making a new initial state and deep-copying the
+    attributes over it: this one copies itself with `State.clone()` (a deep copy of a
+    state would copy the whole rule set), and the new state it replaces was never made.
+    pyspiel also makes a throwaway initial state each time it needs the tensor's shape.
+    So a state is made only when first looked at, and a random game's seed is taken for
+    good only when the game is played (`state`): a state only observed (`peek`) takes
+    the next seed without using it up."""
 
     def __init__(self, game: OrreryGame, state: State | None = None, steps: list[Step] | None = None):
         self.game, self._state, self.steps = game, state, steps if steps is not None else []
+        self._played = state is not None
+
+    def peek(self) -> State:
+        if self._state is None:
+            self._state = self.game.rules.new_initial_state(self.game.num_seats, seed=self.game.next_seed)
+        return self._state
 
     @property
     def state(self) -> State:
-        if self._state is None:
-            self._state = self.game.rules.new_initial_state(self.game.num_seats, seed=self.game.next_seed())
-        return self._state
+        st = self.peek()
+        if not self._played:
+            self._played = True
+            self.game.next_seed = max(self.game.next_seed, st.seed + 1)
+        return st
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return _Core(self.game, self.state.clone(), list(self.steps))
@@ -235,7 +242,7 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         return full_text(self.core.state)
 
     def information_state_text(self, player: int) -> str:
-        st = self.core.state
+        st = self.core.peek()
         return information_state_string(st, player, self.core.steps, self.core.game.rules.action_space(st.n))
 
 
@@ -269,10 +276,10 @@ class _Observer:
 
     def set_from(self, state: OrreryState, player: int) -> None:
         if self.tensor is not None:
-            self.tensor[:] = state.core.state.observation_tensor(player)
+            self.tensor[:] = state.core.peek().observation_tensor(player)
 
     def string_from(self, state: OrreryState, player: int) -> str:
         if self.perfect_recall:
             return state.information_state_text(player)
-        return state.core.state.observation_string(player)
+        return state.core.peek().observation_string(player)
 
