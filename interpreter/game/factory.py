@@ -18,8 +18,8 @@ from interpreter.game.summary import describe_game
 from interpreter.model import GameDef
 from interpreter.rules.loader import load_raw
 from interpreter.runtime.action_space import ActionSpace
-from interpreter.runtime.domains import uses_chance
 from interpreter.runtime.layout import Layout, StartTemplate, start_template
+from interpreter.runtime.programs import uses_chance
 from interpreter.runtime.state import State, load_state, new_state
 from interpreter.runtime.tensor import TensorLayout
 from interpreter.version import __version__

@@ -35,6 +35,7 @@ from interpreter.lang.parser import parse_expression
 from interpreter.model import ActionDef, GameDef
 from interpreter.runtime import domains
 from interpreter.runtime.actions import Action, render
+from interpreter.runtime.programs import programs, walk_statements
 from interpreter.runtime.records import PendingActions
 
 if TYPE_CHECKING:
@@ -304,9 +305,9 @@ def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
                 found.add(key)
                 values.append(v)
 
-    for _, body in domains.programs(gd, raw):
+    for _, body in programs(gd, raw):
         inner = analyzer.in_program(domains.locals_of(body))
-        for node in domains.walk_statements(body):
+        for node in walk_statements(body):
             if isinstance(node, ast.ChooseOne):
                 add(tuple(option.label for option in node.options))
             elif isinstance(node, ast.Choose):
