@@ -305,8 +305,11 @@ def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
                 found.add(key)
                 values.append(v)
 
-    for _, body in programs(gd, raw):
-        inner = analyzer.in_program(domains.locals_of(body))
+    procedures: dict[str, Any] = raw.get("procedures") or {}
+    for name, body in programs(gd, raw):
+        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
+        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
+        inner = analyzer.in_program(domains.locals_of(body), params)
         for node in walk_statements(body):
             if isinstance(node, ast.ChooseOne):
                 add(tuple(option.label for option in node.options))

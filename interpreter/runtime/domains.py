@@ -246,10 +246,11 @@ class Analyzer:
         self._busy: dict[str, Abstract] = {}  # locals being worked out: their guess so far
         self._calls: set[str] = set()
 
-    def in_program(self, scope: dict[str, list[Assign]]) -> Analyzer:
+    def in_program(self, scope: dict[str, list[Assign]], params: tuple[str, ...] = ()) -> Analyzer:
+        """An analyzer of one program: its locals, and its parameters (unknown)."""
         inner = Analyzer.__new__(Analyzer)
         inner.__dict__.update(self.__dict__)
-        inner.scope, inner.bound, inner._busy, inner._calls = scope, {}, {}, set()
+        inner.scope, inner.bound, inner._busy, inner._calls = scope, dict.fromkeys(params), {}, set()
         return inner
 
     def _with(self, name: str, value: Abstract) -> Analyzer:
