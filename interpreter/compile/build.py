@@ -120,7 +120,7 @@ class Builder:
             node = parse_expression(text)
             fn, type_ = compile_expr(node, Context(self.sym, dict(locals_), pure))
         except EffectSyntaxError as err:
-            self.text_error(logical, err.line, err.column, "syntax", err.message, err.hint, err.width)
+            self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
             return None
         except CompileError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
@@ -151,7 +151,7 @@ class Builder:
             for stmt in stmts:
                 builder.statement(stmt)
         except EffectSyntaxError as err:
-            self.text_error(logical, err.line, err.column, "syntax", err.message, err.hint, err.width)
+            self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
         except CompileError as err:
             self.text_error(logical, err.line, err.column + shift, err.code, err.message, err.hint, err.width)
         return code.index
