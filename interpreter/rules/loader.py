@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -132,9 +133,9 @@ def bundled_entries() -> list[dict[str, Any]]:
 def resolve(target: str, want: str = "game") -> Path:
     """A game (or overlay) file from a bundled id, a folder or a file path."""
     path = Path(target)
-    if path.is_file():
+    if _is(path.is_file):
         return path
-    if path.is_dir():
+    if _is(path.is_dir):
         for name in (("game.yaml", "overlay.yaml") if want == "game" else ("overlay.yaml", "game.yaml")):
             if (path / name).is_file():
                 return path / name
@@ -149,6 +150,14 @@ def resolve(target: str, want: str = "game") -> Path:
     what = "game" if want == "game" else "expansion or mod"
     raise RuleFileError([Diagnostic(target, 1, 1, "not-found", f"no bundled {what} '{target}' and no such file",
                                     hint=hint_for(target, names) or f"bundled: {', '.join(names) or 'none'}")])
+
+
+def _is(test: Callable[[], bool]) -> bool:
+    """A file-system test, false where the name cannot be a file at all (too long...)."""
+    try:
+        return test()
+    except (OSError, ValueError):
+        return False
 
 
 # ---- loading and merging -----------------------------------------------------------------
@@ -168,7 +177,7 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
     includes = data.get("include") or []
     for i, name in enumerate(includes if isinstance(includes, list) else []):  # else: a schema error
         inc_path = entry.parent / str(name)
-        if not inc_path.is_file() or entry.parent.resolve() not in inc_path.resolve().parents:
+        if not _is(inc_path.is_file) or entry.parent.resolve() not in inc_path.resolve().parents:
             out.error(_at(pm, ("include", i)), "file-not-found",
                       f"included file '{name}' is not a file of this game's folder")
             continue
@@ -235,8 +244,12 @@ def _load_checked(path: Path, kind: str, out: _Collector,
     if data is None:
         out.error((str(path), 1, 1), "empty-file", "the file is empty")
         return None, pm
-    if kind == "include" and isinstance(data, dict) and base is not None:
+    if kind == "include" and not isinstance(data, dict):
+        out.error(_at(pm, ()), schema.CODE, f"an included file holds sections of the game, not {_kind(data)}",
+                  "write sections as in game.yaml, e.g. cards: {...}")
+    elif kind == "include":
         # An included file holds sections only; check it as if it carried the header.
+        base = base or {}
         checked = {"orrery": base.get("orrery"), "id": base.get("id"), "name": base.get("name"), **data}
         out.diagnostics.extend(schema.check(checked, pm, "game"))
     else:
