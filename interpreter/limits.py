@@ -20,6 +20,11 @@ from __future__ import annotations
 # guard refuses to convert more than 4,300 digits; this bound is far below it.
 MAX_INT_LITERAL = 2**63 - 1
 
+# Levels of nesting in one effect text or expression: brackets, operators, blocks (a
+# chain `1 + 1 + ...` nests one level per `+`). The parser, the compiler and compiled
+# code recurse once per level; this keeps them far from Python's recursion limit.
+MAX_NESTING = 100
+
 # Copies of one card definition (`count`), and cards placed when a game starts in all
 # (the sum of `count` over the definitions with an `in` zone). The start components do
 # not depend on the player count: `in` zones are shared. The run-time side (cards

@@ -17,7 +17,14 @@ from conftest import find_column, toy_errors, write_toy
 
 from interpreter import RuleFileError, load_game
 from interpreter.cli import main
-from interpreter.limits import MAX_CARDS, MAX_CARDS_PER_DEF, MAX_COUNTER_SIZE, MAX_INT_LITERAL, MAX_PLAYERS
+from interpreter.limits import (
+    MAX_CARDS,
+    MAX_CARDS_PER_DEF,
+    MAX_COUNTER_SIZE,
+    MAX_INT_LITERAL,
+    MAX_NESTING,
+    MAX_PLAYERS,
+)
 from interpreter.rules.yamlload import load_yaml_text
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -160,6 +167,91 @@ def test_a_yaml_integer_past_the_bound_is_reported_like_in_effect_text() -> None
     assert found[0].hint is not None and str(MAX_INT_LITERAL) in found[0].hint
     data, _ = load_yaml_text(f"c: {MAX_INT_LITERAL}\nd: -{MAX_INT_LITERAL}\n", "x.yaml")
     assert data == {"c": MAX_INT_LITERAL, "d": -MAX_INT_LITERAL}
+
+
+# ---- text that nests deeply, values that read themselves ------------------------------------------
+
+
+DEEP = {
+    "a chain of operators": "1" + " + 1" * MAX_NESTING * 30,
+    "signs": "-" * MAX_NESTING * 30 + "1",
+    "lists": "len(" + "[" * MAX_NESTING * 30 + "1" + "]" * MAX_NESTING * 30 + ")",
+    "calls": "max(" * MAX_NESTING + "1" + ", 2)" * MAX_NESTING,
+}
+
+
+@pytest.mark.parametrize("expression", list(DEEP.values()), ids=list(DEEP))
+def test_text_nested_too_deeply_is_a_diagnostic(capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path,
+                                                 expression: str) -> None:
+    path = write_toy(tmp_path, GAME.replace('score: "vp(p)"', f'score: "{expression}"'))
+    code, text = cli(capsys, "validate", str(path))
+    line = find_column(path, "score:")[0]
+    assert code == 1 and f"{path}:{line}:" in text and "error[too-deep]" in text, text[:2000]
+    assert f"more than {MAX_NESTING} levels" in text and "hint:" in text
+
+
+def test_blocks_nested_too_deeply_are_a_diagnostic(tmp_path: pathlib.Path) -> None:
+    blocks = "".join("  " * i + "if true:\n" for i in range(MAX_NESTING)) + "  " * MAX_NESTING + "stop\n"
+    text = GAME + "setup: |\n" + "".join(f"  {line}\n" for line in blocks.splitlines())
+    found = toy_errors(tmp_path, text)
+    assert [d.code for d in found] == ["too-deep"]
+
+
+def test_text_nested_within_the_limit_runs(tmp_path: pathlib.Path) -> None:
+    deep = "1" + " + 1" * (MAX_NESTING - 5)
+    game = load_game(str(write_toy(tmp_path, GAME.replace('score: "vp(p)"', f'score: "{deep}"'))))
+    state = game.new_initial_state(2, seed=1)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert state.scores() == [MAX_NESTING - 4] * 2
+
+
+def test_a_value_that_reads_itself_is_a_diagnostic(tmp_path: pathlib.Path) -> None:
+    text = GAME + """
+values:
+  a: {of: player, base: "b(p) + 1"}
+  b: {of: player, base: "twice(a(p))"}
+  c: {of: player, base: "1"}
+  d: {of: player, base: "c(p)"}
+functions:
+  twice: {params: [x], value: "x * 2"}
+  via_c: {params: [q], value: "c(q)"}
+modifiers:
+  more: {value: c, op: add, amount: "1", when: "via_c(p) > 0"}
+"""
+    path = write_toy(tmp_path, text)
+    found = toy_errors(tmp_path, text)
+    assert [(d.code, d.line) for d in found] == [("recursion", find_column(path, f"{name}: {{of")[0])
+                                                 for name in "abc"]
+    assert "(a -> b -> a)" in found[0].message and "(c -> via_c -> c)" in found[2].message
+    assert all(d.hint for d in found)
+
+
+# ---- files that cannot be ---------------------------------------------------------------------
+
+
+def test_an_included_file_that_is_not_a_map_is_a_diagnostic(tmp_path: pathlib.Path) -> None:
+    path = write_toy(tmp_path, GAME + "include: [more.yaml]\n")
+    (path.parent / "more.yaml").write_text("- just\n- a list\n", encoding="utf-8")
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    assert [(d.path, d.line, d.code) for d in caught.value.diagnostics] == [(str(path.parent / "more.yaml"), 1,
+                                                                            "schema")]
+    assert caught.value.diagnostics[0].hint
+
+
+def test_names_too_long_to_be_files_are_not_found(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: pathlib.Path) -> None:
+    long = "x" * 5000
+    path = write_overlay(tmp_path, "")
+    path.write_text(path.read_text(encoding="utf-8").replace("base: tic-tac-toe", f"base: {long}"), encoding="utf-8")
+    code, text = cli(capsys, "validate", str(path))
+    assert code == 1 and "error[not-found]" in text
+    game = write_toy(tmp_path, GAME + f"include: [{long}.yaml]\n")
+    code, text = cli(capsys, "validate", str(game))
+    assert code == 1 and "error[file-not-found]" in text
+    code, text = cli(capsys, "simulate", long)
+    assert code == 1 and "error[not-found]" in text
 
 
 # ---- sizes the data asks for -------------------------------------------------------------------

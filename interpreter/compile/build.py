@@ -13,6 +13,7 @@ from typing import Any
 
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
+from interpreter.compile.scan import all_effect_texts, names_read, self_dependent, walk
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
 from interpreter.compile.templates import compile_template
@@ -245,9 +246,9 @@ class Builder:
         if self._all_nodes is None:
             nodes: list[ast.Node] = []
             broken = False
-            for text in _all_effect_texts(self.data):
+            for text in all_effect_texts(self.data):
                 try:
-                    nodes.extend(_walk(parse_program(text)))
+                    nodes.extend(walk(parse_program(text)))
                 except EffectSyntaxError:
                     broken = True
             self._all_nodes = (nodes, broken)
@@ -295,6 +296,7 @@ class Builder:
         for i, (name, spec) in enumerate(self.section("functions").items()):
             sym.functions[name] = ProcInfo(name, tuple(spec.get("params", ())), i)
 
+        self.value_cycles(mod_specs, value_specs)
         # Now every name is known: compile.
         self.functions()
         modifiers = self.modifiers(mod_specs, value_specs)
@@ -372,7 +374,7 @@ class Builder:
             compiled = self.expr(spec.get("value"), ("functions", name, "value"), locals_, "any")
             table.append(compiled[0] if compiled else (lambda st, env: None))
             try:
-                nodes = _walk((parse_expression(str(spec.get("value", ""))),))
+                nodes = walk((parse_expression(str(spec.get("value", ""))),))
             except EffectSyntaxError:
                 nodes = []  # reported above
             calls[name] = {n.name for n in nodes if isinstance(n, ast.Call) and n.name in specs}
@@ -387,6 +389,22 @@ class Builder:
                 if callee not in seen:
                     seen.add(callee)
                     todo.extend(calls.get(callee, ()))
+
+    def value_cycles(self, mod_specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
+                     value_specs: dict[str, Any]) -> None:
+        """A value read while it is worked out (by its base or its modifiers, through
+        other values and functions) would never be worked out: an error here."""
+        texts: dict[str, list[Any]] = {name: [spec.get("base")] for name, spec in value_specs.items()}
+        for _, spec, _, _ in mod_specs:
+            texts.get(str(spec.get("value")), []).extend((spec.get("amount"), spec.get("when")))
+        for name, spec in self.section("functions").items():
+            texts.setdefault(name, []).append(spec.get("value"))
+        cycles = self_dependent({name: names_read(found) for name, found in texts.items()})
+        for name, way in cycles.items():
+            if name in value_specs:
+                self.error(("values", name), "recursion", f"value '{name}' depends on itself ({' -> '.join(way)}): "
+                           "it could never be worked out", "its base and its modifiers' amounts and conditions "
+                           "cannot read it, directly or through other values and functions", key=True)
 
     def values(self, specs: dict[str, Any], modifiers: tuple[ModifierDef, ...]) -> tuple[ValueDef, ...]:
         result = []
@@ -634,40 +652,6 @@ class Builder:
             if section not in ("assumptions", "variants"):
                 walk(self.data[section], (section,))
         return found
-
-
-def _all_effect_texts(data: dict[str, Any]) -> list[str]:
-    texts: list[str] = []
-    for key in ("setup", "flow"):
-        if isinstance(data.get(key), str):
-            texts.append(data[key])
-    for section in ("procedures", "actions", "triggers"):
-        for spec in (data.get(section) or {}).values():
-            if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
-                texts.append(spec["effect"])
-    for spec in (data.get("cards") or {}).values():
-        if isinstance(spec, dict):
-            texts.extend(t for t in (spec.get("effects") or {}).values() if isinstance(t, str))
-            texts.extend(t["effect"] for t in (spec.get("triggers") or {}).values()
-                         if isinstance(t, dict) and isinstance(t.get("effect"), str))
-    for spec in (data.get("bots") or {}).values():
-        if isinstance(spec, dict) and isinstance(spec.get("turn"), str):
-            texts.append(spec["turn"])
-    return texts
-
-
-def _walk(nodes: tuple[ast.Node, ...]) -> list[ast.Node]:
-    out: list[ast.Node] = []
-    todo: list[Any] = list(nodes)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Node):
-            out.append(node)
-            for field in node.__attrs_attrs__:  # type: ignore[attr-defined]
-                todo.append(getattr(node, field.name))
-        elif isinstance(node, tuple):
-            todo.extend(node)
-    return out
 
 
 def build(raw: RawGame, seat_kinds: tuple[str, ...]) -> GameDef:

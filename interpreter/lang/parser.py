@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from interpreter.lang import ast
-from interpreter.limits import MAX_INT_LITERAL
+from interpreter.limits import MAX_INT_LITERAL, MAX_NESTING
 from interpreter.resources import data_path
 
 
@@ -287,12 +287,30 @@ def parse_expression(text: str) -> ast.Node:
 def _transform(tree: Tree[Token]) -> Any:
     """The AST of a parse tree. A transformer method may refuse what the grammar let
     through (a number too large); Lark wraps that in a VisitError, unwrapped here."""
+    _check_nesting(tree)
     try:
         return _ToAst().transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, EffectSyntaxError):
             raise err.orig_exc from None
         raise
+
+
+def _check_nesting(tree: Tree[Token]) -> None:
+    """Refuse a tree nested past MAX_NESTING levels (Lark's transformer, the compiler and
+    compiled code recurse per level), pointing at the first place past the limit."""
+    todo: list[tuple[Any, int]] = [(tree, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if not isinstance(node, Tree):
+            continue
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line, column = (meta.line, meta.column) if not meta.empty else (1, 1)
+            raise EffectSyntaxError(line, column, f"this text nests more than {MAX_NESTING} levels deep",
+                                    code="too-deep", hint="split it: a `let` for a part, or a procedure or "
+                                                          "function for a long chain")
+        todo.extend((child, depth + 1) for child in node.children)
 
 
 def _integer(token: Token) -> int:
