@@ -218,6 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{err.filename}: " if err.filename else ""
         _error(f"{where}{err.strerror or err}")
         return EXIT_ERROR
+    except MemoryError:
+        # Not a bug to report: the rules or the game asked for more memory than there is.
+        _error("out of memory: the rules or the game asked for more memory than this machine can give")
+        print("  if a rule file makes very many cards, counters or list items, make fewer "
+              "(see the Limits section of docs/format.md)", file=sys.stderr)
+        return EXIT_ERROR
     except Exception as err:
         if os.environ.get("ORRERY_DEBUG"):
             raise

@@ -14,11 +14,11 @@ from typing import Any
 import attrs
 
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
-from interpreter.compile.effect_texts import all_effect_texts, walk_nodes
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from interpreter.compile.param_values import declared_values
 from interpreter.compile.pysource import Emitter
+from interpreter.compile.scan import all_effect_texts, names_read, self_dependent, walk
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
 from interpreter.compile.templates import compile_template
@@ -128,7 +128,7 @@ class Builder:
             node = parse_expression(text)
             fn, type_ = compile_expr(node, self.context(locals_, pure))
         except EffectSyntaxError as err:
-            self.text_error(logical, err.line, err.column, "syntax", err.message, err.hint, err.width)
+            self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
             return None
         except CompileError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
@@ -163,7 +163,7 @@ class Builder:
             for stmt in stmts:
                 builder.statement(stmt)
         except EffectSyntaxError as err:
-            self.text_error(logical, err.line, err.column, "syntax", err.message, err.hint, err.width)
+            self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
         except CompileError as err:
             self.text_error(logical, err.line, err.column + shift, err.code, err.message, err.hint, err.width)
         return code.index
@@ -261,7 +261,7 @@ class Builder:
             broken = False
             for text in all_effect_texts(self.data):
                 try:
-                    nodes.extend(walk_nodes(parse_program(text)))
+                    nodes.extend(walk(parse_program(text)))
                 except EffectSyntaxError:
                     broken = True
             self._all_nodes = (nodes, broken)
@@ -309,6 +309,7 @@ class Builder:
         for i, (name, spec) in enumerate(self.section("functions").items()):
             sym.functions[name] = ProcInfo(name, tuple(spec.get("params", ())), i)
 
+        self.value_cycles(mod_specs, value_specs)
         # Now every name is known: compile.
         self.functions()
         modifiers = self.modifiers(mod_specs, value_specs)
@@ -387,7 +388,7 @@ class Builder:
             compiled = self.expr(spec.get("value"), ("functions", name, "value"), locals_, "any")
             table.append(compiled[0] if compiled else (lambda st, env: None))
             try:
-                nodes = walk_nodes((parse_expression(str(spec.get("value", ""))),))
+                nodes = walk((parse_expression(str(spec.get("value", ""))),))
             except EffectSyntaxError:
                 nodes = []  # reported above
             calls[name] = {n.name for n in nodes if isinstance(n, ast.Call) and n.name in specs}
@@ -402,6 +403,22 @@ class Builder:
                 if callee not in seen:
                     seen.add(callee)
                     todo.extend(calls.get(callee, ()))
+
+    def value_cycles(self, mod_specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
+                     value_specs: dict[str, Any]) -> None:
+        """A value read while it is worked out (by its base or its modifiers, through
+        other values and functions) would never be worked out: an error here."""
+        texts: dict[str, list[Any]] = {name: [spec.get("base")] for name, spec in value_specs.items()}
+        for _, spec, _, _ in mod_specs:
+            texts.get(str(spec.get("value")), []).extend((spec.get("amount"), spec.get("when")))
+        for name, spec in self.section("functions").items():
+            texts.setdefault(name, []).append(spec.get("value"))
+        cycles = self_dependent({name: names_read(found) for name, found in texts.items()})
+        for name, way in cycles.items():
+            if name in value_specs:
+                self.error(("values", name), "recursion", f"value '{name}' depends on itself ({' -> '.join(way)}): "
+                           "it could never be worked out", "its base and its modifiers' amounts and conditions "
+                           "cannot read it, directly or through other values and functions", key=True)
 
     def values(self, specs: dict[str, Any], modifiers: tuple[ModifierDef, ...]) -> tuple[ValueDef, ...]:
         result = []

@@ -13,23 +13,26 @@ import re
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from interpreter.lang import ast
+from interpreter.limits import MAX_INT_LITERAL, MAX_NESTING
 from interpreter.resources import data_path
 
 
 class EffectSyntaxError(Exception):
-    """A syntax error at (line, column) of one effect text."""
+    """A syntax error at (line, column) of one effect text; `code` is the diagnostic's."""
 
-    def __init__(self, line: int, column: int, message: str, width: int = 1, hint: str | None = None):
+    def __init__(self, line: int, column: int, message: str, width: int = 1, hint: str | None = None,
+                 code: str = "syntax"):
         super().__init__(message)
         self.line = line
         self.column = column
         self.message = message
         self.width = width
         self.hint = hint
+        self.code = code
 
 
 class _EffectIndenter(Indenter):
@@ -255,7 +258,10 @@ def parse_program(text: str) -> tuple[ast.Node, ...]:
         raise _shifted(_syntax_error(err, prepared), shift) from None
     except DedentError:
         raise _shifted(_dedent_error(prepared), shift) from None
-    result = _ToAst().transform(tree)
+    try:
+        result = _transform(tree)
+    except EffectSyntaxError as err:
+        raise _shifted(err, shift) from None
     return tuple(result)
 
 
@@ -274,8 +280,49 @@ def parse_expression(text: str) -> ast.Node:
         tree = _parser().parse(prepared, start="expression")
     except UnexpectedInput as err:
         raise _syntax_error(err, prepared) from None
-    result: ast.Node = _ToAst().transform(tree)
+    result: ast.Node = _transform(tree)
     return result
+
+
+def _transform(tree: Tree[Token]) -> Any:
+    """The AST of a parse tree. A transformer method may refuse what the grammar let
+    through (a number too large); Lark wraps that in a VisitError, unwrapped here."""
+    _check_nesting(tree)
+    try:
+        return _ToAst().transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, EffectSyntaxError):
+            raise err.orig_exc from None
+        raise
+
+
+def _check_nesting(tree: Tree[Token]) -> None:
+    """Refuse a tree nested past MAX_NESTING levels (Lark's transformer, the compiler and
+    compiled code recurse per level), pointing at the first place past the limit."""
+    todo: list[tuple[Any, int]] = [(tree, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if not isinstance(node, Tree):
+            continue
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line, column = (meta.line, meta.column) if not meta.empty else (1, 1)
+            raise EffectSyntaxError(line, column, f"this text nests more than {MAX_NESTING} levels deep",
+                                    code="too-deep", hint="split it: a `let` for a part, or a procedure or "
+                                                          "function for a long chain")
+        todo.extend((child, depth + 1) for child in node.children)
+
+
+def _integer(token: Token) -> int:
+    """A number literal's value; one past MAX_INT_LITERAL is a diagnostic, and its digits
+    are never converted (Python refuses over 4300 digits, slowly)."""
+    digits = str(token).lstrip("0") or "0"
+    if len(digits) <= len(str(MAX_INT_LITERAL)) and int(digits) <= MAX_INT_LITERAL:
+        return int(digits)
+    shown = digits if len(digits) <= 30 else f"{digits[:20]}... ({len(digits)} digits)"
+    raise EffectSyntaxError(token.line or 1, token.column or 1, f"the number {shown} is too large",
+                            width=len(str(token)), code="number-too-large",
+                            hint=f"numbers in effect text are at most {MAX_INT_LITERAL} (2**63 - 1)")
 
 
 def _unquote(token: Token | str) -> str:
@@ -472,7 +519,7 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Call(*_pos(meta), str(c[0]), c[1] or ())
 
     def number(self, meta: Any, c: list[Any]) -> ast.Node:
-        return ast.Literal(*_pos(meta), int(c[0]))
+        return ast.Literal(*_pos(meta), _integer(c[0]))
 
     def string(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.Literal(*_pos(meta), _unquote(c[0]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
 from interpreter.resources import data_path
 from interpreter.rules import schema
 from interpreter.rules.positions import PositionMap
+from interpreter.rules.sizes import size_problems
 from interpreter.rules.yamlload import load_yaml
 
 MAP_SECTIONS = (
@@ -30,6 +32,7 @@ MAP_SECTIONS = (
 LIST_SECTIONS = ("assumptions", "end", "include")
 SINGLE_SECTIONS = ("setup", "flow", "scoring", "players", "description", "version", "name", "id", "orrery")
 OVERLAY_OPS = ("add", "replace", "patch", "remove", "set")
+SET_SECTIONS = ("setup", "flow", "players", "end", "scoring", "description", "name")  # what `set` may replace
 
 
 @attrs.define
@@ -79,8 +82,9 @@ class RawGame:
     variants: list[str]
     overlays: list[str]
     data_hash: str
-    # Schema findings: reported with the semantic stage's, so a file's mistakes come all
-    # at once (the builder still runs, and what it finds on top of them is added).
+    # Schema and size-limit findings: reported with the semantic stage's, so a file's
+    # mistakes come all at once (the builder still runs, and what it finds on top of
+    # them is added; no game is built, so nothing too large is ever made).
     schema_diagnostics: list[Diagnostic] = attrs.field(factory=list)
 
 
@@ -90,6 +94,12 @@ class _Collector:
 
     def error(self, where: tuple[str, int, int], code: str, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(where[0], where[1], where[2], code, message, hint=hint))
+
+    def shape_error(self, where: tuple[str, int, int], message: str, hint: str | None) -> None:
+        """A part of an overlay of the wrong shape, unless the schema said so already at
+        that place (it has, for overlay files and the variants of a game file)."""
+        if not any((d.path, d.line, d.column) == where for d in self.diagnostics if d.code == schema.CODE):
+            self.error(where, "overlay-shape", message, hint)
 
 
 # ---- finding things --------------------------------------------------------------------
@@ -123,9 +133,9 @@ def bundled_entries() -> list[dict[str, Any]]:
 def resolve(target: str, want: str = "game") -> Path:
     """A game (or overlay) file from a bundled id, a folder or a file path."""
     path = Path(target)
-    if path.is_file():
+    if _is(path.is_file):
         return path
-    if path.is_dir():
+    if _is(path.is_dir):
         for name in (("game.yaml", "overlay.yaml") if want == "game" else ("overlay.yaml", "game.yaml")):
             if (path / name).is_file():
                 return path / name
@@ -142,6 +152,14 @@ def resolve(target: str, want: str = "game") -> Path:
                                     hint=hint_for(target, names) or f"bundled: {', '.join(names) or 'none'}")])
 
 
+def _is(test: Callable[[], bool]) -> bool:
+    """A file-system test, false where the name cannot be a file at all (too long...)."""
+    try:
+        return test()
+    except (OSError, ValueError):
+        return False
+
+
 # ---- loading and merging -----------------------------------------------------------------
 
 
@@ -156,9 +174,10 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
     merged: dict[str, Any] = {}
     files = [str(entry)]
     _merge_file(merged, origins, data, pm, out)
-    for i, name in enumerate(data.get("include", []) or []):
+    includes = data.get("include") or []
+    for i, name in enumerate(includes if isinstance(includes, list) else []):  # else: a schema error
         inc_path = entry.parent / str(name)
-        if not inc_path.is_file() or entry.parent.resolve() not in inc_path.resolve().parents:
+        if not _is(inc_path.is_file) or entry.parent.resolve() not in inc_path.resolve().parents:
             out.error(_at(pm, ("include", i)), "file-not-found",
                       f"included file '{name}' is not a file of this game's folder")
             continue
@@ -185,16 +204,23 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         apply_overlay(merged, origins, odata, opm, (), out)
         chosen_overlays.append(str(odata.get("overlay")))
     chosen_variants: list[str] = []
-    available = merged.get("variants", {}) or {}
+    available = merged.get("variants") or {}
     for variant in variants or []:
         if variant not in available:
             out.error((str(entry), 1, 1), "unknown-variant", f"game '{merged.get('id')}' has no variant '{variant}'",
                       hint_for(variant, available) or f"variants: {', '.join(available) or 'none'}")
             continue
         vpm, vpath = origins.find(("variants", variant))
-        apply_overlay(merged, origins, available[variant], vpm, vpath, out)
+        body = available[variant]
+        if not isinstance(body, dict):
+            out.shape_error(_at(vpm, vpath), f"variant '{variant}' must be a map, not {_kind(body)}",
+                            schema.overlay_hint(("variants", variant)))
+            continue
+        apply_overlay(merged, origins, body, vpm, vpath, out)
         chosen_variants.append(variant)
     _raise_unless_only_schema(out)
+    for problem in size_problems(merged):
+        out.error(origins.locate(problem.logical), "limit", problem.message, problem.hint)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
     return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest,
                    list(out.diagnostics))
@@ -202,8 +228,9 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
 
 def _raise_unless_only_schema(out: _Collector) -> None:
     """Stop at YAML, include and overlay errors (nothing sound to check further); schema
-    errors alone let the semantic checks run too, so every mistake is reported at once."""
-    if any(d.code != "schema" for d in out.diagnostics):
+    errors alone let the semantic checks run too, so every mistake is reported at once
+    (and so do size limits, found after merging: the builder never places anything)."""
+    if any(d.code not in ("schema", "limit") for d in out.diagnostics):
         raise RuleFileError(out.diagnostics)
 
 
@@ -217,8 +244,12 @@ def _load_checked(path: Path, kind: str, out: _Collector,
     if data is None:
         out.error((str(path), 1, 1), "empty-file", "the file is empty")
         return None, pm
-    if kind == "include" and isinstance(data, dict) and base is not None:
+    if kind == "include" and not isinstance(data, dict):
+        out.error(_at(pm, ()), schema.CODE, f"an included file holds sections of the game, not {_kind(data)}",
+                  "write sections as in game.yaml, e.g. cards: {...}")
+    elif kind == "include":
         # An included file holds sections only; check it as if it carried the header.
+        base = base or {}
         checked = {"orrery": base.get("orrery"), "id": base.get("id"), "name": base.get("name"), **data}
         out.diagnostics.extend(schema.check(checked, pm, "game"))
     else:
@@ -234,7 +265,9 @@ def _at(pm: PositionMap, keypath: tuple[Any, ...]) -> tuple[str, int, int]:
 def _merge_file(merged: dict[str, Any], origins: Origins, data: dict[str, Any], pm: PositionMap,
                 out: _Collector) -> None:
     for key, value in data.items():
-        if key in MAP_SECTIONS and isinstance(value, dict):
+        if key in MAP_SECTIONS + LIST_SECTIONS and not isinstance(value, dict if key in MAP_SECTIONS else list):
+            continue  # a schema error (every section is typed there); nothing to merge
+        if key in MAP_SECTIONS:
             section = merged.setdefault(key, {})
             for item_id, item in value.items():
                 if item_id in section:
@@ -244,7 +277,7 @@ def _merge_file(merged: dict[str, Any], origins: Origins, data: dict[str, Any], 
                     continue
                 section[item_id] = item
                 origins.add((key, item_id), pm, (key, item_id))
-        elif key in LIST_SECTIONS and isinstance(value, list):
+        elif key in LIST_SECTIONS:
             section_list = merged.setdefault(key, [])
             for i, item in enumerate(value):
                 origins.add((key, len(section_list)), pm, (key, i))
@@ -264,15 +297,27 @@ def _key_at(pm: PositionMap, keypath: tuple[Any, ...]) -> tuple[str, int, int]:
 
 def apply_overlay(merged: dict[str, Any], origins: Origins, overlay: dict[str, Any], pm: PositionMap,
                   base: tuple[Any, ...], out: _Collector) -> None:
-    """Apply add/replace/patch/remove/set of an overlay (or a variant) to the merged game."""
+    """Apply add/replace/patch/remove/set of an overlay (or a variant) to the merged game.
+    A part of the wrong shape (the schema says so too) is reported and left out, so a
+    broken overlay gives diagnostics wherever it is applied: validate, play, simulate."""
     for op in OVERLAY_OPS:
         body = overlay.get(op)
-        if not body:
+        if body is None or body == {}:
+            continue
+        if not isinstance(body, dict):
+            out.shape_error(_at(pm, base + (op,)),
+                            f"'{op}' must be a map, not {_kind(body)}", schema.overlay_hint((op,)))
             continue
         for section, items in body.items():
             where_section = base + (op, section)
             if op == "set":
+                if section not in SET_SECTIONS:
+                    hint = hint_for(section, SET_SECTIONS) or f"'set' replaces one of: {', '.join(SET_SECTIONS)}"
+                    out.error(_key_at(pm, where_section), "overlay-section",
+                              f"'set' replaces top-level entries; '{section}' is not one", hint)
+                    continue
                 merged[section] = copy.deepcopy(items)
+                _forget(origins, (section,))
                 origins.add((section,), pm, where_section)
                 continue
             if section not in MAP_SECTIONS:
@@ -280,17 +325,18 @@ def apply_overlay(merged: dict[str, Any], origins: Origins, overlay: dict[str, A
                           f"'{op}' works on sections of definitions; '{section}' is not one",
                           hint_for(section, MAP_SECTIONS))
                 continue
-            target = merged.setdefault(section, {})
-            if op == "remove":
-                for i, item_id in enumerate(items or []):
-                    if item_id not in target:
-                        out.error(_at(pm, where_section + (i,)), "overlay-missing",
-                                  f"cannot remove {section}.{item_id}: it does not exist",
-                                  hint_for(str(item_id), target))
-                        continue
-                    del target[item_id]
+            if items is None:
                 continue
-            for item_id, item in (items or {}).items():
+            target = merged.setdefault(section, {})
+            if op == "remove" and isinstance(items, list):
+                _remove(target, section, items, pm, where_section, out)
+                continue
+            if op == "remove" or not isinstance(items, dict):
+                what = "a list of ids" if op == "remove" else "a map of id -> definition"
+                out.shape_error(_at(pm, where_section), f"'{op}: {section}' must be {what}, not {_kind(items)}",
+                                schema.overlay_hint((op, section)))
+                continue
+            for item_id, item in items.items():
                 logical = (section, item_id)
                 here = _key_at(pm, where_section + (item_id,))
                 if op == "add" and item_id in target:
@@ -309,6 +355,35 @@ def apply_overlay(merged: dict[str, Any], origins: Origins, overlay: dict[str, A
                     target[item_id] = copy.deepcopy(item)
                     _forget(origins, logical)
                     origins.add(logical, pm, where_section + (item_id,))
+
+
+def _remove(target: dict[str, Any], section: str, ids: list[Any], pm: PositionMap, where: tuple[Any, ...],
+            out: _Collector) -> None:
+    for i, item_id in enumerate(ids):
+        if not isinstance(item_id, str):
+            out.shape_error(_at(pm, where + (i,)), f"'remove: {section}' lists ids; {_kind(item_id)} is not one",
+                            schema.overlay_hint(("remove", section, i)))
+            continue
+        if item_id not in target:
+            out.error(_at(pm, where + (i,)), "overlay-missing", f"cannot remove {section}.{item_id}: it does not exist",
+                      hint_for(item_id, target))
+            continue
+        del target[item_id]
+
+
+def _kind(value: Any) -> str:
+    """What a misplaced value is, in words: `a list`, `the text 'oops'`, `the number 5`."""
+    if value is None:
+        return "empty"
+    if isinstance(value, dict):
+        return "a map"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"the text '{value if len(value) <= 30 else value[:27] + '...'}'"
+    return f"the number {value}"
 
 
 def _forget(origins: Origins, logical: tuple[Any, ...]) -> None:

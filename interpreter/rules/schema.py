@@ -28,6 +28,16 @@ if TYPE_CHECKING:
 KINDS = ("game", "overlay")
 CODE = "schema"
 
+# How each overlay operation is written (docs/format.md), for the hints of badly shaped
+# ones: in overlay files and in variants, which are inline overlays.
+OVERLAY_EXAMPLES = {
+    "add": "add: {cards: {new-card: {name: New card, count: 1}}}",
+    "replace": "replace: {cards: {some-card: {name: Some card, count: 2}}}",
+    "patch": 'patch: {cards: {some-card: {effects: {play: "gain 3 credits"}}}}',
+    "remove": "remove: {cards: [some-card]}",
+    "set": 'set: {flow: "...", players: {min: 1, max: 4}}',
+}
+
 _TYPE_WORDS = {
     "integer": "an integer",
     "number": "a number",
@@ -183,7 +193,8 @@ def _explain(error: jsonschema.exceptions.ValidationError) -> tuple[str, str | N
             types.extend(_as_list(sub.validator_value))
         return _type_message(where, types, value)
     if kind == "type":
-        return _type_message(where, _as_list(expected), value)
+        message, hint = _type_message(where, _as_list(expected), value)
+        return message, hint or overlay_hint(tuple(error.absolute_path))
     if kind == "enum":
         choices = [str(choice) for choice in expected]
         hint = hint_for(str(value), choices) if isinstance(value, str) else None
@@ -203,6 +214,22 @@ def _explain(error: jsonschema.exceptions.ValidationError) -> tuple[str, str | N
         noun = "item" if expected == 1 else "items"
         return f"{where} must have at least {expected} {noun}", None
     return f"{where}: {error.message}", None
+
+
+def overlay_hint(path: tuple[Any, ...]) -> str | None:
+    """How to write the overlay operation at `path` (an operation, one of its sections
+    or an id it removes), or a variant's body; None elsewhere."""
+    if path[:1] == ("variants",):
+        if len(path) == 2:
+            return "a variant is an inline overlay: e.g. {description: ..., remove: {cards: [some-card]}}"
+        path = path[2:]
+    op = path[0] if path else None
+    if op not in OVERLAY_EXAMPLES or len(path) > 3 or (len(path) == 3 and op != "remove"):
+        return None
+    example = OVERLAY_EXAMPLES[str(op)]
+    if len(path) >= 2 and op != "set":
+        example = example.replace("cards", str(path[1]))
+    return f"e.g. {example}"
 
 
 def _type_message(

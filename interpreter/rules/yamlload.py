@@ -10,7 +10,8 @@ merge keys and recursive aliases.
 
 Scalars resolve narrowly, like YAML 1.2's core schema minus its surprises: only
 `true`/`false` are booleans, `null`/`~`/empty are None, decimal integers are ints,
-`1.5`-style decimals are floats, and everything else (`no`, `on`, `1_000`, `0o7`,
+`1.5`-style decimals are floats (integers of magnitude past `limits.MAX_INT_LITERAL` and
+floats past the largest double are reported), and everything else (`no`, `on`, `1_000`, `0o7`,
 `.inf`, dates) stays a string. Quoted scalars are always strings.
 
 Every problem becomes a `Diagnostic`; all of them are raised together in one
@@ -44,6 +45,7 @@ from yaml.events import (
 )
 
 from interpreter.diagnostics import Diagnostic, RuleFileError
+from interpreter.limits import MAX_INT_LITERAL
 from interpreter.rules.positions import MAX_DEPTH, PositionMap
 
 MAX_FILE_BYTES = 1_000_000
@@ -486,12 +488,17 @@ class _Builder:
         return text
 
     def _number(self, kind: type[int | float], text: str, pos: _Pos) -> Any:
+        number: int | float | None
         try:
             number = kind(text)  # int() refuses over 4300 digits (Python's DoS guard)
         except ValueError:
-            number = math.inf
-        if isinstance(number, float) and not math.isfinite(number):
-            self._report_at(pos, "yaml-number", f"number '{text[:40]}' is too large")
+            number = None
+        if kind is int and (number is None or abs(number) > MAX_INT_LITERAL):
+            self._report_at(pos, "yaml-number", f"integer '{_abridged(text)}' is too large",
+                            hint=f"integers are at most {MAX_INT_LITERAL} (2**63 - 1) either side of zero")
+            return text
+        if number is None or not math.isfinite(number):
+            self._report_at(pos, "yaml-number", f"number '{_abridged(text)}' is too large")
             return text
         return number
 
@@ -569,6 +576,11 @@ def _copy(value: Any) -> Any:
     if type(value) is list:
         return [_copy(item) for item in value]
     return value
+
+
+def _abridged(text: str) -> str:
+    """A long number as people can read it in a message: its start, its length."""
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
 
 
 def _describe(value: Any) -> str:

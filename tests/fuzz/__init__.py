@@ -1,0 +1,106 @@
+"""The rule-file fuzzer: hostile variations of every bundled rule file must never
+make the engine fail other than by its rules.
+
+`run_fuzz(mutants, seed)` makes mutants 0..mutants-1 of `seed` (`mutate`), checks each
+in worker processes with a memory cap and a time limit (`pool`) as `orrery validate`
+does, playing the accepted ones a little (`check`), and sums up the outcomes in a
+`Report`. Every failure is written to a folder with its files and how to reproduce it.
+`python -m tests.fuzz --mutants 5000 --seed 1` is the long run; `tests/test_fuzz.py`
+runs a few hundred in the test suite. See docs/fuzzing.md.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import time
+from collections import Counter
+
+import attrs
+
+from .check import KNOWN, Result, check, write_unit
+from .mutate import Mutant, corpus, make_mutant
+from .pool import MEMORY_LIMIT, TIME_LIMIT, Pool
+
+__all__ = ["KNOWN", "Mutant", "Report", "Result", "check", "corpus", "make_mutant", "run_fuzz", "write_failure"]
+
+
+@attrs.define
+class Report:
+    """The outcomes of a fuzzing run, summed up."""
+
+    seed: int
+    mutants: int = 0
+    accepted: int = 0
+    refused: int = 0
+    refused_codes: Counter[str] = attrs.Factory(Counter)  # mutants refused with a diagnostic of each code
+    rule_errors: Counter[str] = attrs.Factory(Counter)  # located rule errors in play, by code
+    playouts: Counter[str] = attrs.Factory(Counter)  # ended, capped, rule-error, variant-refused
+    failures: list[Result] = attrs.Factory(list)
+    known: list[Result] = attrs.Factory(list)
+    seconds: float = 0.0
+
+    def add(self, result: Result) -> None:
+        self.mutants += 1
+        if result.outcome == "accepted":
+            self.accepted += 1
+            self.rule_errors.update(result.codes)
+            self.playouts.update(p.split(":")[0] for p in result.playouts)
+        elif result.outcome == "refused":
+            self.refused += 1
+            self.refused_codes.update(result.codes)
+        elif result.outcome == "known":
+            self.known.append(result)
+        else:
+            self.failures.append(result)
+
+    def render(self) -> str:
+        def table(counts: Counter[str]) -> str:
+            return ", ".join(f"{code} {n}" for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+        lines = [
+            f"fuzz: seed {self.seed}, {self.mutants} mutants in {self.seconds:.1f} s",
+            f"  accepted  {self.accepted:6}   playouts: {table(self.playouts) or 'none'}",
+            f"  refused   {self.refused:6}   by diagnostic code: {table(self.refused_codes) or 'none'}",
+            f"  rule errors at run time {sum(self.rule_errors.values())}: {table(self.rule_errors) or 'none'}",
+            f"  known failures {len(self.known)}"
+            + (f": {table(Counter(f'{r.codes[0]} at {r.where}' for r in self.known))}" if self.known else ""),
+            f"  failures  {len(self.failures)}",
+        ]
+        for result in sorted(self.failures, key=lambda r: r.index):
+            first = result.error.strip().splitlines()[-1] if result.error.strip() else result.codes[0]
+            lines.append(f"    mutant {result.index}: {first[:160]}" + (f" [{result.where}]" if result.where else ""))
+        return "\n".join(lines)
+
+
+def run_fuzz(mutants: int, seed: int, workers: int = 2, out: pathlib.Path | None = None, start: int = 0,
+             time_limit: float = TIME_LIMIT, memory: int = MEMORY_LIMIT) -> Report:
+    """Check mutants start..start+mutants-1 of `seed`; failures are written under `out`."""
+    began = time.monotonic()
+    report = Report(seed)
+    units = corpus()
+    pool = Pool(seed, check, workers, time_limit, memory)
+    for result in pool.results(range(start, start + mutants)):
+        report.add(result)
+        if result.outcome == "failure" and out is not None:
+            write_failure(make_mutant(units, seed, result.index), result, out)
+    report.seconds = time.monotonic() - began
+    return report
+
+
+def write_failure(mutant: Mutant, result: Result, out: pathlib.Path) -> pathlib.Path:
+    """The mutant's files and FAILURE.txt (what happened, how to see it again)."""
+    folder = out / f"seed{mutant.seed}-mutant{mutant.index}"
+    target = write_unit(mutant, folder)
+    note = [
+        f"{mutant.label}: {mutant.unit.name}, file {mutant.file} changed:",
+        *(f"  - {change}" for change in mutant.changes),
+        "",
+        "Reproduce:",
+        f"  python -m tests.fuzz --seed {mutant.seed} --only {mutant.index}",
+        f"  python -m interpreter validate {target}",
+        "",
+        f"Outcome: {result.outcome} ({', '.join(result.codes)})" + (f" at {result.where}" if result.where else ""),
+        result.error,
+    ]
+    (folder / "FAILURE.txt").write_text("\n".join(note) + "\n", encoding="utf-8")
+    return folder
