@@ -34,6 +34,7 @@ import json
 import os
 import stat
 import tempfile
+from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -175,15 +176,34 @@ class _MakesStates(Protocol):
                           seats: list[str] | None = None) -> State: ...
 
 
+# The last replays, by (game, players, seats, seed): saves taken along one game (as a
+# test harness or a server takes them) replay only the actions after the last one
+# replayed, not the whole game each time. A cached state keeps its game alive, so the
+# game's id names it while cached (and `is` is checked anyway).
+_REPLAYS: OrderedDict[tuple[int, int, tuple[str, ...], int], tuple[tuple[str, ...], State]] = OrderedDict()
+_REPLAYS_KEPT = 4
+
+
 def replay_of(st: State) -> State:
-    """The state the seed, seats and actions of `st` lead to, played from the start."""
-    game = cast(_MakesStates, st.game)
-    fresh = game.new_initial_state(st.n, st.seed, list(st.seats))
-    for number, text in enumerate(st.history, 1):
+    """The state the seed, seats and actions of `st` lead to, played from the start (or
+    from a replay of the same game that its actions continue)."""
+    history = st.history
+    key = (id(st.game), st.n, tuple(st.seats), st.seed)
+    hit = _REPLAYS.get(key)
+    if hit is not None and hit[1].game is st.game and list(hit[0]) == history[:len(hit[0])]:
+        fresh, done = hit[1].clone(), len(hit[0])
+    else:
+        game = cast(_MakesStates, st.game)
+        fresh, done = game.new_initial_state(st.n, st.seed, list(st.seats)), 0
+    for number, text in enumerate(history[done:], done + 1):
         try:
             fresh.apply_action(text)
         except GameError as err:
-            raise GameError(f"action {number} of {len(st.history)}: {err}") from None
+            raise GameError(f"action {number} of {len(history)}: {err}") from None
+    _REPLAYS[key] = (tuple(history), fresh.clone())
+    _REPLAYS.move_to_end(key)
+    while len(_REPLAYS) > _REPLAYS_KEPT:
+        _REPLAYS.popitem(last=False)
     return fresh
 
 
