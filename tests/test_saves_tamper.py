@@ -256,3 +256,29 @@ def test_a_save_at_every_decision_of_a_game_loads(target: str) -> None:
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_replays_go_on_along_one_game_and_start_over_for_another() -> None:
+    # Saves of one game loaded in any order, of a branch and of other games: each is
+    # checked against its own actions, whatever was replayed before.
+    game = load_game("tic-tac-toe")
+    line = game.new_initial_state(2, seed=1)
+    saves_along: list[str] = []
+    for text in ("place 4", "place 0", "place 8", "place 2"):
+        line.apply_action(text)
+        saves_along.append(line.to_json())
+    branch = game.new_initial_state(2, seed=1)
+    for text in ("place 4", "place 0", "place 1"):
+        branch.apply_action(text)
+    other_seed = game.new_initial_state(2, seed=2)
+    other_seed.apply_action("place 4")
+    order = [saves_along[1], saves_along[3], saves_along[0], branch.to_json(), saves_along[2], other_seed.to_json()]
+    for text in order:
+        assert game.state_from_json(text).to_json() == text
+    for text in order:
+        forged = json.loads(text)
+        board = forged["counters"][0]
+        board[board.index(0)] = max(board)  # one more mark on the board than the actions made
+        with pytest.raises(GameError, match="it is not the game its actions lead to: counter"):
+            game.state_from_json(json.dumps(forged))
+    assert len(saves._REPLAYS) <= saves._REPLAYS_KEPT

@@ -175,7 +175,8 @@ def _target(value: str, key: str, where: str) -> str:
     if ID.fullmatch(value) or (_looks_like_path(value) and len(value) <= MAX_NAME
                                and value.isprintable()):
         return value
-    raise _bad(where, key, "bundled ids or paths of rule files")
+    raise _bad(where, key, "a bundled id or the path of a rule file" if key == "source"
+               else "bundled ids or paths of rule files")
 
 
 def _optional_target(data: dict[str, Any], where: str) -> str | None:
