@@ -4,12 +4,15 @@ for any number of workers, whichever way the workers are started (fork or spawn)
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pathlib
+import time
 from typing import Any
 
 import pytest
 from conftest import write_toy
 
+from interpreter.diagnostics import GameError
 from interpreter.play import simulate as sim
 from interpreter.play.simulate import SimulationSpec, chunk_plan, outcomes, simulate
 
@@ -99,3 +102,43 @@ def test_fork_is_used_only_without_other_threads() -> None:
     finally:
         done.set()
         helper.join()
+
+
+def test_a_helper_that_dies_is_an_error_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    if sim.pool_context().get_start_method() != "fork":
+        pytest.skip("the failure is planted through fork")
+    parent = os.getpid()
+    real = sim._play_chunk
+
+    def chunk(spec: SimulationSpec, first: int, count: int) -> list[sim.Outcome]:
+        if os.getpid() != parent:
+            os._exit(3)  # the helper dies holding a chunk it claimed
+        time.sleep(0.02)  # this process is slow, so the helper surely claims a chunk
+        return real(spec, first, count)
+
+    monkeypatch.setattr(sim, "_play_chunk", chunk)
+    spec = SimulationSpec(TTT, (), (), 2, ("random", "random"))
+    with pytest.raises(GameError, match="exit code 3"):
+        simulate(spec, games=40, seed=1, workers=2)
+
+
+def test_parallel_runs_use_this_process_as_a_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--workers 3 starts two helpers: this process plays too (3 busy processes on 3 cores),
+    and every helper ends with the run."""
+    context = sim.pool_context()
+    started: list[Any] = []
+
+    class Counting:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(context, name)
+
+        def Process(self, *args: Any, **kwargs: Any) -> Any:
+            process = context.Process(*args, **kwargs)
+            started.append(process)
+            return process
+
+    monkeypatch.setattr(sim, "pool_context", Counting)
+    spec = SimulationSpec(TTT, (), (), 2, ("random", "random"))
+    assert len(list(outcomes(spec, 60, 1, workers=3))) == 60
+    assert len(started) == 2
+    assert all(p.exitcode == 0 for p in started)

@@ -6,27 +6,33 @@ number of worker processes (only `seconds` differs). A game that raises, or does
 end within the action cap, is counted as an error with its seed and message, and the
 run goes on.
 
-Parallel runs are built to scale with cores, so nothing per game crosses between
-processes but two integers out and one small tuple back:
-* workers are forked where that is safe (Linux, no other thread in the process): they
+Parallel runs are built to scale with cores, so that nothing per game crosses between
+processes but one small tuple:
+* with N workers, this process is one of them and N-1 helpers are started for the run:
+  N processes play games, none sits waiting (on N cores, N busy processes);
+* helpers are forked where that is safe (Linux, no other thread in the process): they
   start in milliseconds with the game already loaded. Elsewhere they are spawned and
-  each loads the game once, when it starts;
-* a task is a run of consecutive seeds, not one game: chunks shrink as the work runs
-  out (a quarter of each worker's share of what is left, capped), so the pool starts
-  with few round trips and ends with single games, and no worker idles at the end
-  waiting on a long last chunk;
-* results come back as plain tuples (attrs records pickle several times slower).
+  each loads the game once;
+* the games are cut into chunks of consecutive seeds that shrink as the work runs out
+  (a quarter of each worker's share of what is left, capped), so there are few round
+  trips and no worker idles at the end waiting on a long last chunk; whoever is free
+  takes the next chunk from a shared counter;
+* helpers send their outcomes back as plain tuples (attrs records pickle several times
+  slower); this process gathers them between its own chunks.
+A helper that dies is reported as an error instead of being waited for.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.context
+import multiprocessing.process
+import queue
 import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
 import attrs
@@ -95,22 +101,15 @@ def play_one(spec: SimulationSpec, seed: int) -> Outcome:
                    scores=tuple(float(s) for s in state.scores()), reason=str(result["reason"]))
 
 
-def _play_range(task: tuple[SimulationSpec, int, int]) -> list[tuple[Any, ...]]:
-    """The worker entry (top level, so spawned processes can import it): games
-    start..start+count-1, each as a plain tuple of its Outcome's fields."""
-    spec, start, count = task
-    return [attrs.astuple(play_one(spec, seed), recurse=False) for seed in range(start, start + count)]
-
-
-def _init_worker(spec: SimulationSpec) -> None:
-    """A spawned worker loads the game once, before its first task (a forked one has it)."""
-    _game_for(spec)
+def _play_chunk(spec: SimulationSpec, first: int, count: int) -> list[Outcome]:
+    return [play_one(spec, seed) for seed in range(first, first + count)]
 
 
 # ---- many games ----------------------------------------------------------------------------
 
 MAX_CHUNK = 256  # games per task at most: results flow steadily and progress stays live
 SHARES = 4  # a chunk is 1/SHARES of a worker's even share of the games still to hand out
+POLL = 0.5  # seconds between checks that the helpers are alive, while waiting for one
 
 
 def chunk_plan(games: int, workers: int) -> list[tuple[int, int]]:
@@ -126,7 +125,7 @@ def chunk_plan(games: int, workers: int) -> list[tuple[int, int]]:
     return plan
 
 
-def pool_context() -> multiprocessing.context.BaseContext:
+def pool_context() -> multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext:
     """fork where it is safe and cheap (Linux, and this process runs no other thread:
     forking a threaded process can copy a held lock); spawn everywhere else."""
     if sys.platform.startswith("linux") and threading.active_count() == 1:
@@ -134,9 +133,30 @@ def pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+def _claim(counter: Any, tasks: int) -> int | None:
+    """The next chunk's index for whoever asks first (helpers and this process), or None."""
+    with counter.get_lock():
+        index = int(counter.value)
+        if index >= tasks:
+            return None
+        counter.value = index + 1
+    return index
+
+
+def _helper(spec: SimulationSpec, plan: list[tuple[int, int]], seed: int, counter: Any, results: Any) -> None:
+    """A helper process (top level, so spawned processes can import it): claim chunks
+    until none is left, sending each one's outcomes as plain tuples."""
+    _game_for(spec)  # a forked helper has it already; a spawned one loads it once
+    while (index := _claim(counter, len(plan))) is not None:
+        first, count = plan[index]
+        rows = [attrs.astuple(o, recurse=False) for o in _play_chunk(spec, seed + first, count)]
+        results.put((index, rows))
+
+
 def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
              game: Game | None = None) -> Iterator[Outcome]:
-    """The outcomes of games seed, seed+1, ... in seed order (`game`: already loaded)."""
+    """The outcomes of games seed, seed+1, ... in seed order (`game`: already loaded).
+    With several workers, this process is one of them and workers-1 helpers are started."""
     if game is not None:
         _GAMES[spec] = game
     workers = max(1, min(workers, games))
@@ -144,16 +164,57 @@ def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
         for i in range(games):
             yield play_one(spec, seed + i)
         return
+    yield from _parallel(spec, games, seed, workers)
+
+
+def _parallel(spec: SimulationSpec, games: int, seed: int, workers: int) -> Iterator[Outcome]:
+    """Helpers and this process take chunks of the plan in turn from a shared counter
+    (whoever is free takes the next); this process also gathers the helpers' results
+    between its own chunks, and yields everything in seed order."""
     context = pool_context()
-    forked = context.get_start_method() == "fork"
-    if forked:
-        _game_for(spec)  # loaded before the fork, so every worker has it
-    tasks = [(spec, seed + first, count) for first, count in chunk_plan(games, workers)]
-    with context.Pool(workers, initializer=None if forked else _init_worker,
-                      initargs=() if forked else (spec,)) as pool:
-        for rows in pool.imap(_play_range, tasks):
-            for row in rows:
-                yield Outcome(*row)
+    _game_for(spec)  # loaded before any fork, so every forked helper has it
+    plan = chunk_plan(games, workers)
+    counter = context.Value("l", 0)
+    results = context.Queue()
+    helpers = [context.Process(target=_helper, args=(spec, plan, seed, counter, results), daemon=True)
+               for _ in range(workers - 1)]
+    for helper in helpers:
+        helper.start()
+    ready: dict[int, list[Outcome]] = {}
+    following = 0  # the next chunk to yield
+    try:
+        while following < len(plan):
+            index = _claim(counter, len(plan))
+            if index is not None:
+                first, count = plan[index]
+                ready[index] = _play_chunk(spec, seed + first, count)
+            while following not in ready or not results.empty():
+                try:  # wait only when this process has nothing left to play
+                    got, rows = results.get(timeout=POLL) if index is None else results.get_nowait()
+                except queue.Empty:
+                    if index is not None:
+                        break
+                    _check_alive(helpers)
+                    continue
+                ready[got] = [Outcome(*row) for row in rows]
+            while following in ready:
+                yield from ready.pop(following)
+                following += 1
+    finally:
+        for helper in helpers:
+            if helper.is_alive():
+                helper.terminate()
+            helper.join()
+        results.close()
+        results.join_thread()
+
+
+def _check_alive(helpers: Sequence[multiprocessing.process.BaseProcess]) -> None:
+    """A helper that died (killed, out of memory) leaves its chunk unplayed: say so
+    rather than wait for it forever."""
+    for helper in helpers:
+        if helper.exitcode not in (None, 0):
+            raise GameError(f"a simulation worker process stopped unexpectedly (exit code {helper.exitcode})")
 
 
 class Progress:
