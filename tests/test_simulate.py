@@ -142,3 +142,13 @@ def test_parallel_runs_use_this_process_as_a_worker(monkeypatch: pytest.MonkeyPa
     assert len(list(outcomes(spec, 60, 1, workers=3))) == 60
     assert len(started) == 2
     assert all(p.exitcode == 0 for p in started)
+
+
+def test_a_caller_that_stops_reading_leaves_no_helper_behind() -> None:
+    spec = SimulationSpec(TTT, (), (), 2, ("random", "random"))
+    before = set(multiprocessing.active_children())
+    stream = outcomes(spec, 500, 1, workers=3)
+    first = next(stream)
+    assert first.seed == 1
+    stream.close()
+    assert [p for p in multiprocessing.active_children() if p not in before] == []

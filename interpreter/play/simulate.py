@@ -182,6 +182,7 @@ def _parallel(spec: SimulationSpec, games: int, seed: int, workers: int) -> Iter
         helper.start()
     ready: dict[int, list[Outcome]] = {}
     following = 0  # the next chunk to yield
+    finished = False
     try:
         while following < len(plan):
             index = _claim(counter, len(plan))
@@ -200,9 +201,12 @@ def _parallel(spec: SimulationSpec, games: int, seed: int, workers: int) -> Iter
             while following in ready:
                 yield from ready.pop(following)
                 following += 1
+        finished = True
     finally:
         for helper in helpers:
-            if helper.is_alive():
+            if finished:  # it has sent its last chunk and is on its way out
+                helper.join(timeout=10)
+            if helper.is_alive():  # stopped early (an error, or the caller stopped reading)
                 helper.terminate()
             helper.join()
         results.close()
