@@ -20,6 +20,7 @@ import attrs
 
 from interpreter.diagnostics import GameError
 from interpreter.runtime.actions import render
+from interpreter.runtime.journal import Journal
 from interpreter.runtime.records import STOPPED, Frame, Grant, pending_from_json
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ COPIES = {
     "dicts": "{{k: v.copy() for k, v in s.{a}.items()}}",
     "set": "s.{a}.copy()",
     "frames": "[f.copy() for f in s.{a}]",
+    "journal": "s.{a}.copy()",  # append-only texts: the copy shares all but the latest few
     "empty": "[]",
 }
 
@@ -279,6 +281,14 @@ def _load_strings(what: str) -> Callable[[State, Any], list[str]]:
     return load
 
 
+def _load_journal(what: str) -> Callable[[State, Any], Journal]:
+    load_strings = _load_strings(what)
+
+    def load(st: State, value: Any) -> Journal:
+        return Journal(load_strings(st, value))
+    return load
+
+
 def _dump_attrs(value: dict[tuple[int, str], Any]) -> list[list[Any]]:
     return [[iid, name, v] for (iid, name), v in sorted(value.items(), key=lambda kv: kv[0])]
 
@@ -315,8 +325,10 @@ FIELDS: tuple[Field, ...] = (
     Field("terminal", "share", "terminal", load=_load_terminal),
     Field("winners", "list", "winners", list, _load_winners),
     Field("end_reason", "share", "end_reason", load=_load_optional_str("end reason")),
-    Field("history", "list", "history", list, _load_strings("history")),
-    Field("log", "list", "log", list, _load_strings("log")),
+    # Journals (append-only, shared by clones) come last: State.to_json writes their
+    # kept JSON text after the other fields instead of encoding them again.
+    Field("history", "journal", "history", Journal.to_list, _load_journal("history")),
+    Field("log", "journal", "log", Journal.to_list, _load_journal("log")),
     # Legal actions are immutable and the list is never changed in place: a clone
     # shares it, so it does not list its actions again (searches clone before moves).
     Field("legal_cache", "share"),

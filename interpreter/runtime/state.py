@@ -9,6 +9,7 @@ to_json() is exact. The fields are declared once, in fields.py.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Protocol
 
 from interpreter.diagnostics import GameError
@@ -18,6 +19,7 @@ from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.fields import FIELDS, SAVED, make_clone
+from interpreter.runtime.journal import Journal
 from interpreter.runtime.layout import Layout, StartTemplate
 from interpreter.runtime.loop import run
 from interpreter.runtime.observation import observe
@@ -85,8 +87,8 @@ class State:
     terminal: bool
     winners: list[int]
     end_reason: str | None
-    history: list[str]
-    log: list[str]
+    history: Journal
+    log: Journal
     legal_cache: list[Action] | None
 
     # ---- OpenSpiel-like API --------------------------------------------------------
@@ -142,7 +144,17 @@ class State:
         return observe(self, player)
 
     def to_json(self) -> str:
-        return dump_state(self)
+        """The save (saves.py's `dump_state`, byte for byte). The journals are the last
+        fields: their JSON text, kept chunk by chunk, is appended instead of encoding
+        every action and log line of the game again."""
+        if not _JOURNALS_LAST:
+            return dump_state(self)
+        data = state_to_dict(self)
+        for field in _JOURNALS:
+            del data[field.key]  # type: ignore[arg-type]
+        text = json.dumps(data, separators=(",", ":"))
+        journals = ",".join(f"{json.dumps(f.key)}:{getattr(self, f.attr).to_json()}" for f in _JOURNALS)
+        return f"{text[:-1]},{journals}}}"
 
     def __str__(self) -> str:
         lines = render_observation(observe(self, -1), self.gd, set())
@@ -241,6 +253,8 @@ class State:
 
 
 _clone = make_clone(State)
+_JOURNALS = tuple(f for f in SAVED if f.copy == "journal")
+_JOURNALS_LAST = bool(_JOURNALS) and SAVED[len(SAVED) - len(_JOURNALS):] == _JOURNALS
 
 
 def new_state(game: Rules, num_players: int, seed: int, seats: list[str]) -> State:
@@ -263,7 +277,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str]) -> Sta
     st.grants = []
     st.ending = st.ending_reason = st.end_reason = None
     st.terminal, st.winners = False, []
-    st.history, st.log, st.legal_cache = [], [], None
+    st.history, st.log, st.legal_cache = Journal(), Journal(), None
     if gd.flow is not None:
         st.stack.append(Frame(gd.flow, 0, {}))
     if gd.setup is not None:
