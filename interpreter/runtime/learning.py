@@ -23,6 +23,7 @@ record the steps as they go instead (`begin_step`/`Step`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -123,7 +124,7 @@ def begin_step(st: State, action: Action, space: ActionSpace) -> PendingStep:
     return PendingStep(st.current_player(), words, cards, seen)
 
 
-def replay_steps(start: State, history: list[str], space: ActionSpace) -> list[Step]:
+def replay_steps(start: State, history: Iterable[str], space: ActionSpace) -> list[Step]:
     """The steps of a history, replayed from the game's first state (which is used up)."""
     steps = []
     for text in history:
