@@ -77,7 +77,7 @@ def observe(st: State, player: int) -> dict[str, Any]:
         obs["views"] = {view.id: render_view(st, view, player) for view in gd.views}
     if st.terminal:
         obs["winners"] = list(st.winners)
-    if st.pending is not None and st.pending.player == player:
+    if st.pending is not None and st.pending.player == player and player >= 0:  # never a chance node's outcomes
         obs["decision"] = {"prompt": st.prompt(), "legal": [a.text for a in st.legal_actions()]}
     return obs
 
