@@ -25,7 +25,7 @@ from typing import Any
 # What generated code may call besides its own constants.
 _ALLOWED_BUILTINS = ("abs", "all", "any", "bool", "dict", "int", "isinstance", "len", "list", "max", "min",
                      "range", "reversed", "sorted", "str", "sum", "tuple", "type", "next", "iter", "enumerate",
-                     "zip", "set", "frozenset", "divmod")
+                     "zip", "set", "frozenset", "divmod", "Exception")
 _BUILTINS = {name: getattr(builtins, name) for name in _ALLOWED_BUILTINS}
 _PLAIN_TYPES = (bool, int, str, type(None))
 
