@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.compile.expressions import (
+    ME,
     Context,
     compile_expr,
     describe,
@@ -389,18 +390,14 @@ class CodeBuilder:
         if len(node.args) != len(proc.params):
             raise CompileError(node, "arity", f"{node.name}() takes {len(proc.params)} argument(s), "
                                               f"got {len(node.args)}", width=len(node.name))
-        args = [self.expr(a) for a in node.args]
-        params, code = proc.params, proc.code
-
-        def call(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            local = {name: fn(st, env) for name, fn in zip(params, args, strict=True)}
-            local.setdefault("me", env.get("me", st.active))
-            if "this" in env:
-                local.setdefault("this", env["this"])
-            st.stack.append(Frame(code, 0, local))
-            return False
-        self.emit(node, call)
+        args = ", ".join(f"{name!r}: {self.src(a)}" for name, a in zip(proc.params, node.args, strict=True))
+        at = self.emit(node, _placeholder)
+        # The procedure's frame goes on top and runs first: the run ends here.
+        self.set_src(at, OpSource([
+            f"_local = {{{args}}}", f"_local.setdefault('me', {ME})",
+            "if 'this' in env:", "    _local.setdefault('this', env['this'])",
+            f"st.stack.append({self.const(Frame, 'Frame')}({proc.code}, 0, _local))",
+            f"fr.pc = {at + 1}", "return False"], exits=True, targets=(at + 1,)), not draws_random(node))
 
     def s_Use(self, node: ast.Use) -> None:
         if node.effect not in self.ctx.symbols.card_effects:
