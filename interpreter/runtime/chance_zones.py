@@ -34,9 +34,9 @@ from interpreter.model import GameDef
 
 # Rule data that holds names or prose, not expressions: not read.
 _SKIP_SECTIONS = frozenset({"zones", "counters", "constants", "events", "variants", "assumptions", "players",
-                            "seats"})
+                            "seats", "orrery", "version", "base", "overlay"})
 _SKIP_KEYS = frozenset({"description", "name", "id", "assumed", "tags", "during", "on", "check", "then", "choose",
-                        "of", "op", "type", "version", "orrery", "base", "overlay", "active_in", "properties"})
+                        "of", "op", "type", "active_in", "properties"})
 _EFFECT_KEYS = frozenset({"effect", "setup", "flow", "turn"})  # and every entry of a card's `effects`
 _TEMPLATE_KEYS = frozenset({"label", "text"})
 # Built-ins whose result does not depend on the order of their one list argument.

@@ -22,7 +22,7 @@ from interpreter.runtime.actions import DONE, Action, render, renderer
 from interpreter.runtime.counters import MEMO, change_counter
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
-from interpreter.runtime.loop import run
+from interpreter.runtime.loop import ERROR_AT, run
 from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
 
@@ -233,11 +233,11 @@ def _run_again(st: State) -> None:
     st.chance_pos = 0
     try:
         waits = code.ops[pc](st, fr)
-    except chance.NeedChance:  # another outcome is needed: the state waits for it
-        fr.pc = pc
+    except chance.NeedChance as need:  # another outcome is needed: the state waits for it
+        fr.pc = getattr(need, ERROR_AT, pc)
         return
     except RULE_SLIPS as err:
-        raise rule_error(code.wheres[pc], err) from None
+        raise rule_error(code.wheres[getattr(err, ERROR_AT, pc)], err) from None
     if st.chance_answers:
         st.chance_answers = []  # the operation has run to its end: its answers are used
     if waits or st.terminal:

@@ -50,8 +50,8 @@ def run(st: State) -> None:
             try:  # free unless raised (Python 3.11+)
                 if ops[pc](st, fr):
                     return
-            except NeedChance:  # explicit chance: wait for the outcome, then run this operation again
-                fr.pc = pc
+            except NeedChance as need:  # explicit chance: wait for the outcome, then run the operation
+                fr.pc = getattr(need, ERROR_AT, pc)  # that asked again (in a fused run: the one inside it)
                 return
             except RULE_SLIPS as err:
                 # a fused run (compile/fusion.py) names the operation inside it that failed
