@@ -467,4 +467,21 @@ flow: |
         state.apply_action_id(0)  # "an ace": one of the two, drawn at their odds
         taken.add(state.history[-1])
         assert zone(state, "hand", 0) == ["ace"]
+        assert game.state_from_json(state.to_json()) == state  # its history replays to it
     assert taken == {"deal ace#0", "deal ace#1"}
+
+
+def test_a_deal_asked_in_the_middle_of_straight_line_statements_does_not_run_them_twice(tmp_path):
+    game = toy(tmp_path, DECK + """
+counters:
+  n: {scope: global, initial: 0}
+flow: |
+  shuffle deck
+  gain 1 n
+  set n to n * 10 + top(deck).rank
+  gain 1 n
+""")
+    state = game.new_initial_state(chance="explicit")
+    assert counter(state, "n") == 1  # the statements before the deal are done, once
+    state.apply_action("deal bee")
+    assert state.is_terminal() and counter(state, "n") == 13

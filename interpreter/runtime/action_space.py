@@ -45,7 +45,7 @@ from interpreter.runtime import domains
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.programs import programs, walk_expressions, walk_statements
 from interpreter.runtime.records import PendingActions, PendingChance
-from interpreter.runtime.rng import randbelow
+from interpreter.runtime.rng import derived_below
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -301,8 +301,9 @@ class ActionSpace:
 
     def chance_action(self, st: State, a: Any) -> Action:
         """The outcome with chance id `a` of the state's chance node (of several that
-        share it, one drawn at their odds from the state's generator); IllegalActionError
-        saying why when there is none."""
+        share it, one drawn at their odds from the state's generator, without advancing
+        it: the outcome's text goes to the history, and replaying that text must lead to
+        the same game); IllegalActionError saying why when there is none."""
         if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.chance_size:
             raise IllegalActionError(f"a chance id is an int in 0..{self.chance_size - 1}, not {a!r}")
         groups = self.chance_groups(st)
@@ -315,7 +316,7 @@ class ActionSpace:
         if len(at) == 1:
             return legal[at[0]]
         weights = st.pending.weights  # type: ignore[union-attr]  # a chance node: PendingChance
-        pick = randbelow(st, sum(weights[i] for i in at))
+        pick = derived_below(st, sum(weights[i] for i in at), len(st.history))
         for i in at:
             if pick < weights[i]:
                 return legal[i]
