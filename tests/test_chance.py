@@ -308,6 +308,9 @@ def test_kuhn_poker_deals_by_chance_nodes_with_integer_ids():
     assert state.legal_action_ids() == [0, 1, 2] and state.legal_action_ids(CHANCE) == [0, 1, 2]
     assert state.legal_action_ids(0) == [] and state.legal_actions(0) == []
     assert [state.action_to_string(CHANCE, a) for a in range(3)] == ["deal jack", "deal queen", "deal king"]
+    assert state.string_to_action(CHANCE, "deal king") == 2 and state.legal_actions_mask() == [1, 1, 1]
+    with pytest.raises(IllegalActionError, match="'deal ace' is not a chance outcome of Kuhn poker"):
+        state.string_to_action(CHANCE, "deal ace")
     state.apply_action_id(2)
     assert state.legal_action_ids() == [0, 1]
     with pytest.raises(IllegalActionError, match=r"chance id 2 \(deal king\) is not an outcome now"):

@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 from typing import Any, Protocol
 
-from interpreter.diagnostics import GameError
+from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.model import GameDef
 from interpreter.runtime import chance, decisions, learning
 from interpreter.runtime.action_space import ActionSpace
@@ -206,8 +206,10 @@ class State:
         return list(space.chance_legal(self) if self.is_chance_node() else space.legal(self))
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
-        """1 for each legal id, 0 elsewhere, over the whole action space."""
-        mask = [0] * self.num_distinct_actions()
+        """1 for each legal id, 0 elsewhere, over the whole action space (at a chance
+        node, over the chance ids, as OpenSpiel's masks are)."""
+        space = self.game.action_space(self.n)
+        mask = [0] * (space.chance_size if self.is_chance_node() else space.size)
         for a in self.legal_action_ids(player):
             mask[a] = 1
         return mask
@@ -219,8 +221,18 @@ class State:
         return space.chance_to_string(action) if player == CHANCE else space.to_string(action)
 
     def string_to_action(self, player: int, text: str) -> int:
-        """The id of an id text or of one of this state's legal action texts."""
-        return learning.id_of_text(self, self.game.action_space(self.n), text)
+        """The id of an id text or of one of this state's legal action texts (for the
+        CHANCE player, of a chance id's text or an outcome's)."""
+        space = self.game.action_space(self.n)
+        if player != CHANCE:
+            return learning.id_of_text(self, space, text)
+        wanted = " ".join(str(text).split())
+        found = next((a for a in range(space.chance_size) if space.chance_to_string(a) == wanted), None)
+        if found is None and self.is_chance_node():
+            found = next((space.chance_id_of(self, o) for o in self.legal_actions() if o.text == wanted), None)
+        if found is None:
+            raise IllegalActionError(f"'{text}' is not a chance outcome of {self.gd.name}")
+        return found
 
     def apply_action_id(self, action: int) -> None:
         """Make the legal move with this id (at a chance node: the outcome with this
