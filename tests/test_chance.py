@@ -423,6 +423,8 @@ zones:
   shown: {scope: global, visible: all}
   hidden_order: {scope: global, visible: all, order: hidden}
   hand: {scope: player, visible: owner}
+  stock: {scope: global, visible: none, refill: {from: source, shuffle: false}}
+  source: {scope: global, visible: none}
 cards:
   a: {name: A, count: 2, in: lazy}
 counters:
@@ -443,7 +445,8 @@ flow: |
   take actions main
 """)
     eager = {z.name for z in game.definition.zones if z.index in game.eager_zones()}
-    assert eager == {"listed", "peeked", "shown"}  # a hand's order is hidden, and only searched here
+    # a hand's order is hidden, and only searched here; `stock` refills from `source` in its order
+    assert eager == {"listed", "peeked", "shown", "source"}
 
 
 def test_copies_that_differ_are_outcomes_of_their_own_that_share_a_chance_id(tmp_path):

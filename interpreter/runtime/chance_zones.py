@@ -11,7 +11,8 @@ shuffles it:
   condition, a value, a view, scoring: they are evaluated where no chance node can
   be), or a word of a template the reader cannot parse;
 * its order visible to someone (`visible` other than `none` and `order` not hidden);
-* a card's `active_in` zone (triggers fire, and modifiers apply, in the zone's order).
+* a card's `active_in` zone (triggers fire, and modifiers apply, in the zone's order);
+* the zone a refill that does not shuffle moves cards from (they keep their order).
 
 Reading a zone without its order is fine anywhere: naming it as where `draw`, `move`,
 `create` or `shuffle` put or take cards, and using it where the order cannot matter:
@@ -47,6 +48,8 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def eager_zones(gd: GameDef, raw: dict[str, Any]) -> frozenset[int]:
     """The indexes of the zone definitions a shuffle deals whole."""
     eager = {z.index for z in gd.zones if z.visible != "none" and z.order_visible}
+    # a refill that does not shuffle moves the source's cards over in their order
+    eager.update(z.refill_from for z in gd.zones if z.refill_from is not None and not z.refill_shuffle)
     for card in gd.cards:
         eager.update(card.active_in)
     scan = _Scan({z.name: z.index for z in gd.zones})
