@@ -210,7 +210,8 @@ def action_of_id(st: State, space: ActionSpace, a: Any, player: int | None = Non
     if chosen is None:
         sample = ", ".join(f"{b} ({space.to_string(b)})" for b in list(legal)[:6]) + (" ..." if len(legal) > 6 else "")
         whose = "" if player is None else f" for P{player + 1}"
-        raise IllegalActionError(f"action {a} ({space.to_string(a)}) is not legal now{whose}; legal: {sample or 'none'}")
+        raise IllegalActionError(f"action {a} ({space.to_string(a)}) is not legal now{whose}; "
+                                 f"legal: {sample or 'none'}")
     return chosen
 
 
