@@ -162,6 +162,7 @@ class Builder:
                                   lambda line, column: locate(line, column + shift))
             for stmt in stmts:
                 builder.statement(stmt)
+            builder.finish()
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
         except CompileError as err:

@@ -14,6 +14,8 @@ from interpreter.diagnostics import RuleRuntimeError
 from interpreter.runtime.ending import check_end, finish
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 
+ERROR_AT = "_orrery_op"  # set on an error by a fused run of operations: which one raised
+
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
 
@@ -47,7 +49,8 @@ def run(st: State) -> None:
                 if ops[pc](st, fr):
                     return
             except RULE_SLIPS as err:
-                raise rule_error(code.wheres[pc], err) from None
+                # a fused run (compile/fusion.py) names the operation inside it that failed
+                raise rule_error(code.wheres[getattr(err, ERROR_AT, pc)], err) from None
             budget -= 1
             if not budget:
                 if st.terminal:
