@@ -98,6 +98,20 @@ def test_every_four_card_game_matches_openspiel() -> None:
     assert leaves == (4 * 3 * 2) ** 2
 
 
+def test_the_four_card_game_tree_is_openspiels() -> None:
+    """OpenSpiel's own tree walk finds the same states, by history, in both."""
+    from open_spiel.python.algorithms import get_all_states
+
+    def histories(game: object) -> set[str]:
+        found = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True,
+                                              include_chance_states=False, to_string=lambda s: s.history_str())
+        return set(found)
+
+    ours = histories(openspiel.load(str(GOOFSPIEL), variants=["four-cards", "descending"]))
+    assert ours == histories(pyspiel.load_game("goofspiel(num_cards=4,points_order=descending)"))
+    assert len(ours) == 737
+
+
 def test_the_adapter_is_a_simultaneous_game_in_lockstep_with_openspiel() -> None:
     """Through pyspiel: dynamics SIMULTANEOUS, per-player legal actions, apply_actions,
     and flat joint actions numbered as OpenSpiel's own (apply_action at a
@@ -146,6 +160,7 @@ def test_information_states_show_a_bid_only_when_all_have_bid() -> None:
     state.apply_action(king, player=0)  # P1 bids 13
     assert state.information_state_string(1) == before
     assert "P1: bid king" in state.information_state_string(0)
+    assert state.string_to_action(1, state.legal_actions(1)[0].text) == 0
     state.apply_action_id(0, player=1)  # P2 bids 1
     for p in range(2):
         lines = state.information_state_string(p).split("\n")[1:]

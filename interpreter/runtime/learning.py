@@ -181,16 +181,16 @@ def information_state_string(st: State, player: int, steps: Steps, space: Action
 # ---- integer actions on a state ------------------------------------------------------------
 
 
-def id_of_text(st: State, space: ActionSpace, text: Any) -> int:
+def id_of_text(st: State, space: ActionSpace, text: Any, player: int | None = None) -> int:
     """The id of an id text (`buy asteroid-miner`) or of a legal action's canonical
-    text (`buy asteroid-miner#23`)."""
+    text (`buy asteroid-miner#23`; of `player`'s actions, when given)."""
     if not isinstance(text, str):
         raise IllegalActionError(f"an action text is a string, not {text!r}")
     a = space.from_string(text)
     if a is not None:
         return a
     wanted = text.strip()
-    for a, action in space.legal(st).items():
+    for a, action in space.legal(st, player).items():
         if action.text == wanted:
             return a
     raise IllegalActionError(f"'{text}' is not an action of {st.gd.name} (for example: "

@@ -228,8 +228,9 @@ class State:
         return self.game.action_space(self.n).to_string(action)
 
     def string_to_action(self, player: int, text: str) -> int:
-        """The id of an id text or of one of this state's legal action texts."""
-        return learning.id_of_text(self, self.game.action_space(self.n), text)
+        """The id of an id text or of one of `player`'s legal action texts."""
+        mine = player if isinstance(player, int) and self.pending_for(player) else None
+        return learning.id_of_text(self, self.game.action_space(self.n), text, mine)
 
     def apply_action_id(self, action: int, player: int | None = None) -> None:
         """Make the legal move with this id (IllegalActionError, state unchanged, if none);
