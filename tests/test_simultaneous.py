@@ -347,3 +347,35 @@ def test_rock_paper_scissors_pays_as_openspiels_matrix_game() -> None:
             other = theirs.new_initial_state()
             other.apply_actions([a, b])
             assert state.returns() == other.returns(), (a, b)
+
+
+def test_an_effect_may_ask_its_player_a_question_after_the_reveal(tmp_path: pathlib.Path) -> None:
+    game = toy(tmp_path, """
+        counters:
+          got: {scope: player, initial: 0}
+        actions:
+          ask:
+            during: go
+            effect: |
+              choose one prompt "how many?":
+                "one":
+                  gain 1 got(me)
+                "two":
+                  gain 2 got(me)
+          skip: {during: go}
+        flow: |
+          take actions go simultaneously
+          take actions go simultaneously
+        scoring: {score: "got(p)"}
+    """)
+    state = game.new_initial_state(2, seed=1)
+    state.apply_actions(["ask", "ask"])
+    # The picks are revealed; P1's effect asks P1 (an ordinary decision), then P2's asks P2.
+    assert state.current_player() == 0 and state.legal_actions() == ["one", "two"]
+    state.apply_action("two")
+    assert state.current_player() == 1 and state.observation(-1)["counters"]["got"] == [2, 0]
+    state.apply_action("one")
+    assert state.is_simultaneous_node() and state.history == ["P1: ask", "P2: ask", "two", "one"]
+    saved = game.state_from_json(state.to_json())
+    saved.apply_actions(["skip", "skip"])
+    assert saved.is_terminal() and saved.winners == [0]
