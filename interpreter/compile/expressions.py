@@ -498,6 +498,9 @@ def _div(a: int, b: int) -> int:
 
 def _call(node: ast.Call, ctx: Context) -> Gen:
     sym, name = ctx.symbols, node.name
+    if name in ctx.locals and (name in sym.counters or name in sym.zones or name in sym.values):
+        raise CompileError(node, "shadowed-name", f"'{name}' is a local here, not a function: it cannot be called",
+                           f"rename the local that hides {name}()", len(name))
     if name in sym.counters:
         ref = gen_counter_ref(node, ctx)
         if ref is not None:
