@@ -25,11 +25,12 @@ from interpreter.diagnostics import (
 from interpreter.game import Game, load_game
 from interpreter.runtime.action_space import ActionSpaceError
 from interpreter.runtime.actions import Action
-from interpreter.runtime.state import CHANCE, TERMINAL, State
+from interpreter.runtime.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from interpreter.version import __version__
 
 __all__ = [
     "CHANCE",
+    "SIMULTANEOUS",
     "TERMINAL",
     "Action",
     "ActionSpaceError",

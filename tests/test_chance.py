@@ -491,3 +491,33 @@ flow: |
     assert counter(state, "n") == 1  # the statements before the deal are done, once
     state.apply_action("deal bee")
     assert state.is_terminal() and counter(state, "n") == 13
+
+
+def test_branches_the_constants_rule_out_and_destroyed_lists_do_not_make_a_zone_eager(tmp_path):
+    text = """
+constants:
+  order: {order}
+zones:
+  deck: {{scope: global, visible: none}}
+  hand: {{scope: player, visible: owner}}
+cards:
+  a: {{name: A, count: 3, in: deck, properties: {{rank: 1}}}}
+counters:
+  n: {{scope: global, initial: 0}}
+{triggers}
+flow: |
+  destroy [c for c in deck if c.rank > 5]
+  if order == "random":
+    shuffle deck
+  elif order == "up":
+    for each c in deck:
+      move c to deck bottom
+  draw 1 from deck to hand(0)
+"""
+    def eager(order: str, triggers: str = "") -> bool:
+        game = toy(tmp_path, text.format(order=order, triggers=triggers))
+        return game.definition.zones[0].index in game.eager_zones()
+
+    assert not eager("random")  # the `for each` cannot run, and destroy takes cards by name
+    assert eager("up")
+    assert eager("random", "triggers:\n  gone:\n    on: left deck\n    effect: |\n      gain 1 n\n")

@@ -1,7 +1,9 @@
 """Explicit chance through the OpenSpiel adapter: orrery's Kuhn poker against
 OpenSpiel's own C++ `kuhn_poker`. CFR reaches the same exploitability after the same
 iterations; random games run in lockstep (the same deal forced on both, the same
-legal actions in the same order at every step, the same returns). Skipped when
+legal actions in the same order at every step, the same returns). Goofspiel, whose
+point cards are turned up from a shuffled pile between simultaneous bids, runs in
+lockstep with OpenSpiel's `goofspiel` chance node for chance node. Skipped when
 OpenSpiel is not installed.
 """
 
@@ -11,6 +13,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'orrery[openspiel]'")
 np = pytest.importorskip("numpy")
+
+import pathlib  # noqa: E402
+import random  # noqa: E402
 
 from open_spiel.python import policy  # noqa: E402
 from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
@@ -102,3 +107,30 @@ def test_a_game_whose_outcomes_cannot_all_be_numbered_is_sampled():
     game = openspiel.load(rules, players=4)
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert game.new_initial_state().current_player() >= 0
+
+
+def test_goofspiel_point_cards_are_openspiels_chance_nodes():
+    ours = openspiel.load(str(pathlib.Path(__file__).resolve().parent.parent / "examples" / "goofspiel"))
+    theirs = pyspiel.load_game("goofspiel")  # 13 cards, random order of the point cards
+    assert ours.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    rng = random.Random(4)
+    for _ in range(4):
+        mine, other = ours.new_initial_state(), theirs.new_initial_state()
+        deals = 0
+        while not other.is_terminal():
+            assert mine.current_player() == other.current_player()
+            if other.is_chance_node():  # which point card is turned up: ids are its value - 1 in both
+                assert [a for a, _ in mine.chance_outcomes()] == [a for a, _ in other.chance_outcomes()]
+                assert [p for _, p in mine.chance_outcomes()] == pytest.approx([p for _, p in other.chance_outcomes()])
+                card = rng.choice(other.legal_actions())
+                mine.apply_action(card)
+                other.apply_action(card)
+                deals += 1
+                continue
+            legal = [other.legal_actions(p) for p in range(2)]
+            assert [mine.legal_actions(p) for p in range(2)] == legal
+            joint = [rng.choice(actions) for actions in legal]
+            mine.apply_actions(joint)
+            other.apply_actions(joint)
+        assert mine.is_terminal() and mine.returns() == pytest.approx(other.returns())
+        assert deals == 12  # the last point card is what is left: no chance node in either

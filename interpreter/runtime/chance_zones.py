@@ -16,8 +16,10 @@ shuffles it:
 
 Reading a zone without its order is fine anywhere: naming it as where `draw`, `move`,
 `create` or `shuffle` put or take cards, and using it where the order cannot matter:
-`x in zone`, and `len`, `sum`, `any`, `all`, `min`, `max`, `pick_random`, `shuffled` of
-the zone - or of lists made from it by `+`, comprehensions or `cards_named`. The
+`x in zone`, and `len`, `sum`, `any`, `all`, `min`, `max`, `pick_random`, `shuffled`,
+`reveal` (and `destroy`, in a game where no trigger listens to cards leaving) of the
+zone - or of lists made from it by `+`, comprehensions or `cards_named`. A branch of an
+`if` that the game's constants rule out is not read (`if points_order == "random"`). The
 reading errs one way only: a zone found eager that did not need to be costs more
 chance nodes, never a wrong game.
 """
@@ -32,6 +34,7 @@ import attrs
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression, parse_program
 from interpreter.model import GameDef
+from interpreter.runtime.domains import locals_of
 
 # Rule data that holds names or prose, not expressions: not read.
 _SKIP_SECTIONS = frozenset({"zones", "counters", "constants", "events", "variants", "assumptions", "players",
@@ -52,16 +55,31 @@ def eager_zones(gd: GameDef, raw: dict[str, Any]) -> frozenset[int]:
     eager.update(z.refill_from for z in gd.zones if z.refill_from is not None and not z.refill_shuffle)
     for card in gd.cards:
         eager.update(card.active_in)
-    scan = _Scan({z.name: z.index for z in gd.zones})
+    # Names that may hide a constant somewhere (parameters): never read as the constant.
+    params = {str(p) for section in ("procedures", "functions", "events", "actions")
+              for spec in (raw.get(section) or {}).values() if isinstance(spec, dict)
+              for p in (spec.get("params") or ())}
+    constants = {k: v for k, v in gd.constants.items() if k not in params}
+    # Destroying a list of cards fires `left` in the list's order, for games that listen.
+    ordered_destroy = any(event == "left" for event, _ in gd.triggers)
+    scan = _Scan({z.name: z.index for z in gd.zones}, constants, ordered_destroy)
     scan.walk(raw, ())
     return frozenset(eager | scan.read)
 
 
-class _Scan:
-    """Finds the zones whose order some rule may read (`read`)."""
+_UNKNOWN = object()  # a condition whose value is not fixed by the rules
 
-    def __init__(self, zones: dict[str, int]):
+
+class _Scan:
+    """Finds the zones whose order some rule may read (`read`). A branch of an `if`
+    whose condition the game's constants decide (`if points_order == "random"`) is
+    read only if it can be taken."""
+
+    def __init__(self, zones: dict[str, int], constants: dict[str, Any], ordered_destroy: bool):
         self.zones = zones
+        self.constants = constants
+        self.ordered_destroy = ordered_destroy
+        self.shadowed: set[str] = set()  # locals of the program being read
         self.read: set[int] = set()
 
     # -- the rule data
@@ -93,8 +111,43 @@ class _Scan:
         except Exception:  # checked at load: a text that does not parse is read word by word
             self.words(text)
             return
+        self.shadowed = set(locals_of(body))
         for stmt in body:
             self.node(stmt, effect=True)
+        self.shadowed = set()
+
+    def fixed(self, node: Any) -> Any:
+        """The value of a condition made of literals and constants, else _UNKNOWN."""
+        if isinstance(node, ast.Literal):
+            return node.value
+        if isinstance(node, ast.Name) and node.name in self.constants and node.name not in self.shadowed:
+            return self.constants[node.name]
+        if isinstance(node, ast.Unary) and node.op == "not":
+            value = self.fixed(node.operand)
+            return _UNKNOWN if value is _UNKNOWN else not value
+        if isinstance(node, ast.Binary) and node.op in ("==", "!=", "and", "or"):
+            left, right = self.fixed(node.left), self.fixed(node.right)
+            if left is _UNKNOWN or right is _UNKNOWN:
+                return _UNKNOWN
+            if node.op == "and":
+                return bool(left) and bool(right)
+            if node.op == "or":
+                return bool(left) or bool(right)
+            return (left == right) == (node.op == "==")
+        return _UNKNOWN
+
+    def branches(self, node: ast.If, effect: bool) -> None:
+        """The branches of an `if` that can be taken."""
+        for condition, body in node.branches:
+            value = self.fixed(condition)
+            if value is _UNKNOWN:
+                self.node(condition, effect)
+            elif not value:
+                continue
+            self.node(body, effect)
+            if value is not _UNKNOWN:
+                return  # taken: the branches after it never are
+        self.node(node.orelse, effect)
 
     def pure(self, text: str) -> None:
         try:
@@ -159,6 +212,10 @@ class _Scan:
         elif isinstance(node, ast.Create):
             self.node(node.count, effect)
             self.place(node.zone, effect)
+        elif isinstance(node, ast.If):
+            self.branches(node, effect)
+        elif isinstance(node, ast.CardsStmt):  # revealing or destroying cards: which, not in what order
+            self.node(node.cards, effect, free=node.verb == "reveal" or not self.ordered_destroy)
         elif isinstance(node, ast.Call) and len(node.args) == 1 and node.name in _ORDER_FREE:
             self.node(node.args[0], effect, free=True)
         elif isinstance(node, ast.Call) and node.name in ("top", "bottom") and effect and node.args \

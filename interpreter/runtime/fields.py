@@ -22,6 +22,7 @@ from interpreter.diagnostics import GameError
 from interpreter.runtime.actions import render
 from interpreter.runtime.journal import Journal
 from interpreter.runtime.records import CHANCE, STOPPED, Frame, Grant, PendingChance, pending_from_json
+from interpreter.runtime.simultaneous import load_pending as load_simultaneous
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -220,7 +221,7 @@ def _load_pending(st: State, value: Any) -> Any:
     if value is None:
         need(st.stack == [], "a running effect that waits for no decision")
         return None
-    need(isinstance(value, list) and len(value) > 0 and value[0] in ("actions", "choice", "chance"),
+    need(isinstance(value, list) and len(value) > 0 and value[0] in ("actions", "choice", "simultaneous", "chance"),
          "bad pending decision")
     need(st.stack != [], "a decision without a running effect")
     # The innermost effect waits at the operation that asked (it runs again with the
@@ -230,6 +231,8 @@ def _load_pending(st: State, value: Any) -> Any:
     if value[0] == "chance":
         return _load_chance(st, value)
     need(len(value) > 1 and _is_int(value[1]) and 0 <= value[1] < st.n, "bad deciding player")
+    if value[0] == "simultaneous":
+        return load_simultaneous(st, value)
     if value[0] == "actions":
         need(len(value) == 4 and isinstance(value[2], str) and isinstance(value[3], str)
              and value[3].startswith("#"), "bad pending actions")
