@@ -300,6 +300,13 @@ def test_players_and_counter_sizes_are_limited(tmp_path: pathlib.Path) -> None:
     assert str(MAX_PLAYERS) in found[0].message and all(d.hint for d in found)
 
 
+def test_the_default_player_count_must_be_one_the_game_takes(tmp_path: pathlib.Path) -> None:
+    text = "players: {min: 2, max: 3, default: 7}\n" + GAME
+    path = write_toy(tmp_path, text)
+    found = toy_errors(tmp_path, text)
+    assert [(d.code, d.line, d.column) for d in found] == [("bad-value", *find_column(path, "7"))]
+
+
 def test_every_bundled_game_fits_the_limits_easily() -> None:
     for target, overlays in [("tic-tac-toe", []), ("kuhn-poker", []), ("star-market", []), ("race-to-mars", []),
                              ("for-all-mankind", []), ("rocketmen", ["target-jupiter"])]:
