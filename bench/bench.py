@@ -1,42 +1,37 @@
-"""Benchmark: random playouts of every bundled game, side by side with OpenSpiel.
+"""Benchmark: every bundled game on today's engine, beside the 0.1 engine and OpenSpiel.
 
 Run from the repository root (this is a script, never a test):
 
-    python bench/bench.py                       # every bundled game and example, 3 s each
-    python bench/bench.py --seconds 1 --only tic-tac-toe
-    python bench/bench.py --all-counts --json bench.json
+    python bench/bench.py                       # everything, 3 s per game and engine
+    python bench/bench.py --quick               # a smoke run: short budgets, noisy figures
+    python bench/bench.py --seconds 1 --only tic-tac-toe --json bench.json
     python bench/bench.py --profile kuhn-poker  # cProfile of the playout loop
 
-For each bundled game and example (at its default player count, or every count with
---all-counts) it measures:
+For every bundled game and example at its default player count, and the combinations
+that matter (Rocketmen with Target: Jupiter, Race to Mars' first-game variant), one run
+measures, with random actions drawn by a seeded generator (so runs repeat):
 
-* load: `load_game` end to end (read, schema, checks, compile), best of 3 in-process,
-  and the first load of the run (which also pays one-off costs such as building parsers);
-* playouts/s and decisions/s: a fixed time budget of loops "new state, random legal action
-  until terminal", actions drawn by a seeded `random.Random` so runs are repeatable;
-  decisions are `apply_action` calls made for a player;
-* actions/game: mean decisions per finished game;
-* clones/s: `clone()` of one mid-game state, repeated for the time budget.
+* playouts/s and decisions/s of today's engine and of the 0.1 engine (git commit
+  9a45214, extracted into a temporary folder), each in a worker process of its own,
+  slice by slice in turn, and for tic-tac-toe and Kuhn poker OpenSpiel's Python and
+  C++ versions in the same rotation;
+* cold load (a fresh process loads the game once), warm load, clones/s, and the memory
+  of a mid-game state (gc walk) and of a clone of it (tracemalloc);
+* the cost of clone() and to_json() at move 10 and move 500 of the long games;
+* `orrery simulate --workers 2` against one worker.
 
-OpenSpiel's hand-written Python tic-tac-toe and Kuhn poker (`python_tic_tac_toe`,
-`python_kuhn_poker`) are measured by the same loop (their chance nodes, the deal, are
-sampled from `chance_outcomes()` and not counted as decisions), slice by slice in
-alternation with their orrery twins so machine load hits both alike, and the ratio
-orrery/OpenSpiel of playouts/s is checked against the bars: >= 0.5 required, >= 1.0 goal.
-Without open_spiel installed those rows are skipped. See bench/README.md.
+Then it prints the ratios and every bar as PASS or FAIL (bench_report.py), and with
+--json writes all figures. See bench/README.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import functools
-import gc
 import json
 import os
 import platform
 import pstats
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -44,309 +39,294 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for _path in (str(ROOT), str(HERE)):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from bench_engines import (  # noqa: E402
+    Extracted,
+    RemoteLoop,
+    RuleChoice,
+    Worker,
+    WorkerError,
+    cold_load,
+    extract,
+    rule_choices,
+)
+from bench_loops import (  # noqa: E402
+    BASE_SEED,
+    Counts,
+    Loop,
+    OpenSpielLoop,
+    OrreryLoop,
+    clone_bytes,
+    clones_for,
+    measure,
+    play_to,
+    set_clock,
+    state_bytes,
+)
+from bench_report import (  # noqa: E402
+    OPENSPIEL_TWINS,
+    Row,
+    bars,
+    baseline_comparisons,
+    openspiel_comparisons,
+    print_bars,
+    print_baseline,
+    print_growth,
+    print_openspiel,
+    print_simulate,
+    print_table,
+)
+from bench_simulate import measure_workers  # noqa: E402
 
 from interpreter import load_game  # noqa: E402
 from interpreter.rules.loader import bundled_entries  # noqa: E402
 
-REQUIRED_RATIO = 0.5  # orrery playouts/s over OpenSpiel's, the bar that must be met
-GOAL_RATIO = 1.0  # the bar aimed at
-MAX_DECISIONS = 100_000  # a playout longer than this is cut short and reported
-BASE_SEED = 20240601
-
-# orrery game id -> the OpenSpiel Python game that implements the same rules.
-OPENSPIEL_TWINS: dict[str, str] = {
-    "tic-tac-toe": "python_tic_tac_toe",
-    "kuhn-poker": "python_kuhn_poker",
-}
+DEFAULT_BASELINE = "9a45214"  # the 0.1 engine
+# Overlays and variants measured besides each game alone: (game, overlays, variants).
+COMBOS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("rocketmen", ("target-jupiter",), ()),
+    ("race-to-mars", (), ("first-game",)),
+)
+SIMULATE_GAMES = ("race-to-mars", "kuhn-poker")  # simulate-workers: a real game, and tiny games
+GROWTH_MIN_LENGTH = 100  # state cost by move: games whose random playouts are at least this long
 
 
-@dataclass
-class Row:
-    """The figures of one game at one player count."""
+@dataclass(frozen=True)
+class Target:
+    """One thing measured: a bundled game, or a game with overlays or variants."""
 
-    engine: str  # "orrery" or "openspiel"
-    name: str  # orrery id or OpenSpiel short name
-    players: int
-    load_ms: float | None = None  # best of 3
-    first_load_ms: float | None = None
-    playouts: int = 0
-    decisions: int = 0
-    chance_steps: int = 0  # OpenSpiel only: chance actions applied (not decisions)
-    truncated: int = 0  # playouts cut at MAX_DECISIONS
-    seconds: float = 0.0
-    playouts_per_s: float = 0.0
-    decisions_per_s: float = 0.0
-    best_playouts_per_s: float = 0.0  # the fastest of the --rounds slices
-    best_decisions_per_s: float = 0.0
-    actions_per_game: float = 0.0
-    clones: int = 0
-    clone_seconds: float = 0.0
-    clones_per_s: float = 0.0
-    clone_at_decision: int = 0
-    error: str | None = None
+    name: str  # "rocketmen", "rocketmen+target-jupiter", "race-to-mars:first-game"
+    base: str  # the bundled game's id
+    path: Path  # its entry file
+    variants: tuple[str, ...] = ()
+    overlays: tuple[str, ...] = ()  # bundled overlay ids
+    overlay_paths: tuple[Path, ...] = ()  # their folders (both engines take a folder)
+
+    @property
+    def folder(self) -> str:
+        return str(self.path.parent)
+
+    @property
+    def alone(self) -> bool:
+        return not self.variants and not self.overlays
 
 
-# ---- the measured loops ------------------------------------------------------------------
-
-
-@dataclass
-class Counts:
-    """What one run of a playout loop did."""
-
-    playouts: int = 0
-    decisions: int = 0
-    chance: int = 0
-    truncated: int = 0
-    seconds: float = 0.0
-    best_playouts_per_s: float = 0.0  # the fastest slice: the least disturbed by other load
-    best_decisions_per_s: float = 0.0
-
-    def add(self, other: Counts) -> None:
-        self.playouts += other.playouts
-        self.decisions += other.decisions
-        self.chance += other.chance
-        self.truncated += other.truncated
-        self.seconds += other.seconds
-        if other.seconds > 0:
-            self.best_playouts_per_s = max(self.best_playouts_per_s, other.playouts / other.seconds)
-            self.best_decisions_per_s = max(self.best_decisions_per_s, other.decisions / other.seconds)
-
-
-class OrreryLoop:
-    """Random playouts of an orrery game; successive calls continue one seeded sequence."""
-
-    def __init__(self, game: Any, players: int | None, seed: int = BASE_SEED):
-        self.game, self.players, self.rng = game, players, random.Random(seed)
-
-    def __call__(self, seconds: float) -> Counts:
-        rng = self.rng
-        choice = rng.choice
-        getrandbits = rng.getrandbits
-        new_state = self.game.new_initial_state
-        players = self.players
-        clock = time.perf_counter
-        playouts = decisions = truncated = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            state = new_state(num_players=players, seed=getrandbits(32))
-            steps = 0
-            while not state.is_terminal():
-                state.apply_action(choice(state.legal_actions()))
-                steps += 1
-                if steps >= MAX_DECISIONS:
-                    truncated += 1
-                    break
-            playouts += 1
-            decisions += steps
-            now = clock()
-            if now >= deadline:
-                return Counts(playouts, decisions, 0, truncated, now - start)
-
-
-class OpenSpielLoop:
-    """The same loop over an OpenSpiel game; chance nodes are sampled from chance_outcomes()
-    and counted apart from decisions."""
-
-    def __init__(self, game: Any, seed: int = BASE_SEED):
-        self.game, self.rng = game, random.Random(seed)
-
-    def __call__(self, seconds: float) -> Counts:
-        rng = self.rng
-        choice = rng.choice
-        choices = rng.choices
-        new_state = self.game.new_initial_state
-        clock = time.perf_counter
-        playouts = decisions = chance = truncated = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            state = new_state()
-            steps = 0
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(choices([o[0] for o in outcomes], [o[1] for o in outcomes])[0])
-                    chance += 1
-                    continue
-                state.apply_action(choice(state.legal_actions()))
-                steps += 1
-                if steps >= MAX_DECISIONS:
-                    truncated += 1
-                    break
-            playouts += 1
-            decisions += steps
-            now = clock()
-            if now >= deadline:
-                return Counts(playouts, decisions, chance, truncated, now - start)
-
-
-def measure(loops: list[Callable[[float], Counts]], seconds: float, rounds: int) -> list[Counts]:
-    """Run each loop for `seconds` in all, in `rounds` slices interleaved in ABBA order,
-    so a drift in machine load touches every loop alike and the ratios stay fair."""
-    totals = [Counts() for _ in loops]
-    chunk = seconds / rounds
-    for r in range(rounds):
-        order = list(range(len(loops)))
-        if r % 2:
-            order.reverse()
-        for i in order:
-            gc.collect()
-            totals[i].add(loops[i](chunk))
-    return totals
-
-
-def mid_game_state(make: Callable[[], Any], mean_length: float, seed: int = BASE_SEED) -> tuple[Any, int]:
-    """A state about halfway through a random game (chance nodes sampled as they come)."""
-    rng = random.Random(seed + 1)
-    target = max(0, int(mean_length // 2))
-    state = make()
-    done = 0
-    while not state.is_terminal() and done < target:
-        is_chance = getattr(state, "is_chance_node", None)
-        if is_chance is not None and is_chance():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([o[0] for o in outcomes], [o[1] for o in outcomes])[0])
+def all_targets() -> list[Target]:
+    """Every bundled game and example at its default player count, each followed by its COMBOS."""
+    entries = bundled_entries()
+    by_id = {e["id"]: e for e in entries}
+    out = []
+    for e in entries:
+        if e["kind"] not in ("game", "example"):
             continue
-        state.apply_action(rng.choice(state.legal_actions()))
-        done += 1
-    return state, done
+        out.append(Target(e["id"], e["id"], Path(e["path"])))
+        for base, overlays, variants in COMBOS:
+            if base == e["id"] and all(o in by_id for o in overlays):
+                name = base + "".join(f"+{o}" for o in overlays) + "".join(f":{v}" for v in variants)
+                out.append(Target(name, base, Path(e["path"]), variants, overlays,
+                                  tuple(Path(by_id[o]["path"]).parent for o in overlays)))
+    return out
 
 
-def clones_for(state: Any, seconds: float) -> tuple[int, float]:
-    """clone() the state repeatedly for `seconds`: (clones, elapsed)."""
-    clone = state.clone
-    clock = time.perf_counter
-    count = 0
-    start = clock()
-    deadline = start + seconds
-    while True:
-        for _ in range(100):
-            clone()
-        count += 100
-        now = clock()
-        if now >= deadline:
-            return count, now - start
+class SafeLoop:
+    """A loop that turns its first error into a note and then measures nothing, so one
+    failing engine does not stop the others sharing its rotation."""
+
+    def __init__(self, loop: Loop):
+        self.loop, self.error = loop, None
+
+    def __call__(self, seconds: float) -> Counts:
+        if self.error is not None:
+            return Counts()
+        try:
+            return self.loop(seconds)
+        except Exception as err:
+            self.error = f"{type(err).__name__}: {err}".splitlines()[0]
+            return Counts()
 
 
-def timed_loads(path: str, repeats: int = 3) -> tuple[Any, float, float]:
-    """Load the game `repeats` times: (game, first load ms, best load ms)."""
-    times: list[float] = []
-    game = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        game = load_game(path)
-        times.append((time.perf_counter() - start) * 1000)
-    return game, times[0], min(times)
-
-
-# ---- rows ---------------------------------------------------------------------------------
+@dataclass
+class Settings:
+    seconds: float
+    clone_seconds: float
+    rounds: int
+    cold_runs: int
+    quick: bool
+    growth: bool
+    clock: str = "cpu"
 
 
 class Bench:
-    """One run: the rows measured so far and the settings."""
+    """One run: the workers, the rows measured so far, and what else was found."""
 
-    def __init__(self, seconds: float, clone_seconds: float, rounds: int, use_openspiel: bool):
-        self.seconds, self.clone_seconds, self.rounds = seconds, clone_seconds, rounds
+    def __init__(self, settings: Settings, current: Worker, old: Worker | None, extracted: Extracted | None,
+                 baseline_label: str, use_openspiel: bool):
+        self.s = settings
+        self.current, self.old, self.extracted, self.baseline_label = current, old, extracted, baseline_label
         self.use_openspiel = use_openspiel
         self.rows: list[Row] = []
+        self.growth: list[dict[str, Any]] = []
         self.openspiel_games: dict[str, Any] = {}
 
-    def openspiel_game(self, short: str) -> tuple[Any, float]:
-        """(the loaded OpenSpiel game, load ms)."""
+    # ---- one target ------------------------------------------------------------------
+
+    def target(self, t: Target) -> Row:
+        """Measure `t` on every engine that has it, in one rotation; returns today's row."""
+        cur = Row("orrery", t.name, 0)
+        self.rows.append(cur)
+        try:
+            loaded = self.current.request("load", key=t.name, target=t.folder, variants=list(t.variants),
+                                          overlays=[str(p) for p in t.overlay_paths], repeats=3)
+        except WorkerError as err:
+            cur.error = f"load: {err}".splitlines()[0]
+            return cur
+        cur.players, cur.load_ms, cur.first_load_ms = loaded["players"], loaded["load_ms"], loaded["first_ms"]
+        group: list[tuple[Row, SafeLoop, Callable[[Row], None]]] = [
+            (cur, SafeLoop(RemoteLoop(self.current, t.name)), lambda row: self._remote_costs(row, self.current, t))]
+        old_row, choice = self._baseline(t, cur.players)
+        if old_row is not None and choice is not None and self.old is not None:
+            old = self.old
+            group.append((old_row, SafeLoop(RemoteLoop(old, t.name)), lambda row: self._remote_costs(row, old, t)))
+        if self.use_openspiel and t.alone:
+            for short in OPENSPIEL_TWINS.get(t.name, ()):
+                twin = self._openspiel(short, cur.players)
+                if twin is not None:
+                    game = twin[1]
+                    group.append((twin[0], SafeLoop(OpenSpielLoop(game)),
+                                  lambda row, game=game: self._openspiel_costs(row, game)))
+        results = measure([loop for _, loop, _ in group], self.s.seconds, self.s.rounds)
+        for (row, loop, costs), counts in zip(group, results, strict=True):
+            _fill(row, counts)
+            row.error = row.error or loop.error
+            if row.measured:
+                costs(row)
+        self._cold(cur, ROOT, t.folder, t.variants, tuple(str(p) for p in t.overlay_paths))
+        if old_row is not None and choice is not None and self.extracted is not None:
+            self._cold(old_row, self.extracted.root, choice.target, choice.variants, choice.overlays)
+        if self.s.growth and t.alone and cur.actions_per_game >= GROWTH_MIN_LENGTH:
+            self._growth(t, "orrery", self.current)
+            if old_row is not None and old_row.measured and self.old is not None:
+                self._growth(t, self.baseline_label, self.old)
+        return cur
+
+    def _baseline(self, t: Target, players: int) -> tuple[Row | None, RuleChoice | None]:
+        """Load `t` in the old engine: today's rules if it takes them, else see rule_choices."""
+        if self.old is None or self.extracted is None:
+            return None, None
+        row = Row(self.baseline_label, t.name, players)
+        self.rows.append(row)
+        refused = []
+        for choice in rule_choices(self.extracted, t.base, t.path, t.variants, t.overlay_paths, t.overlays):
+            try:
+                loaded = self.old.request("load", key=t.name, target=choice.target, variants=list(choice.variants),
+                                          overlays=list(choice.overlays), players=players, repeats=3)
+            except WorkerError as err:
+                refused.append(f"{choice.label}: {str(err).splitlines()[0]}")
+                continue
+            row.players, row.load_ms, row.first_load_ms = loaded["players"], loaded["load_ms"], loaded["first_ms"]
+            row.rules = choice.label
+            return row, choice
+        row.error = "refused the rules (" + " / ".join(refused) + ")"
+        return row, None
+
+    def _openspiel(self, short: str, players: int) -> tuple[Row, Any] | None:
         import pyspiel
 
-        start = time.perf_counter()
-        game = pyspiel.load_game(short)
-        return game, (time.perf_counter() - start) * 1000
-
-    def orrery_entry(self, entry: dict[str, Any], all_counts: bool) -> None:
-        """Rows of one bundled game (each player count), each with its OpenSpiel twin
-        measured interleaved when there is one for that count."""
-        name = entry["id"]
-        try:
-            game, first_ms, best_ms = timed_loads(str(entry["path"]))
-        except Exception as err:  # a broken game is a row, not a crash
-            self.rows.append(Row("orrery", name, 0, error=f"load: {type(err).__name__}: {err}"))
-            return
-        gd = game.definition
-        counts = list(range(gd.min_players, gd.max_players + 1)) if all_counts else [gd.default_players]
-        for n in counts:
-            row = Row("orrery", name, n, load_ms=best_ms, first_load_ms=first_ms)
-            self.rows.append(row)
-            twin_row, twin_loop = self._twin(name, n)
-            loops: list[Callable[[float], Counts]] = [OrreryLoop(game, n)]
-            if twin_loop is not None:
-                loops.append(twin_loop)
-            try:
-                results = measure(loops, self.seconds, self.rounds)
-            except Exception as err:
-                row.error = f"{type(err).__name__}: {err}"
-                if twin_row is not None:
-                    twin_row.error = f"not measured: orrery {name} failed"
-                continue
-            _fill(row, results[0])
-            self._clones(row, functools.partial(game.new_initial_state, num_players=n, seed=BASE_SEED))
-            if twin_row is not None:
-                _fill(twin_row, results[1])
-                self._clones(twin_row, self.openspiel_games[twin_row.name].new_initial_state)
-
-    def _twin(self, name: str, players: int) -> tuple[Row | None, OpenSpielLoop | None]:
-        short = OPENSPIEL_TWINS.get(name)
-        if short is None or not self.use_openspiel or short in self.openspiel_games:
-            return None, None
-        try:
-            game, ms = self.openspiel_game(short)
-        except Exception as err:
-            self.rows.append(Row("openspiel", short, 0, error=f"load: {type(err).__name__}: {err}"))
-            self.openspiel_games[short] = None
-            return None, None
-        if game.num_players() != players:
-            return None, None
-        self.openspiel_games[short] = game
-        row = Row("openspiel", short, players, load_ms=ms, first_load_ms=ms)
+        impl = "openspiel-py" if short.startswith("python_") else "openspiel-c++"
+        row = Row(impl, short, 0)
         self.rows.append(row)
-        return row, OpenSpielLoop(game)
+        try:
+            start = time.perf_counter()
+            game = pyspiel.load_game(short)
+            row.load_ms = row.first_load_ms = (time.perf_counter() - start) * 1000
+        except Exception as err:
+            row.error = f"load: {type(err).__name__}: {err}"
+            return None
+        row.players = game.num_players()
+        if row.players != players:
+            row.error = f"OpenSpiel's has {row.players} players, orrery's {players}"
+            return None
+        self.openspiel_games[short] = game
+        return row, game
 
     def openspiel_alone(self, short: str) -> None:
         """An OpenSpiel game asked for without its orrery twin."""
         if short in self.openspiel_games:
             return
-        row = Row("openspiel", short, 0)
-        self.rows.append(row)
-        try:
-            game, ms = self.openspiel_game(short)
-            self.openspiel_games[short] = game
-            row.players, row.load_ms, row.first_load_ms = game.num_players(), ms, ms
-            _fill(row, measure([OpenSpielLoop(game)], self.seconds, self.rounds)[0])
-            self._clones(row, game.new_initial_state)
-        except Exception as err:
-            row.error = f"{type(err).__name__}: {err}"
+        import pyspiel
 
-    def _clones(self, row: Row, make: Callable[[], Any]) -> None:
+        players = pyspiel.load_game(short).num_players()
+        twin = self._openspiel(short, players)
+        if twin is not None:
+            row, game = twin
+            loop = SafeLoop(OpenSpielLoop(game))
+            _fill(row, measure([loop], self.s.seconds, self.s.rounds)[0])
+            row.error = loop.error
+            if row.measured:
+                self._openspiel_costs(row, game)
+
+    # ---- costs -----------------------------------------------------------------------
+
+    def _remote_costs(self, row: Row, worker: Worker, t: Target) -> None:
         try:
-            state, row.clone_at_decision = mid_game_state(make, row.actions_per_game)
-            gc.collect()
-            row.clones, row.clone_seconds = clones_for(state, self.clone_seconds)
+            costs = worker.request("costs", key=t.name, mean_length=row.actions_per_game,
+                                   clone_seconds=self.s.clone_seconds)["costs"]
+        except WorkerError as err:
+            row.error = f"costs: {err}".splitlines()[0]
+            return
+        for key in ("clone_at_decision", "clones", "clone_seconds", "clones_per_s", "state_bytes", "clone_bytes"):
+            setattr(row, key, costs[key])
+
+    def _openspiel_costs(self, row: Row, game: Any) -> None:
+        try:
+            state, row.clone_at_decision = play_to(game.new_initial_state, int(row.actions_per_game // 2))
+            row.clones, row.clone_seconds = clones_for(state, self.s.clone_seconds)
             row.clones_per_s = row.clones / row.clone_seconds
+            if type(state).__module__.startswith("open_spiel.python"):  # C++ memory is not Python's to see
+                row.state_bytes = state_bytes(state, game, game.new_initial_state())
+                row.clone_bytes = clone_bytes(state)
         except Exception as err:
             row.error = f"clone: {type(err).__name__}: {err}"
+
+    def _cold(self, row: Row, root: Path, target: str, variants: tuple[str, ...], overlays: tuple[str, ...]) -> None:
+        best: dict[str, float] | None = None
+        for _ in range(self.s.cold_runs):
+            try:
+                result = cold_load(root, target, list(variants), list(overlays), self.s.clock)
+            except Exception as err:
+                row.error = row.error or f"cold load: {err}"
+                return
+            if best is None or result["load_ms"] < best["load_ms"]:
+                best = result
+        if best is not None:
+            row.cold_ms, row.cold_import_ms = best["load_ms"], best["import_ms"]
+
+    def _growth(self, t: Target, engine: str, worker: Worker) -> None:
+        try:
+            points = worker.request("growth", key=t.name, budget=0.03 if self.s.quick else 0.1)["growth"]
+        except WorkerError as err:
+            self.growth.append({"engine": engine, "game": t.name, "error": str(err).splitlines()[0]})
+            return
+        self.growth.append({"engine": engine, "game": t.name, "points": points})
 
 
 def _fill(row: Row, counts: Counts) -> None:
     row.playouts, row.decisions, row.chance_steps = counts.playouts, counts.decisions, counts.chance
     row.truncated, row.seconds = counts.truncated, counts.seconds
-    row.playouts_per_s = counts.playouts / counts.seconds
-    row.decisions_per_s = counts.decisions / counts.seconds
+    if counts.seconds > 0:
+        row.playouts_per_s = counts.playouts / counts.seconds
+        row.decisions_per_s = counts.decisions / counts.seconds
     row.actions_per_game = counts.decisions / counts.playouts if counts.playouts else 0.0
     row.best_playouts_per_s, row.best_decisions_per_s = counts.best_playouts_per_s, counts.best_decisions_per_s
 
 
 def openspiel_available() -> str | None:
-    """None when OpenSpiel's Python games can be loaded, else why not."""
+    """None when OpenSpiel's games can be loaded, else why not."""
     try:
         import pyspiel  # noqa: F401
         from open_spiel.python.games import kuhn_poker, tic_tac_toe  # noqa: F401  (registers the games)
@@ -355,116 +335,47 @@ def openspiel_available() -> str | None:
     return None
 
 
-# ---- output -------------------------------------------------------------------------------
+def openspiel_name(name: str) -> str | None:
+    """The OpenSpiel game meant by `python_x`, a C++ twin's name, or `openspiel:<orrery id
+    or OpenSpiel name>` (an orrery id means its Python twin), else None."""
+    if name.startswith("openspiel:"):
+        rest = name[len("openspiel:"):]
+        return OPENSPIEL_TWINS[rest][0] if rest in OPENSPIEL_TWINS else rest
+    cpp = {twins[1] for twins in OPENSPIEL_TWINS.values()}
+    return name if name.startswith("python_") or name in cpp else None
 
 
-def _fmt(value: float | None, digits: int = 0) -> str:
-    if value is None:
-        return "-"
-    return f"{value:,.{digits}f}"
-
-
-def print_table(rows: list[Row]) -> None:
-    head = ("engine", "game", "pl", "load ms", "1st ms", "playouts/s", "best pl/s", "decisions/s", "act/game",
-            "clones/s", "note")
-    lines = [head]
-    for r in rows:
-        note = r.error or ""
-        if r.truncated:
-            note = (note + f" {r.truncated} cut at {MAX_DECISIONS}").strip()
-        if r.chance_steps:
-            note = (note + f" +{r.chance_steps / max(r.playouts, 1):.0f} chance/game").strip()
-        lines.append((
-            r.engine, r.name, str(r.players) if r.players else "-",
-            _fmt(r.load_ms, 1), _fmt(r.first_load_ms, 1),
-            _fmt(r.playouts_per_s), _fmt(r.best_playouts_per_s), _fmt(r.decisions_per_s), _fmt(r.actions_per_game, 2),
-            _fmt(r.clones_per_s), note,
-        ))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
-    right = {2, 3, 4, 5, 6, 7, 8, 9}
-    for k, line in enumerate(lines):
-        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(line)]
-        print("  ".join(cells).rstrip())
-        if k == 0:
-            print("  ".join("-" * w for w in widths))
-
-
-def comparisons(rows: list[Row]) -> list[dict[str, Any]]:
-    """orrery/OpenSpiel ratios for each game with an OpenSpiel twin measured in this run."""
+def simulate_rows(targets: list[Target], rows: list[Row], settings: Settings, only: set[str]) -> list[dict[str, Any]]:
+    """simulate-workers for SIMULATE_GAMES (or, with --only naming none of them, the first game named)."""
+    chosen = [t for t in targets if t.name in SIMULATE_GAMES]
+    if not chosen and only:
+        chosen = targets[:1]
     out = []
-    for ours in rows:
-        twin = OPENSPIEL_TWINS.get(ours.name)
-        if ours.engine != "orrery" or twin is None or ours.error or not ours.playouts:
+    for t in chosen:
+        row = next((r for r in rows if r.engine == "orrery" and r.name == t.name and r.measured), None)
+        if row is None:
             continue
-        theirs = next((r for r in rows if r.engine == "openspiel" and r.name == twin and not r.error), None)
-        if theirs is None or theirs.players != ours.players:
+        print(f"  simulate-workers {t.name} ...", file=sys.stderr, flush=True)
+        # About --seconds of one worker's work per run (at least 1 s but with --quick; its agents cost a
+        # little more than the bench loop): long enough that starting the helper is a small part of it.
+        budget = settings.seconds if settings.quick else max(1.0, settings.seconds)
+        games = max(20, int(row.playouts_per_s * budget * 0.8))
+        try:
+            result = measure_workers(ROOT, t.folder, t.variants, tuple(str(p) for p in t.overlay_paths), games,
+                                     rounds=1 if settings.quick else 2)
+        except Exception as err:
+            out.append({"game": t.name, "error": f"{type(err).__name__}: {err}"})
             continue
-        ratio = ours.playouts_per_s / theirs.playouts_per_s
-        out.append({
-            "game": ours.name,
-            "openspiel": twin,
-            "players": ours.players,
-            "playouts_ratio": ratio,
-            "decisions_ratio": ours.decisions_per_s / theirs.decisions_per_s,
-            "best_playouts_ratio": ours.best_playouts_per_s / theirs.best_playouts_per_s,
-            "clones_ratio": ours.clones_per_s / theirs.clones_per_s if theirs.clones_per_s else None,
-            "required": REQUIRED_RATIO,
-            "goal": GOAL_RATIO,
-            "required_pass": ratio >= REQUIRED_RATIO,
-            "goal_pass": ratio >= GOAL_RATIO,
-        })
+        out.append({"game": t.name, **result})
     return out
-
-
-def print_comparisons(comps: list[dict[str, Any]]) -> None:
-    for c in comps:
-        req = "PASS" if c["required_pass"] else "FAIL"
-        goal = "PASS" if c["goal_pass"] else "FAIL"
-        clones = f"{c['clones_ratio']:.2f}" if c["clones_ratio"] is not None else "-"
-        print(f"{c['game']:<12} vs {c['openspiel']:<18} playouts x{c['playouts_ratio']:.2f} "
-              f"(best slices x{c['best_playouts_ratio']:.2f})  decisions x{c['decisions_ratio']:.2f}  "
-              f"clones x{clones}  required >= {REQUIRED_RATIO}: {req}  goal >= {GOAL_RATIO}: {goal}")
-
-
-def machine_info() -> dict[str, Any]:
-    info: dict[str, Any] = {
-        "python": sys.version,
-        "implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "processor": platform.processor(),
-        "cpu_count": os.cpu_count(),
-    }
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    info["cpu"] = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        import pyspiel
-
-        info["open_spiel"] = getattr(pyspiel, "__version__", "installed")
-    except Exception:
-        info["open_spiel"] = None
-    return info
 
 
 # ---- profiling ----------------------------------------------------------------------------
 
 
-def openspiel_name(name: str) -> str | None:
-    """The OpenSpiel game meant by `python_x` or `openspiel:<orrery id or OpenSpiel name>`, else None."""
-    if name.startswith("openspiel:"):
-        rest = name[len("openspiel:"):]
-        return OPENSPIEL_TWINS.get(rest, rest)
-    return name if name.startswith("python_") else None
-
-
 def run_profile(name: str, seconds: float, profiler: str) -> int:
-    """Profile `name`'s random playouts: an orrery id (or path), or an OpenSpiel game name."""
+    """Profile `name`'s random playouts in this process: an orrery target (id, combo
+    name or path), or an OpenSpiel game name."""
     short = openspiel_name(name)
     if short is not None:
         why = openspiel_available()
@@ -473,14 +384,16 @@ def run_profile(name: str, seconds: float, profiler: str) -> int:
             return 2
         import pyspiel
 
-        loop: Callable[[float], Counts] = OpenSpielLoop(pyspiel.load_game(short))
+        loop: Loop = OpenSpielLoop(pyspiel.load_game(short))
     else:
-        entry = next((e for e in bundled_entries() if e["id"] == name), None)
+        t = next((t for t in all_targets() if t.name == name), None)
         try:
-            loop = OrreryLoop(load_game(str(entry["path"]) if entry else name), None)
+            game = (load_game(t.folder, variants=list(t.variants), overlays=[str(p) for p in t.overlay_paths])
+                    if t else load_game(name))
         except Exception as err:
             print(f"cannot load {name}: {type(err).__name__}: {err}")
             return 2
+        loop = OrreryLoop(game, None)
 
     def work() -> tuple[int, int]:
         counts = loop(seconds)
@@ -491,7 +404,6 @@ def run_profile(name: str, seconds: float, profiler: str) -> int:
             from pyinstrument import Profiler
         except ImportError:
             print("pyinstrument is not installed; using cProfile")
-            profiler = "cprofile"
         else:
             prof = Profiler(interval=0.0005)
             prof.start()
@@ -529,93 +441,190 @@ def print_profile(stats: pstats.Stats, top: int = 25) -> None:
 # ---- main ---------------------------------------------------------------------------------
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+def machine_info() -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "python": sys.version,
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "cpu_count": os.cpu_count(),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+    }
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        import pyspiel
+
+        info["open_spiel"] = getattr(pyspiel, "__version__", "installed")
+    except Exception:
+        info["open_spiel"] = None
+    return info
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="time budget of each playout run (default 3)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="playout budget of each game on each engine (default 3; 0.3 with --quick)")
     parser.add_argument("--clone-seconds", type=float, default=None,
-                        help="time budget of each clone run (default: a third of --seconds, at least 0.5)")
-    parser.add_argument("--json", metavar="FILE", help="write every figure and the machine info to FILE")
+                        help="budget of each clone measurement (default: a third of --seconds, at least 0.5; "
+                        "0.1 with --quick)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="slices each budget is cut into; the engines of a game take turns slice by slice "
+                        "(default 20; 4 with --quick)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a fast smoke run: short budgets, one cold load, one simulate run per worker count")
+    parser.add_argument("--json", metavar="FILE", help="write every figure, the bars and the machine info to FILE")
     parser.add_argument("--only", metavar="NAME", action="append",
-                        help="only this game id (repeatable); its OpenSpiel twin is kept")
-    parser.add_argument("--all-counts", action="store_true", help="every allowed player count, not just the default")
+                        help="only this target (repeatable): a game id, a combination "
+                        "(rocketmen+target-jupiter, race-to-mars:first-game) or an OpenSpiel game")
+    parser.add_argument("--baseline", metavar="COMMIT", default=DEFAULT_BASELINE,
+                        help=f"the older engine measured beside today's (default {DEFAULT_BASELINE}, the 0.1 engine)")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the older engine")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel rows")
+    parser.add_argument("--no-simulate", action="store_true", help="skip simulate-workers")
+    parser.add_argument("--no-growth", action="store_true", help="skip the state cost by move")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="time playouts and clones by the process's CPU time (default: other processes' "
+                        "load is not counted) or by elapsed time")
+    parser.add_argument("--cold-runs", type=int, default=None,
+                        help="fresh processes per cold load, the best kept (default 3; 1 with --quick)")
     parser.add_argument("--profile", metavar="NAME",
-                        help="profile NAME's playouts instead: an orrery id or path, or an OpenSpiel game "
+                        help="profile NAME's playouts instead: an orrery target or path, or an OpenSpiel game "
                         "(python_tic_tac_toe, openspiel:kuhn-poker)")
     parser.add_argument("--profiler", choices=("cprofile", "pyinstrument"), default="cprofile",
                         help="profiler for --profile (default cprofile: top 25 by cumulative and own time)")
-    parser.add_argument("--rounds", type=int, default=20,
-                        help="slices each budget is cut into; a game and its OpenSpiel twin alternate "
-                        "slice by slice (default 20)")
-    parser.add_argument("--strict", action="store_true", help="exit 1 when a required orrery/OpenSpiel bar is missed")
-    args = parser.parse_args(argv)
-    args.rounds = max(1, args.rounds)
-    clone_seconds = args.clone_seconds if args.clone_seconds is not None else max(0.5, args.seconds / 3)
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when a required bar (orrery/OpenSpiel-Python >= 0.5) is missed")
+    return parser.parse_args(argv)
 
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    seconds = args.seconds if args.seconds is not None else (0.3 if args.quick else 3.0)
+    clone_seconds = (args.clone_seconds if args.clone_seconds is not None
+                     else 0.1 if args.quick else max(0.5, seconds / 3))
+    rounds = max(1, args.rounds if args.rounds is not None else (4 if args.quick else 20))
+    cold_runs = max(1, args.cold_runs if args.cold_runs is not None else (1 if args.quick else 3))
+    return Settings(seconds, clone_seconds, rounds, cold_runs, args.quick, not args.no_growth, args.clock)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    settings = settings_of(args)
     if args.profile:
-        return run_profile(args.profile, args.seconds, args.profiler)
+        return run_profile(args.profile, settings.seconds, args.profiler)
 
     only = set(args.only or ())
-    entries = [e for e in bundled_entries() if e["kind"] in ("game", "example")]
+    targets = all_targets()
     if only:
-        entries = [e for e in entries if e["id"] in only]
-    wanted = [OPENSPIEL_TWINS[e["id"]] for e in entries if e["id"] in OPENSPIEL_TWINS]
-    wanted += [n for n in (openspiel_name(o) for o in sorted(only)) if n is not None and n not in wanted]
-    if not entries and not wanted:
-        known = ", ".join(e["id"] for e in bundled_entries() if e["kind"] in ("game", "example"))
-        print(f"no bundled game or example matches {', '.join(sorted(only))}; known: {known}")
+        targets = [t for t in targets if t.name in only]
+    wanted = [n for n in (openspiel_name(o) for o in sorted(only)) if n is not None]
+    if not targets and not wanted:
+        known = ", ".join(t.name for t in all_targets())
+        print(f"no target matches {', '.join(sorted(only))}; known: {known}")
         return 2
 
     openspiel_note = None
     if args.no_openspiel:
         openspiel_note = "skipped (--no-openspiel)"
-    elif wanted:
+    elif wanted or any(t.name in OPENSPIEL_TWINS for t in targets):
         why = openspiel_available()
         if why:
             openspiel_note = f"open_spiel is not installed ({why}); install it with `pip install .[bench]`"
 
-    info = machine_info()
-    print(f"orrery bench: Python {platform.python_version()} on {info['platform']} ({info.get('cpu', '?')})")
-    print(f"budget {args.seconds:g} s of playouts and {clone_seconds:g} s of clones per row; seed {BASE_SEED}; "
-          f"{args.rounds} slices each, OpenSpiel twins interleaved\n")
+    extracted: Extracted | None = None
+    baseline_note = "skipped (--no-baseline)"
+    if not args.no_baseline:
+        extracted, why = extract(ROOT, args.baseline)
+        baseline_note = f"not measured: {why}" if extracted is None else "measured"
+    label = "0.1" if args.baseline == DEFAULT_BASELINE else args.baseline[:12]
 
-    bench = Bench(args.seconds, clone_seconds, args.rounds, use_openspiel=openspiel_note is None)
-    for entry in entries:
-        print(f"  measuring {entry['id']} ...", file=sys.stderr, flush=True)
-        bench.orrery_entry(entry, args.all_counts)
-    if openspiel_note is None:
-        for short in wanted:
-            if short not in bench.openspiel_games:
+    info = machine_info()
+    print(f"orrery bench: Python {platform.python_version()} on {info['platform']} ({info.get('cpu', '?')}), "
+          f"{info['cpu_count']} cores, load average {info['load_average']}")
+    print(f"{settings.seconds:g} s ({args.clock} time) of playouts per game and engine in {settings.rounds} slices "
+          f"taken in turn, {settings.clone_seconds:g} s of clones; seed {BASE_SEED}; "
+          f"baseline {args.baseline}: {baseline_note}\n")
+
+    set_clock(args.clock)  # the OpenSpiel loops, timed in this process
+    current = Worker(ROOT, "orrery", args.clock)
+    old = Worker(extracted.root, label, args.clock) if extracted is not None else None
+    try:
+        bench = Bench(settings, current, old, extracted, label, use_openspiel=openspiel_note is None)
+        for t in targets:
+            print(f"  measuring {t.name} ...", file=sys.stderr, flush=True)
+            bench.target(t)
+        if openspiel_note is None:
+            for short in wanted:
                 print(f"  measuring OpenSpiel {short} ...", file=sys.stderr, flush=True)
                 bench.openspiel_alone(short)
-    rows = bench.rows
+        simulate = [] if args.no_simulate else simulate_rows(targets, bench.rows, settings, only)
+    finally:
+        current.close()
+        if old is not None:
+            old.close()
+        if extracted is not None:
+            extracted.remove()
+    return report(args, settings, info, bench, simulate, label, openspiel_note, baseline_note)
 
+
+def report(args: argparse.Namespace, settings: Settings, info: dict[str, Any], bench: Bench,
+           simulate: list[dict[str, Any]], label: str, openspiel_note: str | None, baseline_note: str) -> int:
+    rows = bench.rows
     print_table(rows)
-    comps = comparisons(rows)
+    os_comps = openspiel_comparisons(rows)
+    base_comps = baseline_comparisons(rows, label)
     print()
     if openspiel_note:
-        print(f"OpenSpiel comparison: {openspiel_note}")
-    elif comps:
-        print("orrery / OpenSpiel (playouts/s decides PASS/FAIL):")
-        print_comparisons(comps)
-    failed = [c for c in comps if not c["required_pass"]]
+        print(f"OpenSpiel: {openspiel_note}")
+    elif os_comps:
+        print("orrery / OpenSpiel (same loop, interleaved):")
+        print_openspiel(os_comps)
+    print()
+    if base_comps:
+        print(f"orrery / {label} engine ({args.baseline}; same loop and seeds, interleaved):")
+        print_baseline(base_comps, label)
+    else:
+        print(f"{label} engine: {baseline_note}")
+    if bench.growth:
+        print("\nstate cost by move (one long random game; clone and to_json: best of 10 batches):")
+        print_growth(bench.growth)
+    if simulate:
+        print(f"\nsimulate-workers (`orrery simulate --workers 2` vs 1 worker, {os.cpu_count()} cores):")
+        print_simulate(simulate)
+    found = bars(rows, os_comps, base_comps, simulate)
+    if found:
+        print("\nbars:")
+        print_bars(found)
+    missed = [b for b in found if b["required"] and not b["pass"]]
 
     if args.json:
+        info["load_average_after"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
         payload = {
             "machine": info,
-            "settings": {"seconds": args.seconds, "clone_seconds": clone_seconds, "rounds": args.rounds,
-                         "seed": BASE_SEED, "all_counts": args.all_counts, "max_decisions": MAX_DECISIONS},
-            "targets": {"required_ratio": REQUIRED_RATIO, "goal_ratio": GOAL_RATIO},
+            "settings": {**asdict(settings), "seed": BASE_SEED, "baseline": args.baseline,
+                         "only": sorted(args.only or ())},
             "openspiel": openspiel_note or "measured",
+            "baseline": {"commit": args.baseline, "label": label, "status": baseline_note},
             "rows": [asdict(r) for r in rows],
-            "comparisons": comps,
+            "openspiel_comparisons": os_comps,
+            "baseline_comparisons": base_comps,
+            "growth": bench.growth,
+            "simulate": simulate,
+            "bars": found,
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
         Path(args.json).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         print(f"\nwrote {args.json}")
     # The bench reports; only --strict turns a missed required bar into exit status 1.
-    return 1 if failed and args.strict else 0
+    return 1 if missed and args.strict else 0
 
 
 if __name__ == "__main__":

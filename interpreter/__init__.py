@@ -7,7 +7,9 @@
         state.apply_action(state.legal_actions()[0])
 
 The engine is generic: games are YAML data plus a small effect language (see
-docs/format.md); nothing here knows any particular game.
+docs/format.md); nothing here knows any particular game. Learning code gets integer
+actions and fixed-shape observations from every game (docs/learning.md), and the
+optional `interpreter.openspiel` and `interpreter.pettingzoo` adapters.
 """
 
 from interpreter.diagnostics import (
@@ -19,6 +21,7 @@ from interpreter.diagnostics import (
     RuleRuntimeError,
 )
 from interpreter.game import Game, load_game
+from interpreter.runtime.action_space import ActionSpaceError
 from interpreter.runtime.actions import Action
 from interpreter.runtime.state import TERMINAL, State
 from interpreter.version import __version__
@@ -26,6 +29,7 @@ from interpreter.version import __version__
 __all__ = [
     "TERMINAL",
     "Action",
+    "ActionSpaceError",
     "Diagnostic",
     "Game",
     "GameError",

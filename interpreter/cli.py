@@ -24,14 +24,16 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
-from interpreter.play.describe import render_description
+from interpreter.play.describe import render_description, render_generated_code
 from interpreter.play.logs import (
     GameLog,
+    check_log_target,
     hash_mismatch,
     load_log_game,
     new_log,
     read_log,
     result_differences,
+    shown_diagnostics,
     target_for_log,
 )
 from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
@@ -41,11 +43,13 @@ from interpreter.rules.loader import bundled_entries, resolve
 from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import load_yaml
 from interpreter.runtime.present import describe_result
+from interpreter.runtime.saves import checked_key, read_key
 from interpreter.runtime.state import State
 from interpreter.version import __version__
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 HELP_WIDTH = 88
+SIGN_KEY_ENV = "ORRERY_SIGN_KEY"
 
 
 class UsageError(Exception):
@@ -99,6 +103,11 @@ def _add_table_options(parser: argparse.ArgumentParser, default_seats: str) -> N
                              f"(default: {default_seats})")
 
 
+def _add_sign_option(parser: argparse.ArgumentParser, doing: str) -> None:
+    parser.add_argument("--sign-key-file", metavar="FILE",
+                        help=f"{doing} with the HMAC key in FILE (default: the key in ${SIGN_KEY_ENV}, if set)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="orrery", formatter_class=_Formatter, epilog=MAIN_EPILOG,
@@ -133,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
     _add_rules_options(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--code", action="store_true",
+                   help="print the Python the engine generated for the rules (expressions, conditions, "
+                        "parameter choices and one legal-action lister per action) and the names it binds")
 
     p = commands.add_parser("play", help="play in the terminal", formatter_class=_Formatter,
                             description="Play a game in the terminal. A human seat sees only what its player may "
@@ -145,13 +157,18 @@ def build_parser() -> argparse.ArgumentParser:
                                    "  orrery play --resume game.json\n\n"
                                    "--log FILE is rewritten after every action (atomically), so nothing is lost "
                                    "if the game is\ninterrupted; --resume FILE rebuilds the game from a log (same "
-                                   "rules, seats, seed) and goes on,\nappending to that log unless --log is given.")
+                                   "rules, seats, seed) and goes on,\nappending to that log unless --log is given.\n"
+                                   "--log writes a new file, or over a log of the same game: nothing else.\n"
+                                   f"With a signing key (--sign-key-file FILE or ${SIGN_KEY_ENV}) the log is "
+                                   "signed, and --resume\nrefuses a log not signed with that key; without a key "
+                                   "signatures are not checked.")
     p.add_argument("game", nargs="?", metavar="GAME", help="a game id, folder or game.yaml (optional with --resume)")
     _add_table_options(p, "seat 1 human, the others random")
     p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
     _add_rules_options(p)
     p.add_argument("--log", metavar="FILE", help="write the game's log to FILE as it goes")
     p.add_argument("--resume", metavar="FILE", help="continue the game recorded in the log FILE")
+    _add_sign_option(p, "sign the log (and accept a --resume log only if signed)")
 
     p = commands.add_parser("simulate", help="many seeded games between agents", formatter_class=_Formatter,
                             description="Play many games with agents and bots in every seat and sum them up: wins "
@@ -179,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true", help="fail unless the log replays exactly as recorded")
     p.add_argument("--game", metavar="GAME",
                    help="load the rules from GAME (id, folder or file) instead of where the log says")
+    _add_sign_option(p, "accept the log only if it is signed")
 
     p = commands.add_parser("schema", help="the JSON Schema of rule files", formatter_class=_Formatter,
                             description="Print the JSON Schema of game files (or, with --overlay, of overlay "
@@ -256,6 +274,7 @@ def _silence_stdout() -> None:
 
 
 def _print_diagnostics(diagnostics: Sequence[Diagnostic], stream: Any) -> None:
+    diagnostics = shown_diagnostics(diagnostics)
     for diagnostic in diagnostics:
         print(diagnostic.format(), file=stream)
     errors = sum(1 for d in diagnostics if d.severity == "error")
@@ -303,6 +322,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if not any(d.severity == "error" for d in diagnostics):
             oks.append(f"ok: {target} ({summary})")
     failed = any(d.severity == "error" for d in found)
+    found = shown_diagnostics(found)
     if args.json:
         _print_json([d.to_json() for d in found])
     else:
@@ -373,6 +393,9 @@ def _smoke_test(game: Game) -> list[Diagnostic]:
 
 def cmd_describe(args: argparse.Namespace) -> int:
     game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    if args.code:
+        print(render_generated_code(game.definition))
+        return EXIT_OK
     info = game.describe()
     if args.json:
         _print_json(info)
@@ -439,6 +462,14 @@ def _parse_seats(text: str) -> list[str]:
 # ---- play ----------------------------------------------------------------------------------
 
 
+def _sign_key(args: argparse.Namespace) -> bytes | None:
+    """The signing key: from --sign-key-file, else $ORRERY_SIGN_KEY (unset or empty: none)."""
+    if args.sign_key_file:
+        return read_key(args.sign_key_file)
+    text = os.environ.get(SIGN_KEY_ENV)
+    return checked_key(text.encode("utf-8"), f"${SIGN_KEY_ENV}") if text else None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     console = Console()
     if args.resume:
@@ -454,10 +485,14 @@ def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[
     game = load_game(args.game, variants=args.variant, overlays=args.overlays)
     gd = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "human", "random")
+    key = _sign_key(args)
+    log_path = Path(args.log) if args.log else None
+    if log_path:
+        check_log_target(log_path, gd.id)  # before the game starts: a refused file stays untouched
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     log = new_log(game, args.game, args.overlays, n, seats, seed)
+    log.sign_key = key
     state = game.new_initial_state(n, seed, seats)
-    log_path = Path(args.log) if args.log else None
     console.write(f"{gd.name}: {n} players, seed {seed}.")
     console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(seats)))
     if log_path:
@@ -470,7 +505,11 @@ def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, di
                                       ("--variant", args.variant), ("--with", args.overlays)) if value]
     if given:
         raise UsageError(f"--resume takes the game's settings from the log; drop {', '.join(given)}")
-    log = read_log(args.resume)
+    key = _sign_key(args)
+    log = read_log(args.resume, key)
+    log_path = Path(args.log) if args.log else Path(args.resume)
+    check_log_target(log_path, log.game)
+    log.sign_key = key
     game = load_log_game(log, args.game)
     mismatch = hash_mismatch(log, game)
     if mismatch:
@@ -482,7 +521,6 @@ def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, di
     agents = seat_agents(game, log.seats, log.seed)
     moves: list[tuple[int, str]] = []
     replay_actions(state, log.actions, agents, lambda _s, player, text: moves.append((player, text)))
-    log_path = Path(args.log) if args.log else Path(args.resume)
     table = Table(state, console, log, log_path, moves)
     console.write(f"{game.definition.name}: resumed after {len(moves)} actions (seed {log.seed}); "
                   f"logging to {log_path}.")
@@ -544,7 +582,7 @@ def _fresh_log_path(log: GameLog) -> Path:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    log = read_log(args.log)
+    log = read_log(args.log, _sign_key(args))
     game = load_log_game(log, args.game)
     mismatch = hash_mismatch(log, game)
     if mismatch and args.verify:

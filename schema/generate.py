@@ -192,7 +192,21 @@ def definitions() -> dict:
             "type": "object",
             "description": "Each parameter's choices (an expression giving a list), in order.",
             "propertyNames": ref("name"),
-            "additionalProperties": {"type": "string"},
+            "additionalProperties": {
+                "anyOf": [
+                    {"type": "string"},
+                    obj({
+                        "in": text("Expression: the list of choices."),
+                        "min": {"type": "integer",
+                                "description": "Lowest number it may take (default 0), for integer actions."},
+                        "max": {"type": "integer",
+                                "description": "Highest number it may take, for integer actions."},
+                        "values": {"type": "array", "minItems": 1,
+                                   "items": {"type": ["string", "integer", "boolean"]},
+                                   "description": "Every value it may take, for integer actions."},
+                    }, ["in"], "Choices with the values they may take declared (docs/learning.md)."),
+                ],
+            },
         },
         "condition": text("Expression: must hold for the action to be legal."),
         "cost": {

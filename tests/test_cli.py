@@ -590,3 +590,132 @@ def test_seat_rules_naming_unknown_kinds_are_diagnostics(capsys: pytest.CaptureF
     assert f"{path}:8:34: error[unknown-name]: no kind of seat 'humna'" in out and "did you mean 'human'?" in out
     assert f"{path}:9:17: error[unknown-name]: no kind of seat 'bot'" in out
     assert "2 errors" in out  # no follow-on error about the default that the typo explains
+
+
+# ---- files: what --log overwrites, what is read, what is quoted, signed logs ------------------
+
+SIGN_KEY = "a key of sixteen bytes or more"
+SECRET = "SECRET-LINE: do not print me ["
+
+
+def _secret(tmp_path: pathlib.Path, name: str) -> pathlib.Path:
+    path = tmp_path / name
+    path.write_text(f"{SECRET}\nmore: secrets\n", encoding="utf-8")
+    return path
+
+
+def test_log_writes_only_a_new_file_or_a_log_of_the_same_game(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: pathlib.Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("precious\n", encoding="utf-8")
+    kuhn = tmp_path / "kuhn.json"
+    assert run(capsys, "play", "kuhn-poker", "--seats", "first,first", "--log", str(kuhn))[0] == 0
+    kuhn_before = kuhn.read_bytes()
+    for target, words in ((notes, "exists and is not an orrery log; orrery does not overwrite it"),
+                          (kuhn, "an orrery log of another game ('kuhn-poker', not 'tic-tac-toe')"),
+                          (tmp_path, "it is a folder; give a file name"),
+                          (tmp_path / "no" / "log.json", "does not exist")):
+        code, out, err = run(capsys, "play", "tic-tac-toe", "--seats", "first,first", "--log", str(target))
+        assert code == 1 and f"cannot write the log {target}" in err and words in err, err
+        assert "Seats:" not in out  # refused before the game starts
+    assert notes.read_text(encoding="utf-8") == "precious\n" and kuhn.read_bytes() == kuhn_before
+    # The same game's log is overwritten (a new game) and extended by --resume.
+    assert run(capsys, "play", "kuhn-poker", "--seats", "first,first", "--log", str(kuhn), "--seed", "2")[0] == 0
+    assert log_data(kuhn)["seed"] == 2
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null here")
+def test_log_never_replaces_a_device(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "play", "tic-tac-toe", "--seats", "first,first", "--log", "/dev/null")
+    assert code == 1 and "not a regular file" in err
+    assert pathlib.Path("/dev/null").is_char_device()
+
+
+def test_resume_writes_only_over_a_log_of_the_game(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: pathlib.Path) -> None:
+    log, notes = tmp_path / "ttt.json", tmp_path / "notes.txt"
+    notes.write_text("precious\n", encoding="utf-8")
+    answers(monkeypatch, "1", "quit")
+    assert run(capsys, "play", TTT, "--seats", "human,first", "--seed", "1", "--log", str(log))[0] == 0
+    code, _, err = run(capsys, "play", "--resume", str(log), "--log", str(notes))
+    assert code == 1 and "is not an orrery log" in err and notes.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_replay_refuses_devices_pipes_and_huge_files(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: pathlib.Path) -> None:
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as handle:
+        handle.truncate(2 * 1024 ** 3)  # 2 GB, sparse: it once ended in MemoryError
+    code, _, err = run(capsys, "replay", str(huge))
+    assert code == 1 and "larger than 64 MB, too large for an orrery log" in err
+    if os.path.exists("/dev/zero"):  # it was read forever
+        code, _, err = run(capsys, "replay", "/dev/zero")
+        assert code == 1 and "/dev/zero: not a regular file" in err
+    if hasattr(os, "mkfifo"):  # it waited for a writer forever
+        os.mkfifo(tmp_path / "pipe")
+        code, _, err = run(capsys, "play", "--resume", str(tmp_path / "pipe"))
+        assert code == 1 and "not a regular file" in err
+    code, _, err = run(capsys, "replay", str(tmp_path))
+    assert code == 1 and "a folder, not an orrery log" in err
+
+
+def test_files_that_are_not_rules_are_not_quoted(capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path) -> None:
+    for name in ("passwd", "notes.yaml"):
+        secret = _secret(tmp_path, name)
+        for argv in (["play", "tic-tac-toe", "--seats", "first,first", "--with", str(secret)],
+                     ["play", str(secret)], ["describe", str(secret)], ["validate", str(secret)],
+                     ["validate", str(secret), "--json"], ["simulate", "tic-tac-toe", "--with", str(secret)]):
+            code, out, err = run(capsys, *argv)
+            assert code == 1 and "SECRET" not in out + err and "secrets" not in out + err, argv
+            assert "not-rule-file" in out + err and "not an orrery rule file" in out + err, argv
+    broken = tmp_path / "game.yaml"  # a rule file is quoted as before
+    broken.write_text("orrery: 1\nid: x\nname: X\nbogus_key: 1\n", encoding="utf-8")
+    code, out, _ = run(capsys, "validate", str(broken))
+    assert code == 1 and "\n    bogus_key: 1\n" in out and "not-rule-file" not in out
+
+
+def test_a_log_naming_files_that_are_not_rules_is_refused(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: pathlib.Path) -> None:
+    log = tmp_path / "game.json"
+    assert run(capsys, "play", "tic-tac-toe", "--seats", "first,first", "--log", str(log))[0] == 0
+    secret = _secret(tmp_path, "private.yaml")
+    for change, words in (({"source": str(secret)}, "as its game"),
+                          ({"overlays": [str(secret)]}, "as its expansion or mod"),
+                          ({"source": "../../etc/x y\x07"}, "corrupt log: 'source' must be")):
+        evil = tmp_path / "evil.json"
+        evil.write_text(json.dumps(dict(log_data(log), **change)), encoding="utf-8")
+        for argv in (["replay", str(evil)], ["play", "--resume", str(evil)]):
+            code, out, err = run(capsys, *argv)
+            assert code == 1 and words in err and "SECRET" not in out + err, (argv, err)
+
+
+def test_signed_logs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                     tmp_path: pathlib.Path) -> None:
+    key = tmp_path / "key"
+    key.write_text(SIGN_KEY + "\n", encoding="utf-8")
+    log = tmp_path / "game.json"
+    answers(monkeypatch, "1", "quit")
+    assert run(capsys, "play", TTT, "--seats", "human,first", "--log", str(log), "--sign-key-file", str(key))[0] == 0
+    assert log_data(log)["signature"].startswith("hmac-sha256:")
+    answers(monkeypatch, "1", "1", "1")
+    assert run(capsys, "play", "--resume", str(log), "--sign-key-file", str(key))[0] == 0  # checked, signed again
+    assert run(capsys, "replay", str(log), "--verify", "--sign-key-file", str(key))[0] == 0
+    monkeypatch.setenv("ORRERY_SIGN_KEY", SIGN_KEY)  # the key from the environment
+    assert run(capsys, "replay", str(log), "--verify")[0] == 0
+
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(dict(log_data(log), seed=log_data(log)["seed"] + 1), indent=4), encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(changed))
+    assert code == 1 and "this log was changed after it was signed" in err
+    unsigned = tmp_path / "unsigned.json"
+    unsigned.write_text(json.dumps({k: v for k, v in log_data(log).items() if k != "signature"}), encoding="utf-8")
+    code, _, err = run(capsys, "play", "--resume", str(unsigned))
+    assert code == 1 and "this log is not signed" in err
+
+    monkeypatch.delenv("ORRERY_SIGN_KEY")  # no key: signatures are not looked at
+    assert run(capsys, "replay", str(unsigned), "--verify")[0] == 0
+    assert run(capsys, "replay", str(changed))[0] == 0
+    short = tmp_path / "short"
+    short.write_text("tiny\n", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(log), "--sign-key-file", str(short))
+    assert code == 1 and "a signing key needs 16 at least" in err

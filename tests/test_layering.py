@@ -13,6 +13,8 @@ Layers, bottom first (a module may import its own package and lower layers only)
   7  play                               runner, simulate, logs, describe text, terminal
   8  cli                               the command line, on top
   9  __main__, the package itself      `python -m interpreter`, the public API
+ 10  adapters                           OpenSpiel and PettingZoo over the public API
+ 11  openspiel, pettingzoo              `interpreter.openspiel`, `interpreter.pettingzoo`
 
 Type-only imports (under `if TYPE_CHECKING:`) never run, so they are not edges of the
 cycle check, but they must respect the layers like every other import.
@@ -36,6 +38,8 @@ LAYERS = {
     "interpreter.game": 6,
     "interpreter.play": 7,
     "interpreter.cli": 8, "interpreter.__main__": 9, "interpreter": 9,
+    "interpreter.adapters": 10,
+    "interpreter.openspiel": 11, "interpreter.pettingzoo": 11,
 }
 MAX_LINES = 700
 

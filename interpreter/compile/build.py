@@ -11,8 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
+from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
+from interpreter.compile.param_values import declared_values
+from interpreter.compile.pysource import Emitter
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent, walk
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
@@ -74,6 +79,7 @@ class Builder:
         self.sym = Symbols()
         self.codes: list[Code] = []
         self._all_nodes: tuple[list[ast.Node], bool] | None = None
+        self.emitter = Emitter()  # the namespace of the game's generated code
 
     # ---- reporting -----------------------------------------------------------------
 
@@ -117,9 +123,10 @@ class Builder:
         if not isinstance(text, str):
             self.error(logical, "type", "expected an expression (text)")
             return None
+        self.emitter.where = ".".join(str(p) for p in logical)
         try:
             node = parse_expression(text)
-            fn, type_ = compile_expr(node, Context(self.sym, dict(locals_), pure))
+            fn, type_ = compile_expr(node, self.context(locals_, pure))
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
             return None
@@ -130,6 +137,9 @@ class Builder:
             self.text_error(logical, 1, 1, "type", f"expected {describe(want)}, got {describe(type_)}", None)
             return None
         return fn, type_
+
+    def context(self, locals_: dict[str, str], pure: bool = False) -> Context:
+        return Context(self.sym, dict(locals_), pure, emitter=self.emitter)
 
     def new_code(self, name: str) -> Code:
         code = Code(len(self.codes), name)
@@ -144,10 +154,11 @@ class Builder:
             self.error(logical, "type", "expected effect text")
             return code.index
         shift = common_indent(text)  # node columns are of the text without it
+        self.emitter.where = ".".join(str(p) for p in logical)
         try:
             stmts = parse_program(text)
             locate = self.locator(logical)
-            builder = CodeBuilder(code, Context(self.sym, dict(locals_)),
+            builder = CodeBuilder(code, self.context(locals_),
                                   lambda line, column: locate(line, column + shift))
             for stmt in stmts:
                 builder.statement(stmt)
@@ -233,12 +244,14 @@ class Builder:
 
     def collect_card_fields(self) -> None:
         """Card properties, plus every attribute some effect sets (`set c.x to ...`)."""
-        for spec in self.section("cards").values():
+        for cid, spec in self.section("cards").items():
+            self.sym.card_specs.append((cid, spec))
             self.sym.card_fields.update((spec.get("properties") or {}).keys())
             self.sym.card_effects.update((spec.get("effects") or {}).keys())
         for node in self.all_statements()[0]:
             if isinstance(node, ast.Set) and isinstance(node.target, ast.Attr):
                 self.sym.card_fields.add(node.target.name)
+                self.sym.written_fields.add(node.target.name)
 
     def all_statements(self) -> tuple[list[ast.Node], bool]:
         """Every node of every effect text that parses, and whether any did not (a syntax
@@ -340,7 +353,8 @@ class Builder:
             actions=actions, groups=groups, triggers=triggers, values=values, modifiers=modifiers, ends=ends,
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
-            seat_rules=seat_rules,
+            seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
+            generated_names=tuple(self.emitter.constants()),
         )
 
 
@@ -460,16 +474,20 @@ class Builder:
             logical = ("actions", aid)
             locals_: dict[str, str] = {"me": "player"}
             params = []
-            for pname, domain_text in (spec.get("params") or {}).items():
-                compiled = self.expr(domain_text, logical + ("params", pname), locals_, "any")
+            for pname, pspec in (spec.get("params") or {}).items():
+                where = logical + ("params", pname)
+                domain_text = pspec.get("in") if isinstance(pspec, dict) else pspec
+                compiled = self.expr(domain_text, where + (("in",) if isinstance(pspec, dict) else ()), locals_, "any")
                 if compiled is None:
                     continue
                 fn, type_ = compiled
                 if not is_list(type_):
-                    self.error(logical + ("params", pname), "type",
-                               f"parameter '{pname}' needs a list of choices, got {describe(type_)}")
+                    self.error(where, "type", f"parameter '{pname}' needs a list of choices, got {describe(type_)}")
                     continue
-                params.append(Param(pname, fn, elem_of(type_)))
+                declared = None
+                if isinstance(pspec, dict):
+                    declared = declared_values(pspec, where, elem_of(type_), self.error)
+                params.append(Param(pname, fn, elem_of(type_), declared))
                 locals_[pname] = elem_of(type_)
             condition = None
             if "condition" in spec:
@@ -503,12 +521,14 @@ class Builder:
             limits = tuple((scope.removeprefix("per_"), int(n)) for scope, n in (spec.get("limit") or {}).items())
             label = str(spec.get("label", aid))
             try:
-                label_parts = tuple(compile_template(label, Context(self.sym, dict(locals_), pure=True)))
+                label_parts = tuple(compile_template(label, self.context(locals_, pure=True)))
             except CompileError as err:
                 self.text_error(logical + ("label",), err.line, err.column, err.code, err.message, err.hint, err.width)
                 label_parts = ()
-            result.append(ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, tuple(cost), code,
-                                    limits, spec.get("ends") == "turn", label, label_parts))
+            action = ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, tuple(cost), code,
+                               limits, spec.get("ends") == "turn", label, label_parts)
+            counters, card_ids = tuple(self.sym.counters.values()), [cid for cid, _ in self.sym.card_specs]
+            result.append(attrs.evolve(action, lister=make_lister(self.emitter, action, counters, card_ids)))
         return tuple(result)
 
     def triggers(self) -> dict[tuple[str, int], tuple[TriggerDef, ...]]:
@@ -630,7 +650,7 @@ class Builder:
         for vid, spec in self.section("views").items():
             logical = ("views", vid, "text")
             try:
-                parts = compile_template(str(spec.get("text", "")), Context(self.sym, {"me": "player"}, pure=True))
+                parts = compile_template(str(spec.get("text", "")), self.context({"me": "player"}, pure=True))
             except CompileError as err:
                 self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
                 continue

@@ -1,8 +1,10 @@
 """The built-in functions of the effect language, each registered with `@builtin`.
 
-Each one checks its arguments at compile time and returns a closure `fn(state, env)`
-(and its result type), like every compiled expression. Importing this module fills the
-table `expressions.BUILTINS`; `build.py` imports it before compiling any rule.
+Each one checks its arguments at compile time and returns the Python source of its
+value (and the value's type), like every compiled expression; work too big to write
+inline calls a helper defined here, bound as a constant of the game's namespace.
+Importing this module fills the table `expressions.BUILTINS`; `build.py` imports it
+before compiling any rule.
 """
 
 from __future__ import annotations
@@ -12,39 +14,48 @@ from typing import Any
 
 from interpreter.compile.expressions import (
     BUILTINS,
+    ME,
     Builtin,
-    Compiled,
     Context,
+    Gen,
     builtin,
-    compile_expr,
     describe,
     early_exit,
-    expect,
-    player_arg,
-    zone_slot,
+    gen,
+    gen_expect,
+    gen_player_arg,
+    gen_zone_slot,
+    iteration_source,
 )
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
-from interpreter.model import Expr
 from interpreter.runtime.present import people_text
 from interpreter.runtime.rng import randbelow, shuffle_in_place
 
 
-def _list_arg(node: ast.Call, ctx: Context, i: int = 0) -> Compiled:
-    fn, type_ = compile_expr(node.args[i], ctx)
+def _list_arg(node: ast.Call, ctx: Context, i: int = 0) -> Gen:
+    src, type_ = gen(node.args[i], ctx)
     if not is_list(type_) and type_ != "map":
         raise CompileError(node.args[i], "type", f"{node.name}() needs a list, got {describe(type_)}")
-    return fn, type_
+    return src, type_
+
+
+def _scan_arg(node: ast.Call, ctx: Context, i: int = 0) -> Gen:
+    """A list argument only read, never kept: a zone is passed without a copy."""
+    src, type_ = iteration_source(node.args[i], ctx)
+    if not is_list(type_) and type_ != "map":
+        raise CompileError(node.args[i], "type", f"{node.name}() needs a list, got {describe(type_)}")
+    return src, type_
+
+
+def _helper(ctx: Context, fn: Callable[..., Any]) -> str:
+    return ctx.const(fn, fn.__name__.strip("_"))
 
 
 @builtin("len", (1,))
-def _len(node: ast.Call, ctx: Context) -> Compiled:
-    slot = zone_slot(node.args[0], ctx)
-    if slot is not None:  # no copy of the zone just to count it
-        return (lambda st, env: len(st.zones[slot(st, env)])), "int"
-    fn, _ = _list_arg(node, ctx)
-    return (lambda st, env: len(fn(st, env))), "int"
+def _len(node: ast.Call, ctx: Context) -> Gen:
+    return f"len({_scan_arg(node, ctx)[0]})", "int"
 
 
 BUILTINS["count"] = BUILTINS["len"]
@@ -52,49 +63,38 @@ BUILTINS["size"] = BUILTINS["len"]
 
 
 @builtin("sum", (1,))
-def _sum(node: ast.Call, ctx: Context) -> Compiled:
-    fn, _ = _list_arg(node, ctx)
-    return (lambda st, env: sum(fn(st, env))), "int"
+def _sum(node: ast.Call, ctx: Context) -> Gen:
+    return f"sum({_scan_arg(node, ctx)[0]})", "int"
 
 
-def _minmax(pick: Callable[..., Any]) -> Builtin:
-    def compile_(node: ast.Call, ctx: Context) -> Compiled:
+def _minmax(pick: str) -> Builtin:
+    def compile_(node: ast.Call, ctx: Context) -> Gen:
         if len(node.args) == 1:
-            fn, type_ = _list_arg(node, ctx)
-            return (lambda st, env: pick(fn(st, env), default=None)), elem_of(type_)
-        fns = [expect(a, ctx, "any") for a in node.args]
-        return (lambda st, env: pick(f(st, env) for f in fns)), "int"
+            src, type_ = _scan_arg(node, ctx)
+            return f"{pick}({src}, default=None)", elem_of(type_)
+        args = [gen_expect(a, ctx, "any") for a in node.args]
+        return f"{pick}({', '.join(args)})", "int"
     return compile_
 
 
-builtin("min", (1, 2, 3, 4))(_minmax(min))
-builtin("max", (1, 2, 3, 4))(_minmax(max))
+builtin("min", (1, 2, 3, 4))(_minmax("min"))
+builtin("max", (1, 2, 3, 4))(_minmax("max"))
 
 
 @builtin("any", (1,))
-def _any(node: ast.Call, ctx: Context) -> Compiled:
+def _any(node: ast.Call, ctx: Context) -> Gen:
     scan = early_exit(node.args[0], ctx, True)
     if scan is not None:
         return scan, "bool"
-    fn, _ = _list_arg(node, ctx)
-    return (lambda st, env: any(fn(st, env))), "bool"
+    return f"any({_scan_arg(node, ctx)[0]})", "bool"
 
 
 @builtin("all", (1,))
-def _all(node: ast.Call, ctx: Context) -> Compiled:
+def _all(node: ast.Call, ctx: Context) -> Gen:
     scan = early_exit(node.args[0], ctx, False)
     if scan is not None:
         return scan, "bool"
-    fn, _ = _list_arg(node, ctx)
-    return (lambda st, env: all(fn(st, env))), "bool"
-
-
-@builtin("range", (1, 2))
-def _range(node: ast.Call, ctx: Context) -> Compiled:
-    fns = [expect(a, ctx, "int") for a in node.args]
-    if len(fns) == 1:
-        return (lambda st, env: _bounded_range(0, fns[0](st, env))), "list:int"
-    return (lambda st, env: _bounded_range(fns[0](st, env), fns[1](st, env))), "list:int"
+    return f"all({_scan_arg(node, ctx)[0]})", "bool"
 
 
 MAX_RANGE = 100_000  # one list built by one expression: beyond it, a rule error, not a hang
@@ -106,6 +106,14 @@ def _bounded_range(lo: int, hi: int) -> list[int]:
     return list(range(lo, hi))
 
 
+@builtin("range", (1, 2))
+def _range(node: ast.Call, ctx: Context) -> Gen:
+    args = [gen_expect(a, ctx, "int") for a in node.args]
+    if len(args) == 1:
+        args.insert(0, "0")
+    return f"{_helper(ctx, _bounded_range)}({args[0]}, {args[1]})", "list:int"
+
+
 def _impure(node: ast.Call, ctx: Context) -> None:
     if ctx.pure:
         raise CompileError(node, "impure", f"{node.name}() draws a random number; not allowed here",
@@ -113,58 +121,65 @@ def _impure(node: ast.Call, ctx: Context) -> None:
                            "roll in the effect instead")
 
 
-@builtin("random", (2,))
-def _random(node: ast.Call, ctx: Context) -> Compiled:
-    _impure(node, ctx)
-    lo, hi = expect(node.args[0], ctx, "int"), expect(node.args[1], ctx, "int")
+def _roll(st: Any, a: int, b: int) -> int:
+    return int(a + randbelow(st, b - a + 1))
 
-    def roll(st: Any, env: dict[str, Any]) -> int:
-        a, b = lo(st, env), hi(st, env)
-        return int(a + randbelow(st, b - a + 1))
-    return roll, "int"
+
+@builtin("random", (2,))
+def _random(node: ast.Call, ctx: Context) -> Gen:
+    _impure(node, ctx)
+    lo, hi = gen_expect(node.args[0], ctx, "int"), gen_expect(node.args[1], ctx, "int")
+    return f"{_helper(ctx, _roll)}(st, {lo}, {hi})", "int"
+
+
+def _pick(st: Any, items: list[Any]) -> Any:
+    return items[randbelow(st, len(items))] if items else None
 
 
 @builtin("pick_random", (1,))
-def _pick_random(node: ast.Call, ctx: Context) -> Compiled:
+def _pick_random(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
-    fn, type_ = _list_arg(node, ctx)
+    src, type_ = _scan_arg(node, ctx)
+    return f"{_helper(ctx, _pick)}(st, {src})", elem_of(type_)
 
-    def pick(st: Any, env: dict[str, Any]) -> Any:
-        items = fn(st, env)
-        return items[randbelow(st, len(items))] if items else None
-    return pick, elem_of(type_)
+
+def _shuffled_copy(st: Any, items: Any) -> list[Any]:
+    copy = list(items)
+    shuffle_in_place(st, copy)
+    return copy
 
 
 @builtin("shuffled", (1,))
-def _shuffled(node: ast.Call, ctx: Context) -> Compiled:
+def _shuffled(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
-    fn, type_ = _list_arg(node, ctx)
+    src, type_ = _scan_arg(node, ctx)
+    return f"{_helper(ctx, _shuffled_copy)}(st, {src})", type_
 
-    def shuffled(st: Any, env: dict[str, Any]) -> list[Any]:
-        items = list(fn(st, env))
-        shuffle_in_place(st, items)
-        return items
-    return shuffled, type_
+
+def _top_one(z: list[Any]) -> Any:
+    return z[-1] if z else None
+
+
+def _bottom_one(z: list[Any]) -> Any:
+    return z[0] if z else None
+
+
+def _top_n(z: list[Any], n: int) -> list[Any]:
+    return list(reversed(z[-n:])) if n > 0 else []
+
+
+def _bottom_n(z: list[Any], n: int) -> list[Any]:
+    return z[:max(0, n)]
 
 
 def _zone_end(top: bool) -> Builtin:
-    def compile_(node: ast.Call, ctx: Context) -> Compiled:
-        slot = zone_slot(node.args[0], ctx)
-        if slot is None:
-            fn, _ = _list_arg(node, ctx)
-            getter: Expr = fn
-        else:
-            s = slot
-            getter = lambda st, env: st.zones[s(st, env)]
+    def compile_(node: ast.Call, ctx: Context) -> Gen:
+        slot = gen_zone_slot(node.args[0], ctx)
+        getter = f"st.zones[{slot}]" if slot is not None else _list_arg(node, ctx)[0]
         if len(node.args) == 1:
-            if top:
-                return (lambda st, env: (lambda z: z[-1] if z else None)(getter(st, env))), "card"
-            return (lambda st, env: (lambda z: z[0] if z else None)(getter(st, env))), "card"
-        count = expect(node.args[1], ctx, "int")
-        if top:
-            return (lambda st, env: list(reversed(getter(st, env)[-count(st, env):])) if count(st, env) > 0
-                    else []), "list:card"
-        return (lambda st, env: getter(st, env)[:max(0, count(st, env))]), "list:card"
+            return f"{_helper(ctx, _top_one if top else _bottom_one)}({getter})", "card"
+        count = gen_expect(node.args[1], ctx, "int")
+        return f"{_helper(ctx, _top_n if top else _bottom_n)}({getter}, {count})", "list:card"
     return compile_
 
 
@@ -172,179 +187,188 @@ builtin("top", (1, 2))(_zone_end(True))
 builtin("bottom", (1, 2))(_zone_end(False))
 
 
-@builtin("owner", (1,))
-def _owner(node: ast.Call, ctx: Context) -> Compiled:
-    card = expect(node.args[0], ctx, "card")
+def _owner_of(st: Any, card: int) -> Any:
+    slot = st.loc[card]
+    return None if slot < 0 or st.layout.zowner[slot] < 0 else st.layout.zowner[slot]
 
-    def owner(st: Any, env: dict[str, Any]) -> Any:
-        slot = st.loc[card(st, env)]
-        return None if slot < 0 or st.layout.zowner[slot] < 0 else st.layout.zowner[slot]
-    return owner, "player"
+
+@builtin("owner", (1,))
+def _owner(node: ast.Call, ctx: Context) -> Gen:
+    return f"{_helper(ctx, _owner_of)}(st, {gen_expect(node.args[0], ctx, 'card')})", "player"
+
+
+def _zone_name(st: Any, card: int) -> Any:
+    slot = st.loc[card]
+    return None if slot < 0 else st.gd.zones[st.layout.zdef[slot]].name
 
 
 @builtin("zone_of", (1,))
-def _zone_of(node: ast.Call, ctx: Context) -> Compiled:
-    card = expect(node.args[0], ctx, "card")
-
-    def zone_of(st: Any, env: dict[str, Any]) -> Any:
-        slot = st.loc[card(st, env)]
-        return None if slot < 0 else st.gd.zones[st.layout.zdef[slot]].name
-    return zone_of, "str"
+def _zone_of(node: ast.Call, ctx: Context) -> Gen:
+    return f"{_helper(ctx, _zone_name)}(st, {gen_expect(node.args[0], ctx, 'card')})", "str"
 
 
-def _direction(node: ast.Call, ctx: Context, i: int) -> Expr:
+def _checked_direction(value: Any) -> str:
+    if value not in ("clockwise", "counterclockwise"):  # anything else would silently mean counterclockwise
+        raise RuleRuntimeError(f'direction must be "clockwise" or "counterclockwise", not {value!r}')
+    return str(value)
+
+
+def _step(node: ast.Call, ctx: Context, i: int) -> str:
+    """Source of +1 (clockwise, the default) or -1 for the direction argument `i`."""
     if len(node.args) <= i:
-        return lambda st, env: "clockwise"
+        return "1"
     arg = node.args[i]
     if isinstance(arg, ast.Literal):
         if arg.value not in ("clockwise", "counterclockwise"):
             raise CompileError(arg, "bad-value", 'direction must be "clockwise" or "counterclockwise"')
-        return expect(arg, ctx, "str")
-    fn = expect(arg, ctx, "str")
-
-    def direction(st: Any, env: dict[str, Any]) -> str:
-        value = fn(st, env)
-        if value not in ("clockwise", "counterclockwise"):  # anything else would silently mean counterclockwise
-            raise RuleRuntimeError(f'direction must be "clockwise" or "counterclockwise", not {value!r}')
-        return str(value)
-    return direction
+        return "1" if arg.value == "clockwise" else "-1"
+    value = gen_expect(arg, ctx, "str")
+    return f"(1 if {_helper(ctx, _checked_direction)}({value}) == 'clockwise' else -1)"
 
 
 @builtin("next_player", (1, 2))
-def _next_player(node: ast.Call, ctx: Context) -> Compiled:
-    pfn, dfn = expect(node.args[0], ctx, "player"), _direction(node, ctx, 1)
-    return (lambda st, env: (pfn(st, env) + (1 if dfn(st, env) == "clockwise" else -1)) % st.n), "player"
+def _next_player(node: ast.Call, ctx: Context) -> Gen:
+    player, step = gen_expect(node.args[0], ctx, "player"), _step(node, ctx, 1)
+    return f"(({player} + {step}) % st.n)", "player"
+
+
+def _order(st: Any, start: int, step: int) -> list[int]:
+    return [(start + i * step) % st.n for i in range(st.n)]
 
 
 @builtin("players_from", (1, 2))
-def _players_from(node: ast.Call, ctx: Context) -> Compiled:
-    pfn, dfn = expect(node.args[0], ctx, "player"), _direction(node, ctx, 1)
-
-    def order(st: Any, env: dict[str, Any]) -> list[int]:
-        start, step = pfn(st, env), 1 if dfn(st, env) == "clockwise" else -1
-        return [(start + i * step) % st.n for i in range(st.n)]
-    return order, "list:player"
+def _players_from(node: ast.Call, ctx: Context) -> Gen:
+    player, step = gen_expect(node.args[0], ctx, "player"), _step(node, ctx, 1)
+    return f"{_helper(ctx, _order)}(st, {player}, {step})", "list:player"
 
 
 @builtin("seat", (1,))
-def _seat(node: ast.Call, ctx: Context) -> Compiled:
-    pfn = player_arg(node.args[0], ctx)
-    return (lambda st, env: st.seats[pfn(st, env)]), "str"
+def _seat(node: ast.Call, ctx: Context) -> Gen:
+    return f"st.seats[{gen_player_arg(node.args[0], ctx)}]", "str"
 
 
 @builtin("is_bot", (1,))
-def _is_bot(node: ast.Call, ctx: Context) -> Compiled:
-    pfn = player_arg(node.args[0], ctx)
-    return (lambda st, env: st.seats[pfn(st, env)] in st.gd.bots), "bool"
+def _is_bot(node: ast.Call, ctx: Context) -> Gen:
+    return f"(st.seats[{gen_player_arg(node.args[0], ctx)}] in st.gd.bots)", "bool"
 
 
 @builtin("sorted", (1,))
-def _sorted(node: ast.Call, ctx: Context) -> Compiled:
-    fn, type_ = _list_arg(node, ctx)
-    return (lambda st, env: sorted(fn(st, env))), type_
+def _sorted(node: ast.Call, ctx: Context) -> Gen:
+    src, type_ = _scan_arg(node, ctx)
+    return f"sorted({src})", type_
 
 
 @builtin("reversed", (1,))
-def _reversed(node: ast.Call, ctx: Context) -> Compiled:
-    fn, type_ = _list_arg(node, ctx)
-    return (lambda st, env: list(reversed(fn(st, env)))), type_
+def _reversed(node: ast.Call, ctx: Context) -> Gen:
+    src, type_ = _scan_arg(node, ctx)
+    return f"list(reversed({src}))", type_
+
+
+def _position(items: Any, value: Any) -> int:
+    return items.index(value) if value in items else -1
 
 
 @builtin("index_of", (2,))
-def _index_of(node: ast.Call, ctx: Context) -> Compiled:
-    fn, _ = _list_arg(node, ctx)
-    item = expect(node.args[1], ctx, "any")
-
-    def index_of(st: Any, env: dict[str, Any]) -> int:
-        items = fn(st, env)
-        value = item(st, env)
-        return items.index(value) if value in items else -1
-    return index_of, "int"
+def _index_of(node: ast.Call, ctx: Context) -> Gen:
+    items = _scan_arg(node, ctx)[0]
+    return f"{_helper(ctx, _position)}({items}, {gen_expect(node.args[1], ctx, 'any')})", "int"
 
 
 @builtin("abs", (1,))
-def _abs(node: ast.Call, ctx: Context) -> Compiled:
-    fn = expect(node.args[0], ctx, "int")
-    return (lambda st, env: abs(fn(st, env))), "int"
+def _abs(node: ast.Call, ctx: Context) -> Gen:
+    return f"abs({gen_expect(node.args[0], ctx, 'int')})", "int"
 
 
 @builtin("exists", (1,))
-def _exists(node: ast.Call, ctx: Context) -> Compiled:
-    fn, _ = compile_expr(node.args[0], ctx)
-    return (lambda st, env: fn(st, env) is not None), "bool"
+def _exists(node: ast.Call, ctx: Context) -> Gen:
+    return f"({gen(node.args[0], ctx)[0]} is not None)", "bool"
+
+
+def _named(st: Any, card_id: Any, cards: Any) -> list[int]:
+    index = st.gd.card_index.get(card_id, -1)
+    card_def = st.card_def
+    return [c for c in cards if card_def[c] == index]
 
 
 @builtin("cards_named", (2,))
-def _cards_named(node: ast.Call, ctx: Context) -> Compiled:
+def _cards_named(node: ast.Call, ctx: Context) -> Gen:
     """The cards of one definition id in a list: cards_named("boost", hand)."""
     arg = node.args[0]
     if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in ctx.symbols.cards:
         raise CompileError(arg, "unknown-card", f"no card '{arg.value}'", hint_for(arg.value, ctx.symbols.cards))
-    idfn = expect(arg, ctx, "str")
-    fn, _ = _list_arg(node, ctx, 1)
+    card_id = gen_expect(arg, ctx, "str")
+    cards = _scan_arg(node, ctx, 1)[0]
+    if isinstance(arg, ast.Literal) and isinstance(arg.value, str):  # the usual case: a known id
+        var = ctx.emitter.fresh("c")
+        index = ctx.symbols.cards[arg.value]
+        return f"[{var} for {var} in {cards} if st.card_def[{var}] == {index}]", "list:card"
+    return f"{_helper(ctx, _named)}(st, {card_id}, {cards})", "list:card"
 
-    def named(st: Any, env: dict[str, Any]) -> list[int]:
-        index = st.gd.card_index.get(idfn(st, env), -1)
-        return [c for c in fn(st, env) if st.card_def[c] == index]
-    return named, "list:card"
+
+def _granted(st: Any, modifier: int, player: Any) -> bool:
+    return any(g.modifier == modifier and g.player == player for g in st.grants)
 
 
 @builtin("has_grant", (2,))
-def _has_grant(node: ast.Call, ctx: Context) -> Compiled:
+def _has_grant(node: ast.Call, ctx: Context) -> Gen:
     arg = node.args[0]
     if not (isinstance(arg, ast.Literal) and arg.value in ctx.symbols.modifiers):
         raise CompileError(arg, "unknown-modifier", "has_grant() needs a modifier id as a string",
                            hint_for(str(getattr(arg, "value", "")), ctx.symbols.modifiers))
     mi = ctx.symbols.modifiers[str(arg.value)]
-    pfn = expect(node.args[1], ctx, "player")
-    return (lambda st, env: any(g.modifier == mi and g.player == pfn(st, env) for g in st.grants)), "bool"
+    player = gen_expect(node.args[1], ctx, "player")
+    return f"{_helper(ctx, _granted)}(st, {mi}, {player})", "bool"
 
 
 @builtin("uses", (1,))
-def _uses(node: ast.Call, ctx: Context) -> Compiled:
+def _uses(node: ast.Call, ctx: Context) -> Gen:
     """How often an action was taken this turn by the acting player: uses("buy")."""
     arg = node.args[0]
     if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
         raise CompileError(arg, "type", "uses() needs an action id as a string")
-    action = arg.value
-    return (lambda st, env: st.uses["turn"].get(f"{action}:{env.get('me', st.active)}", 0)), "int"
+    prefix = ctx.const(f"{arg.value}:")
+    return f"st.uses['turn'].get({prefix} + str({ME}), 0)", "int"
 
 
 # ---- text for people (views and log lines) -------------------------------------------------
 
 
 @builtin("text", (1,))
-def _text(node: ast.Call, ctx: Context) -> Compiled:
+def _text(node: ast.Call, ctx: Context) -> Gen:
     """A value as people read it: text(c) is the card's name, text(p) is P1.."""
-    fn, type_ = compile_expr(node.args[0], ctx)
-    return (lambda st, env: people_text(st, fn(st, env), type_)), "str"
+    src, type_ = gen(node.args[0], ctx)
+    return f"{_helper(ctx, people_text)}(st, {src}, {type_!r})", "str"
+
+
+def _joined(st: Any, sep: str, items: Any, type_: str) -> str:
+    return sep.join(people_text(st, v, type_) for v in items)
 
 
 @builtin("join", (1, 2))
-def _join(node: ast.Call, ctx: Context) -> Compiled:
+def _join(node: ast.Call, ctx: Context) -> Gen:
     """join(L[, sep]): the items of a list as text, separated (default ", ")."""
-    fn, type_ = _list_arg(node, ctx)
-    sep = expect(node.args[1], ctx, "str") if len(node.args) == 2 else (lambda st, env: ", ")
-    inner = elem_of(type_)
-    return (lambda st, env: sep(st, env).join(people_text(st, v, inner) for v in fn(st, env))), "str"
+    src, type_ = _scan_arg(node, ctx)
+    sep = gen_expect(node.args[1], ctx, "str") if len(node.args) == 2 else "', '"
+    return f"{_helper(ctx, _joined)}(st, {sep}, {src}, {elem_of(type_)!r})", "str"
 
 
 @builtin("select", (3,))
-def _select(node: ast.Call, ctx: Context) -> Compiled:
+def _select(node: ast.Call, ctx: Context) -> Gen:
     """select(cond, a, b): a when cond holds, else b (only the one chosen is evaluated)."""
-    cond = expect(node.args[0], ctx, "bool")
-    yes, ytype = compile_expr(node.args[1], ctx)
-    no, ntype = compile_expr(node.args[2], ctx)
-    return (lambda st, env: yes(st, env) if cond(st, env) else no(st, env)), ytype if ytype == ntype else "any"
+    cond = gen_expect(node.args[0], ctx, "bool")
+    yes, ytype = gen(node.args[1], ctx)
+    no, ntype = gen(node.args[2], ctx)
+    return f"({yes} if {cond} else {no})", ytype if ytype == ntype else "any"
+
+
+def _padded(st: Any, value: Any, type_: str, n: int) -> str:
+    text = people_text(st, value, type_)
+    return text.rjust(n) if n >= 0 else text.ljust(-n)
 
 
 @builtin("pad", (2,))
-def _pad(node: ast.Call, ctx: Context) -> Compiled:
+def _pad(node: ast.Call, ctx: Context) -> Gen:
     """pad(x, n): x as text, right-aligned to n characters (negative n: left-aligned)."""
-    fn, type_ = compile_expr(node.args[0], ctx)
-    width = expect(node.args[1], ctx, "int")
-
-    def pad(st: Any, env: dict[str, Any]) -> str:
-        value, n = people_text(st, fn(st, env), type_), width(st, env)
-        return value.rjust(n) if n >= 0 else value.ljust(-n)
-    return pad, "str"
+    src, type_ = gen(node.args[0], ctx)
+    width = gen_expect(node.args[1], ctx, "int")
+    return f"{_helper(ctx, _padded)}(st, {src}, {type_!r}, {width})", "str"

@@ -1,10 +1,15 @@
-"""Compile expression nodes into closures `fn(state, env) -> value`, checking names,
-arity and types on the way.
+"""Compile expression nodes into Python source, checking names, arity and types on the way.
 
-Compiling once at load keeps the hot path (legal actions, apply) free of parsing and
-name look-ups: a closure reads the state's lists by precomputed indexes. Runtime values
-are plain: ints, bools, strings, lists; players are seat numbers, cards instance numbers.
-A zone read as a value is a fresh list (zones change under a running loop).
+Each expression becomes one Python expression over `st` (the state) and `env` (the
+running effect's locals), made into a function once (pysource.Emitter). Compiling once
+at load keeps the hot path (legal actions, apply) free of parsing and name look-ups:
+the generated code reads the state's lists by precomputed indexes, and comprehension
+variables are Python locals, not dictionary entries. Runtime values are plain: ints,
+bools, strings, lists; players are seat numbers, cards instance numbers. A zone read as
+a value is a fresh list (zones change under a running loop).
+
+`gen(node, ctx)` gives (source, type); `compile_expr` gives (function, type) for the
+statement compiler and the builder, which call the functions directly.
 """
 
 from __future__ import annotations
@@ -14,15 +19,18 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.pysource import Emitter
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, Symbols, elem_of, is_list, list_of
 from interpreter.model import Expr
 from interpreter.runtime.counters import value_of
 
+Gen = tuple[str, str]  # (Python source of the value, its type)
 Compiled = tuple[Expr, str]
 
 NUMERIC = ("int", "any", "player", "bool")
+ME = "env.get('me', st.active)"  # the acting player: bound in every effect, else the active one
 
 
 @attrs.define
@@ -35,10 +43,21 @@ class Context:
     pure: bool = False
     # Locals known to hold a seat (loop variables over `players`): no range check needed.
     seats: frozenset[str] = frozenset()
+    emitter: Emitter = attrs.field(factory=Emitter)
+    # Locals that live in generated Python code (comprehension variables): name -> identifier.
+    pylocals: dict[str, str] = attrs.field(factory=dict)
 
-    def with_local(self, name: str, type_: str, seat: bool = False) -> Context:
+    def with_local(self, name: str, type_: str, seat: bool = False, pyname: str | None = None) -> Context:
         seats = self.seats | {name} if seat else self.seats - {name}
-        return Context(self.symbols, {**self.locals, name: type_}, self.pure, seats)
+        pylocals = dict(self.pylocals)
+        if pyname is None:
+            pylocals.pop(name, None)
+        else:
+            pylocals[name] = pyname
+        return Context(self.symbols, {**self.locals, name: type_}, self.pure, seats, self.emitter, pylocals)
+
+    def const(self, value: Any, stem: str = "k") -> str:
+        return self.emitter.const(value, stem)
 
 
 def yields_seats(node: ast.Node) -> bool:
@@ -47,72 +66,81 @@ def yields_seats(node: ast.Node) -> bool:
         isinstance(node, ast.Call) and node.name == "players_from")
 
 
+def local_src(name: str, ctx: Context) -> str:
+    """A local of the effect language: a Python local in a comprehension, else a key of env."""
+    return ctx.pylocals.get(name) or f"env[{name!r}]"
+
+
+# ---- checks the generated code calls -------------------------------------------------
+
+
+def check_index(k: Any, width: int, name: str) -> int:
+    """An index into a sized counter, refused when out of range (it would read the next
+    player's part of the counter, or wrap around from the end)."""
+    if type(k) is not int or not 0 <= k < width:
+        raise RuleRuntimeError(f"{name}[{k!r}] is out of range (0 to {width - 1})")
+    return k
+
+
+class _Indexes(dict[Any, int]):
+    """The valid indexes of a sized counter, each mapped to itself; any other key is
+    refused as check_index refuses it (reading it costs one dictionary look-up)."""
+
+    def __init__(self, width: int, name: str):
+        super().__init__((i, i) for i in range(width))
+        self.width, self.name = width, name
+
+    def __missing__(self, key: Any) -> int:
+        return check_index(key, self.width, self.name)
+
+
 # ---- helpers for zone and counter references -----------------------------------------
 
 
-def checked_player(pfn: Expr) -> Expr:
-    """A player expression that refuses what is not a seat of this game: slots are
-    computed from the seat number, so -1 or a seat too high would silently read another
-    player's (or another zone's) data."""
-    def player(st: Any, env: dict[str, Any]) -> int:
-        p = pfn(st, env)
-        if type(p) is not int or not 0 <= p < st.n:
-            raise RuleRuntimeError(f"there is no player {p!r} (players are 0 to {st.n - 1})")
-        return p
-    return player
+def gen_player_arg(node: ast.Node, ctx: Context) -> str:
+    """A player argument, range-checked unless it is a seat by construction (`me`,
+    `active`, `next_player(...)`, the literal 0): most reads are of those, on the hot path."""
+    src = gen_expect(node, ctx, "player")
+    if isinstance(node, ast.Name) and node.name in ("me", "active") and node.name not in ctx.locals:
+        return src
+    if isinstance(node, ast.Name) and node.name in ctx.seats:
+        return src
+    if isinstance(node, ast.Call) and node.name == "next_player":
+        return src
+    if isinstance(node, ast.Literal) and type(node.value) is int and 0 <= node.value < ctx.symbols.min_players:
+        return src
+    return f"st.layout.seat[{src}]"  # layout.SeatIndex: refuses what is not a seat
 
 
 def player_arg(node: ast.Node, ctx: Context) -> Expr:
-    """A player argument, range-checked unless it is a seat by construction (`me`,
-    `active`, `next_player(...)`, the literal 0): most reads are of those, on the hot path."""
-    fn = expect(node, ctx, "player")
-    if isinstance(node, ast.Name) and node.name in ("me", "active") and node.name not in ctx.locals:
-        return fn
-    if isinstance(node, ast.Name) and node.name in ctx.seats:
-        return fn
-    if isinstance(node, ast.Call) and node.name == "next_player":
-        return fn
-    if isinstance(node, ast.Literal) and type(node.value) is int and 0 <= node.value < ctx.symbols.min_players:
-        return fn
-    return checked_player(fn)
+    return ctx.emitter.function(gen_player_arg(node, ctx))
 
 
-def checked_index(kfn: Expr, width: int, name: str) -> Expr:
-    """An index into a sized counter, refused when out of range (it would read the next
-    player's part of the counter, or wrap around from the end)."""
-    def index(st: Any, env: dict[str, Any]) -> int:
-        k = kfn(st, env)
-        if type(k) is not int or not 0 <= k < width:
-            raise RuleRuntimeError(f"{name}[{k!r}] is out of range (0 to {width - 1})")
-        return k
-    return index
+def gen_zone_slot(node: ast.Node, ctx: Context) -> str | None:
+    """A zone reference (`deck`, `hand`, `hand(p)`) as source giving its slot, or None."""
+    sym = ctx.symbols
+    if not isinstance(node, ast.Name | ast.Call) or node.name not in sym.zones or node.name in ctx.locals:
+        return None
+    zdef = sym.zones[node.name]
+    base = f"st.layout.zbase[{zdef.index}]"
+    if isinstance(node, ast.Name):
+        return base if zdef.scope == "global" else f"({base} + {ME})"
+    if zdef.scope == "global":
+        if node.args:
+            raise CompileError(node, "arity", f"zone '{node.name}' is shared: it takes no player")
+        return base
+    if len(node.args) != 1:
+        raise CompileError(node, "arity", f"zone '{node.name}' takes one player: {node.name}(p)")
+    return f"({base} + {gen_player_arg(node.args[0], ctx)})"
 
 
 def zone_slot(node: ast.Node, ctx: Context) -> Expr | None:
-    """A zone reference (`deck`, `hand`, `hand(p)`) as a closure giving its slot, or None."""
-    sym = ctx.symbols
-    if isinstance(node, ast.Name) and node.name in sym.zones and node.name not in ctx.locals:
-        zdef = sym.zones[node.name]
-        zi = zdef.index
-        if zdef.scope == "global":
-            return lambda st, env: st.layout.zbase[zi]
-        return lambda st, env: st.layout.zbase[zi] + env.get("me", st.active)
-    if isinstance(node, ast.Call) and node.name in sym.zones and node.name not in ctx.locals:
-        zdef = sym.zones[node.name]
-        zi = zdef.index
-        if zdef.scope == "global":
-            if node.args:
-                raise CompileError(node, "arity", f"zone '{node.name}' is shared: it takes no player")
-            return lambda st, env: st.layout.zbase[zi]
-        if len(node.args) != 1:
-            raise CompileError(node, "arity", f"zone '{node.name}' takes one player: {node.name}(p)")
-        pfn = player_arg(node.args[0], ctx)
-        return lambda st, env: st.layout.zbase[zi] + pfn(st, env)
-    return None
+    src = gen_zone_slot(node, ctx)
+    return None if src is None else ctx.emitter.function(src)
 
 
-def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
-    """A counter reference as (counter index, closure giving the slot in its list)."""
+def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, str] | None:
+    """A counter reference as (counter index, source giving the slot in its list)."""
     sym = ctx.symbols
     key_node: ast.Node | None = None
     base = node
@@ -126,14 +154,14 @@ def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
             raise CompileError(base, "arity", f"counter '{cdef.name}' is shared: it takes no player")
         if len(base.args) != 1:
             raise CompileError(base, "arity", f"counter '{cdef.name}' takes one player: {cdef.name}(p)")
-        player = player_arg(base.args[0], ctx)
+        player = gen_player_arg(base.args[0], ctx)
     else:
         return None
     width = cdef.width
     if key_node is None:
         if width != 1:
             return None  # the whole array: not a single counter
-        keyfn: Expr = lambda st, env: 0
+        key = "0"
     elif cdef.keys:
         keys = {k: i for i, k in enumerate(cdef.keys)}
         if isinstance(key_node, ast.Literal) and isinstance(key_node.value, str):
@@ -142,43 +170,59 @@ def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
                     key_node, "unknown-key", f"counter '{cdef.name}' has no key '{key_node.value}'",
                     hint_for(key_node.value, keys),
                 )
-            k = keys[key_node.value]
-            keyfn = lambda st, env: k
+            key = str(keys[key_node.value])
         else:
-            kfn = expect(key_node, ctx, "str")
-            keyfn = lambda st, env: keys[kfn(st, env)]
+            key = f"{ctx.const(keys, 'keys')}[{gen_expect(key_node, ctx, 'str')}]"
     elif width > 1:
-        keyfn = checked_index(expect(key_node, ctx, "int"), width, cdef.name)
+        index = gen_expect(key_node, ctx, "int")
+        if isinstance(key_node, ast.Literal) and type(key_node.value) is int and 0 <= key_node.value < width:
+            key = index
+        else:  # checked by a dict look-up: a call per read would cost more than the read
+            memo = ctx.emitter.memo
+            if ("slots", cdef.name) not in memo:
+                memo[("slots", cdef.name)] = ctx.const(_Indexes(width, cdef.name), "indexes")
+            key = f"{memo[('slots', cdef.name)]}[{index}]"
     else:
         raise CompileError(key_node, "type", f"counter '{cdef.name}' is not an array")
     if cdef.scope == "global":
-        return cdef.index, keyfn
-    if player is None:
-        if width == 1:
-            return cdef.index, lambda st, env: env.get("me", st.active)
-        return cdef.index, lambda st, env: env.get("me", st.active) * width + keyfn(st, env)
+        return cdef.index, key
+    who = ME if player is None else player
     if width == 1:
-        return cdef.index, player
-    pl = player
-    return cdef.index, lambda st, env: pl(st, env) * width + keyfn(st, env)
+        return cdef.index, who
+    return cdef.index, f"({who} * {width} + {key})"
+
+
+def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
+    ref = gen_counter_ref(node, ctx)
+    return None if ref is None else (ref[0], ctx.emitter.function(ref[1]))
 
 
 # ---- the compiler ----------------------------------------------------------------------
 
 
-def compile_expr(node: ast.Node, ctx: Context) -> Compiled:
+def gen(node: ast.Node, ctx: Context) -> Gen:
     method = _DISPATCH.get(type(node))
     if method is None:
         raise CompileError(node, "syntax", "this is a statement, not a value")
     return method(node, ctx)
 
 
-def expect(node: ast.Node, ctx: Context, want: str) -> Expr:
-    """Compile and check the type is `want` (any matches anything)."""
-    fn, got = compile_expr(node, ctx)
+def gen_expect(node: ast.Node, ctx: Context, want: str) -> str:
+    """Source of the value, its type checked to be `want` (any matches anything)."""
+    src, got = gen(node, ctx)
     if not compatible(got, want):
         raise CompileError(node, "type", f"expected {describe(want)}, got {describe(got)}")
-    return fn
+    return src
+
+
+def compile_expr(node: ast.Node, ctx: Context) -> Compiled:
+    src, type_ = gen(node, ctx)
+    return ctx.emitter.function(src), type_
+
+
+def expect(node: ast.Node, ctx: Context, want: str) -> Expr:
+    """Compile and check the type is `want` (any matches anything)."""
+    return ctx.emitter.function(gen_expect(node, ctx, want))
 
 
 def compatible(got: str, want: str) -> bool:
@@ -199,10 +243,10 @@ def describe(type_: str) -> str:
     }.get(type_, type_)
 
 
-def _literal(node: ast.Literal, ctx: Context) -> Compiled:
+def _literal(node: ast.Literal, ctx: Context) -> Gen:
     value = node.value
     type_ = {bool: "bool", int: "int", str: "str"}.get(type(value), "none")
-    return (lambda st, env: value), type_
+    return ctx.const(value), type_
 
 
 def _type_of_constant(value: Any) -> str:
@@ -220,217 +264,230 @@ def _type_of_constant(value: Any) -> str:
     return "any"
 
 
-_BUILTIN_NAMES: dict[str, tuple[Expr, str]] = {
-    "players": (lambda st, env: st.players, "list:player"),
-    "player_count": (lambda st, env: st.n, "int"),
-    "me": (lambda st, env: env.get("me", st.active), "player"),
-    "active": (lambda st, env: st.active, "player"),
-    "round_number": (lambda st, env: st.round_no, "int"),
-    "turn_number": (lambda st, env: st.turn_no, "int"),
+_BUILTIN_NAMES: dict[str, Gen] = {
+    "players": ("st.players", "list:player"),
+    "player_count": ("st.n", "int"),
+    "me": (ME, "player"),
+    "active": ("st.active", "player"),
+    "round_number": ("st.round_no", "int"),
+    "turn_number": ("st.turn_no", "int"),
 }
 # Names bound by the engine in some contexts (trigger and card effects).
 CONTEXT_NAMES = {"this": "card", "owner": "player", "card": "card", "player": "player",
                  "old": "int", "new": "int", "key": "any", "p": "player"}
 
 
-def _name(node: ast.Name, ctx: Context) -> Compiled:
+def _name(node: ast.Name, ctx: Context) -> Gen:
     name, sym = node.name, ctx.symbols
     if name in ctx.locals:
-        return (lambda st, env: env[name]), ctx.locals[name]
+        return local_src(name, ctx), ctx.locals[name]
     if name in _BUILTIN_NAMES:
         return _BUILTIN_NAMES[name]
     if name in sym.constants:
         value = sym.constants[name]
-        return (lambda st, env: value), _type_of_constant(value)
+        return ctx.const(value), _type_of_constant(value)
     if name in sym.counters:
         cdef = sym.counters[name]
         ci, width = cdef.index, cdef.width
         if width == 1:
-            ref = counter_ref(node, ctx)
+            ref = gen_counter_ref(node, ctx)
             assert ref is not None
-            slot = ref[1]
-            return (lambda st, env: st.counters[ci][slot(st, env)]), "int"
+            return f"st.counters[{ci}][{ref[1]}]", "int"
         if cdef.scope == "global":
-            return (lambda st, env: st.counters[ci][:]), list_of("int")
-        return (lambda st, env: st.counters[ci][env.get("me", st.active) * width:
-                                                (env.get("me", st.active) + 1) * width]), list_of("int")
+            return f"st.counters[{ci}][:]", list_of("int")
+        return f"{ctx.const(_player_part, 'part')}(st.counters[{ci}], {ME}, {width})", list_of("int")
     if name in sym.zones:
-        slotfn = zone_slot(node, ctx)
-        assert slotfn is not None
-        return (lambda st, env: st.zones[slotfn(st, env)][:]), "list:card"
+        slot = gen_zone_slot(node, ctx)
+        assert slot is not None
+        return f"st.zones[{slot}][:]", "list:card"
     if name in sym.values:
         vi, of_player, type_ = sym.values[name]
-        if of_player:
-            return (lambda st, env: value_of(st, vi, env.get("me", st.active))), type_
-        return (lambda st, env: value_of(st, vi, -1)), type_
+        return f"{ctx.const(value_of, 'value_of')}(st, {vi}, {ME if of_player else -1})", type_
     known = list(ctx.locals) + list(_BUILTIN_NAMES) + sym.all_names()
     raise CompileError(node, "unknown-name", f"unknown name '{name}'", hint_for(name, known), len(name))
 
 
-def _list(node: ast.ListExpr, ctx: Context) -> Compiled:
-    parts = [compile_expr(item, ctx) for item in node.items]
-    fns = [p[0] for p in parts]
+def _player_part(values: list[int], player: int, width: int) -> list[int]:
+    return values[player * width:(player + 1) * width]
+
+
+def _list(node: ast.ListExpr, ctx: Context) -> Gen:
+    parts = [gen(item, ctx) for item in node.items]
     types = {p[1] for p in parts}
     elem = types.pop() if len(types) == 1 else "any"
-    return (lambda st, env: [f(st, env) for f in fns]), list_of(elem)
+    return "[" + ", ".join(p[0] for p in parts) + "]", list_of(elem)
 
 
-def _comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[Expr, Compiled, Expr | None]:
-    """The source, element (with its type) and condition of `[e for x in L if c]`,
-    compiled with `x` in scope."""
-    src, src_type = compile_expr(node.source, ctx)
+def iteration_source(node: ast.Node, ctx: Context) -> Gen:
+    """A list to go through: a zone is read in place (expressions never move cards, so
+    no copy is needed while it is gone through)."""
+    slot = gen_zone_slot(node, ctx)
+    if slot is not None:
+        return f"st.zones[{slot}]", "list:card"
+    return gen(node, ctx)
+
+
+def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str, Gen, str | None]:
+    """The loop variable, source, element (with its type) and condition of
+    `[e for x in L if c]`, with `x` a Python local of the generated code."""
+    src, src_type = iteration_source(node.source, ctx)
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
-    inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source))
-    cond = expect(node.condition, inner, "bool") if node.condition is not None else None
-    return src, compile_expr(node.element, inner), cond
+    var = ctx.emitter.fresh()
+    inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source), var)
+    cond = gen_expect(node.condition, inner, "bool") if node.condition is not None else None
+    return var, src, gen(node.element, inner), cond
 
 
-def _comprehension(node: ast.Comprehension, ctx: Context) -> Compiled:
-    src, (elem, elem_type), cond = _comprehension_parts(node, ctx)
-    var = node.var
-
-    def comp(st: Any, env: dict[str, Any]) -> list[Any]:
-        # The loop variable lives in the frame's locals while the list is built; a local
-        # of the same name outside is put back afterwards (the variable is scoped).
-        outer = env.get(var, _UNSET)
-        out = []
-        if cond is None:
-            for item in src(st, env):
-                env[var] = item
-                out.append(elem(st, env))
-        else:
-            for item in src(st, env):
-                env[var] = item
-                if cond(st, env):
-                    out.append(elem(st, env))
-        if outer is _UNSET:
-            env.pop(var, None)
-        else:
-            env[var] = outer
-        return out
-    return comp, list_of(elem_type)
+def _comprehension(node: ast.Comprehension, ctx: Context) -> Gen:
+    var, src, (elem, elem_type), cond = comprehension_parts(node, ctx)
+    test = f" if {cond}" if cond is not None else ""
+    return f"[{elem} for {var} in {src}{test}]", list_of(elem_type)
 
 
-_UNSET = object()
-
-
-def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> Expr | None:
-    """`any([e for x in L if c])` / `all(...)` as a loop that stops at the first answer
+def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> str | None:
+    """`any([e for x in L if c])` / `all(...)` as a scan that stops at the first answer
     (end conditions run this at every decision), or None for other arguments."""
     if not isinstance(node, ast.Comprehension):
         return None
-    src, (elem, _), cond = _comprehension_parts(node, ctx)
-    var = node.var
-
-    def scan(st: Any, env: dict[str, Any]) -> bool:
-        outer = env.get(var, _UNSET)
-        found = not wanted
-        for item in src(st, env):
-            env[var] = item
-            if (cond is None or cond(st, env)) and bool(elem(st, env)) is wanted:
-                found = wanted
-                break
-        if outer is _UNSET:
-            env.pop(var, None)
-        else:
-            env[var] = outer
-        return found
-    return scan
+    var, src, (elem, _), cond = comprehension_parts(node, ctx)
+    test = f" if {cond}" if cond is not None else ""
+    return f"{'any' if wanted else 'all'}({elem} for {var} in {src}{test})"
 
 
-def _attr(node: ast.Attr, ctx: Context) -> Compiled:
-    target, ttype = compile_expr(node.target, ctx)
+def _attr(node: ast.Attr, ctx: Context) -> Gen:
+    target, ttype = gen(node.target, ctx)
     field = node.name
     if ttype == "map" or (ttype == "any" and field not in ctx.symbols.card_fields
                           and field not in ("id", "name", "type")):
-        return (lambda st, env: target(st, env)[field]), "any"
+        return f"{target}[{field!r}]", "any"
     if ttype not in ("card", "any"):
         raise CompileError(node, "type", f"'.{field}' needs a card or a table, got {describe(ttype)}")
-    of_card, rtype = _card_field(node, ctx)
+    reader, rtype, table = card_field(node, ctx)
+    if isinstance(node.target, ast.Literal):
+        target = ctx.emitter.bound(node.target.value)
     if ttype == "any":
         # a value of unknown type (a table from a constant, or a card): a table whose key
         # is also a card field's name must still read as a table, so decide at run time
-        def read_any(st: Any, env: dict[str, Any]) -> Any:
-            value = target(st, env)
-            return value[field] if isinstance(value, dict) else of_card(st, value)
-        return read_any, "any"
-    return (lambda st, env: of_card(st, target(st, env))), rtype
+        return f"{ctx.const(_read_any, 'read_any')}(st, {target}, {field!r}, {reader})", "any"
+    if table is not None:
+        return f"{table}[st.card_def[{target}]]", rtype
+    return f"{reader}(st, {target})", rtype
 
 
-def _card_field(node: ast.Attr, ctx: Context) -> tuple[Callable[[Any, int], Any], str]:
-    """A reader of one field of a card (given its instance id), and its type."""
+def _read_any(st: Any, value: Any, field: str, reader: Callable[[Any, Any], Any]) -> Any:
+    return value[field] if isinstance(value, dict) else reader(st, value)
+
+
+def card_field(node: ast.Attr, ctx: Context) -> tuple[str, str, str | None]:
+    """Source naming a reader `fn(st, card)` of one field of a card, its type, and for a
+    field no rule ever sets (every `id`, `name`, `type`, and most properties) a table
+    by card definition, read with no look-up of attributes first (else None)."""
     field = node.name
-    if field == "id":
-        return (lambda st, iid: st.gd.cards[st.card_def[iid]].id), "str"
-    if field == "name":
-        return (lambda st, iid: st.gd.cards[st.card_def[iid]].name), "str"
-    if field == "type":
-        return (lambda st, iid: st.gd.cards[st.card_def[iid]].type), "str"
-    if field not in ctx.symbols.card_fields:
+    sym = ctx.symbols
+    type_ = "str" if field in ("id", "name", "type") else "any"
+    if type_ == "any" and field not in sym.card_fields:
         raise CompileError(
             node, "unknown-field", f"no card has a property or attribute '{field}'",
-            hint_for(field, ctx.symbols.card_fields), len(field),
+            hint_for(field, sym.card_fields), len(field),
         )
-    missing = None
+    if field in sym.written_fields:
+        return ctx.const(_field_reader(field), "card_field"), type_, None
+    memo = ctx.emitter.memo
+    if ("table", field) not in memo:
+        table = [_static_field(cid, spec, field) for cid, spec in sym.card_specs]
+        memo[("table", field)] = (ctx.const(table, "card_table"), ctx.const(_TableReader(table), "card_field"))
+    table_name, reader_name = memo[("table", field)]
+    return reader_name, type_, table_name
 
-    def read(st: Any, iid: int) -> Any:
-        value = st.attrs.get((iid, field), missing)
-        if value is missing:
-            return st.gd.cards[st.card_def[iid]].properties.get(field)
-        return value
-    return read, "any"
+
+def _static_field(cid: str, spec: dict[str, Any], field: str) -> Any:
+    """A card definition's field as its CardDef will have it (see build.cards)."""
+    if field == "id":
+        return cid
+    if field == "name":
+        return str(spec.get("name", cid))
+    if field == "type":
+        return str(spec.get("type", "card"))
+    return dict(spec.get("properties") or {}).get(field)
 
 
-def _index(node: ast.Index, ctx: Context) -> Compiled:
-    ref = counter_ref(node, ctx)
+class _TableReader:
+    """Reads a field that no rule changes: one list index by card definition."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: list[Any]):
+        self.table = table
+
+    def __call__(self, st: Any, iid: int) -> Any:
+        return self.table[st.card_def[iid]]
+
+
+_READERS: dict[str, Callable[[Any, int], Any]] = {}
+
+
+def _field_reader(field: str) -> Callable[[Any, int], Any]:
+    """A reader of a field some rule sets (an attribute over the property)."""
+    reader = _READERS.get(field)
+    if reader is None:
+        missing = None
+
+        def reader(st: Any, iid: int) -> Any:
+            value = st.attrs.get((iid, field), missing)
+            if value is missing:
+                return st.gd.cards[st.card_def[iid]].properties.get(field)
+            return value
+        _READERS[field] = reader
+    return reader
+
+
+def _index(node: ast.Index, ctx: Context) -> Gen:
+    ref = gen_counter_ref(node, ctx)
     if ref is not None:
         ci, slot = ref
-        return (lambda st, env: st.counters[ci][slot(st, env)]), "int"
-    target, ttype = compile_expr(node.target, ctx)
-    index, itype = compile_expr(node.index, ctx)
+        return f"st.counters[{ci}][{slot}]", "int"
+    target, ttype = gen(node.target, ctx)
+    if isinstance(node.target, ast.Literal):  # `3[0]` would be a SyntaxWarning when compiled
+        target = ctx.emitter.bound(node.target.value)
+    index, itype = gen(node.index, ctx)
     if ttype.startswith("list:") and itype not in ("int", "any", "player"):
         raise CompileError(node.index, "type", f"a list index must be a number, got {describe(itype)}")
     result = elem_of(ttype) if ttype.startswith("list:") else "any"
-    return (lambda st, env: target(st, env)[index(st, env)]), result
+    return f"{target}[{index}]", result
 
 
-def _unary(node: ast.Unary, ctx: Context) -> Compiled:
+def _unary(node: ast.Unary, ctx: Context) -> Gen:
     if node.op == "not":
-        fn = expect(node.operand, ctx, "bool")
-        return (lambda st, env: not fn(st, env)), "bool"
-    fn = expect(node.operand, ctx, "int")
-    return (lambda st, env: -fn(st, env)), "int"
+        return f"(not {gen_expect(node.operand, ctx, 'bool')})", "bool"
+    return f"(-{gen_expect(node.operand, ctx, 'int')})", "int"
 
 
-def _binary(node: ast.Binary, ctx: Context) -> Compiled:
+def _binary(node: ast.Binary, ctx: Context) -> Gen:
     op = node.op
-    left, ltype = compile_expr(node.left, ctx)
-    right, rtype = compile_expr(node.right, ctx)
+    left, ltype = gen(node.left, ctx)
+    right, rtype = gen(node.right, ctx)
     if op == "and":
-        return (lambda st, env: left(st, env) and right(st, env)), "bool"
+        return f"({left} and {right})", "bool"
     if op == "or":
-        return (lambda st, env: left(st, env) or right(st, env)), "any" if ltype != rtype else ltype
+        return f"({left} or {right})", "any" if ltype != rtype else ltype
     if op in ("in", "not in"):
         if not is_list(rtype) and rtype not in ("map", "str"):
             raise CompileError(node.right, "type", f"'{op}' needs a list on its right, got {describe(rtype)}")
-        if op == "in":
-            return (lambda st, env: left(st, env) in right(st, env)), "bool"
-        return (lambda st, env: left(st, env) not in right(st, env)), "bool"
+        return f"({left} {op} {right})", "bool"
     if op in ("==", "!="):
-        if op == "==":
-            return (lambda st, env: left(st, env) == right(st, env)), "bool"
-        return (lambda st, env: left(st, env) != right(st, env)), "bool"
+        return f"({left} {op} {right})", "bool"
     if op == "+" and "str" in (ltype, rtype) and {ltype, rtype} <= {"str", "any"}:
-        return (lambda st, env: str(left(st, env)) + str(right(st, env))), "str"
+        return f"(str({left}) + str({right}))", "str"
     if op == "+" and (ltype.startswith("list:") or rtype.startswith("list:")):
-        return (lambda st, env: list(left(st, env)) + list(right(st, env))), ltype
+        return f"(list({left}) + list({right}))", ltype
     for side, t in ((node.left, ltype), (node.right, rtype)):
         if t not in NUMERIC and not (op in ("<", "<=", ">", ">=") and t in ("str", "player")):
             if t != "bool":
                 raise CompileError(side, "type", f"'{op}' needs numbers, got {describe(t)}")
-    fn = _ARITH[op](left, right)
-    return fn, "bool" if op in ("<", "<=", ">", ">=") else "int"
+    if op == "/":
+        return f"{ctx.const(_div, 'div')}({left}, {right})", "int"
+    return f"({left} {op} {right})", "bool" if op in ("<", "<=", ">", ">=") else "int"
 
 
 def _div(a: int, b: int) -> int:
@@ -439,45 +496,32 @@ def _div(a: int, b: int) -> int:
     return q if (a >= 0) == (b >= 0) else -q
 
 
-_ARITH: dict[str, Callable[[Expr, Expr], Expr]] = {
-    "+": lambda a, b: lambda st, env: a(st, env) + b(st, env),
-    "-": lambda a, b: lambda st, env: a(st, env) - b(st, env),
-    "*": lambda a, b: lambda st, env: a(st, env) * b(st, env),
-    "/": lambda a, b: lambda st, env: _div(a(st, env), b(st, env)),
-    "%": lambda a, b: lambda st, env: a(st, env) % b(st, env),
-    "<": lambda a, b: lambda st, env: a(st, env) < b(st, env),
-    "<=": lambda a, b: lambda st, env: a(st, env) <= b(st, env),
-    ">": lambda a, b: lambda st, env: a(st, env) > b(st, env),
-    ">=": lambda a, b: lambda st, env: a(st, env) >= b(st, env),
-}
-
-
-def _call(node: ast.Call, ctx: Context) -> Compiled:
+def _call(node: ast.Call, ctx: Context) -> Gen:
     sym, name = ctx.symbols, node.name
     if name in sym.counters:
-        ref = counter_ref(node, ctx)
+        ref = gen_counter_ref(node, ctx)
         if ref is not None:
             ci, slot = ref
-            return (lambda st, env: st.counters[ci][slot(st, env)]), "int"
+            return f"st.counters[{ci}][{slot}]", "int"
         cdef = sym.counters[name]
         if cdef.scope == "global" or len(node.args) != 1:
             raise CompileError(node, "arity", f"counter '{name}' takes one player: {name}(p)")
-        pfn, width, ci = player_arg(node.args[0], ctx), cdef.width, cdef.index
-        return (lambda st, env: st.counters[ci][pfn(st, env) * width:(pfn(st, env) + 1) * width]), list_of("int")
+        player = gen_player_arg(node.args[0], ctx)
+        return f"{ctx.const(_player_part, 'part')}(st.counters[{cdef.index}], {player}, {cdef.width})", list_of("int")
     if name in sym.zones:
-        slotfn = zone_slot(node, ctx)
-        assert slotfn is not None
-        return (lambda st, env: st.zones[slotfn(st, env)][:]), "list:card"
+        zone = gen_zone_slot(node, ctx)
+        assert zone is not None
+        return f"st.zones[{zone}][:]", "list:card"
     if name in sym.values:
         vi, of_player, type_ = sym.values[name]
         if not of_player:
             if node.args:
                 raise CompileError(node, "arity", f"value '{name}' takes no player")
-            return (lambda st, env: value_of(st, vi, -1)), type_
+            return f"{ctx.const(value_of, 'value_of')}(st, {vi}, -1)", type_
         if len(node.args) != 1:
             raise CompileError(node, "arity", f"value '{name}' takes one player: {name}(p)")
-        pfn = expect(node.args[0], ctx, "player")
-        return (lambda st, env: value_of(st, vi, pfn(st, env))), type_
+        player = gen_expect(node.args[0], ctx, "player")
+        return f"{ctx.const(value_of, 'value_of')}(st, {vi}, {player})", type_
     function = sym.functions.get(name)
     if function is not None and name not in ctx.locals:
         return _call_function(node, ctx, function.params, function.code)
@@ -490,23 +534,18 @@ def _call(node: ast.Call, ctx: Context) -> Compiled:
     return builtin(node, ctx)
 
 
-def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index: int) -> Compiled:
-    """A game-defined function: its parameters bound in a fresh env (plus `me`)."""
+def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index: int) -> Gen:
+    """A game-defined function: its parameters bound in a fresh env (plus `me`). The
+    table is read at run time: functions may call each other in any order."""
     if len(node.args) != len(params):
         raise CompileError(node, "arity", f"{node.name}() takes {len(params)} argument(s), got {len(node.args)}",
                            width=len(node.name))
-    args = [compile_expr(a, ctx)[0] for a in node.args]
-    table, named = ctx.symbols.function_table, tuple(zip(params, args, strict=True))
-
-    def call(st: Any, env: dict[str, Any]) -> Any:
-        local = {"me": env.get("me", st.active)}
-        for name, arg in named:
-            local[name] = arg(st, env)
-        return table[index](st, local)
-    return call, "any"
+    args = [gen(a, ctx)[0] for a in node.args]
+    local = ", ".join([f"'me': {ME}", *(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))])
+    return f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})", "any"
 
 
-_DISPATCH: dict[type, Callable[[Any, Context], Compiled]] = {
+_DISPATCH: dict[type, Callable[[Any, Context], Gen]] = {
     ast.Literal: _literal,
     ast.Name: _name,
     ast.ListExpr: _list,
@@ -520,13 +559,13 @@ _DISPATCH: dict[type, Callable[[Any, Context], Compiled]] = {
 
 # ---- built-in functions ----------------------------------------------------------------
 
-Builtin = Callable[[ast.Call, Context], Compiled]
+Builtin = Callable[[ast.Call, Context], Gen]
 BUILTINS: dict[str, Builtin] = {}
 
 
 def builtin(name: str, arity: tuple[int, ...]) -> Callable[[Builtin], Builtin]:
     def register(fn: Builtin) -> Builtin:
-        def checked(node: ast.Call, ctx: Context) -> Compiled:
+        def checked(node: ast.Call, ctx: Context) -> Gen:
             if len(node.args) not in arity:
                 want = " or ".join(str(a) for a in arity)
                 raise CompileError(node, "arity", f"{name}() takes {want} argument(s), got {len(node.args)}",

@@ -17,8 +17,11 @@ from interpreter.diagnostics import GameError
 from interpreter.game.summary import describe_game
 from interpreter.model import GameDef
 from interpreter.rules.loader import load_raw
+from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.layout import Layout, StartTemplate, start_template
+from interpreter.runtime.programs import uses_chance
 from interpreter.runtime.state import State, load_state, new_state
+from interpreter.runtime.tensor import TensorLayout
 from interpreter.version import __version__
 
 
@@ -55,6 +58,40 @@ class Game:
     @functools.lru_cache(maxsize=8)  # noqa: B019
     def start_template(self, num_players: int) -> StartTemplate:
         return start_template(self.definition, self.layout(num_players), num_players)
+
+    # ---- for learning code (docs/learning.md) --------------------------------------
+
+    @functools.lru_cache(maxsize=8)  # noqa: B019
+    def action_space(self, num_players: int) -> ActionSpace:
+        """The integer action space for `num_players` seats (ActionSpaceError when a
+        parameter has no fixed list of values)."""
+        return ActionSpace(self.definition, self.raw, self._players(num_players))
+
+    @functools.lru_cache(maxsize=8)  # noqa: B019
+    def tensor_layout(self, num_players: int) -> TensorLayout:
+        n = self._players(num_players)
+        return TensorLayout(self.definition, self.layout(n), n)
+
+    def num_distinct_actions(self, num_players: int | None = None) -> int:
+        """How many integer actions the game has for `num_players` seats (default: the
+        game's default count): ids are 0..this-1, the same in every state."""
+        return self.action_space(self._players(num_players)).size
+
+    def observation_tensor_shape(self, num_players: int | None = None) -> list[int]:
+        """The shape of `State.observation_tensor` for `num_players` seats."""
+        return self.tensor_layout(self._players(num_players)).shape
+
+    def uses_chance(self) -> bool:
+        """Whether the rules draw random numbers (shuffle, random, pick_random, a
+        refill that shuffles): states then depend on their seed."""
+        return uses_chance(self.definition, self.raw)
+
+    def _players(self, num_players: int | None) -> int:
+        gd = self.definition
+        n = gd.default_players if num_players is None else num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not gd.min_players <= n <= gd.max_players:
+            raise GameError(f"{gd.name} is for {gd.min_players}-{gd.max_players} players, not {n!r}")
+        return n
 
     def describe(self) -> dict[str, Any]:
         """The rules summary as plain data: what `orrery describe --json` prints."""

@@ -43,6 +43,8 @@ class Symbols:
     cards: dict[str, int] = attrs.field(factory=dict)
     card_effects: set[str] = attrs.field(factory=set)
     card_fields: set[str] = attrs.field(factory=set)  # properties and attributes
+    written_fields: set[str] = attrs.field(factory=set)  # attributes some effect sets
+    card_specs: list[tuple[str, dict[str, Any]]] = attrs.field(factory=list)  # (id, raw spec) in order
     constants: dict[str, Any] = attrs.field(factory=dict)
     events: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     modifiers: dict[str, int] = attrs.field(factory=dict)

@@ -92,6 +92,9 @@ class Param:
     name: str
     domain: Expr
     type: str
+    # The values the rules declare it may take (`params: {x: {in: ..., max: 10}}`), for
+    # the integer action space; None: found from the domain's text (runtime/domains.py).
+    values: tuple[Any, ...] | None = None
 
 
 @attrs.frozen
@@ -108,6 +111,9 @@ class ActionDef:
     label: str
     # The label as a template ({expressions} over `me` and the parameters), for people.
     label_parts: tuple[Any, ...] = ()
+    # Generated: lister(state, player, out) appends the legal instances (None: the
+    # generic walk in runtime/decisions.py lists them).
+    lister: Callable[[Any, int, list[Any]], None] | None = None
 
 
 @attrs.frozen
@@ -227,6 +233,10 @@ class GameDef:
     views: tuple[ViewDef, ...] = ()
     # Per seat (the last rule covers every later seat); empty: human first, then random.
     seat_rules: tuple[SeatRule, ...] = ()
+    # The Python generated for the rules, (which rule, source), and the names it binds
+    # (name, description): what `orrery describe GAME --code` prints.
+    generated_code: tuple[tuple[str, str], ...] = ()
+    generated_names: tuple[tuple[str, str], ...] = ()
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)

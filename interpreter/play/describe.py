@@ -88,3 +88,18 @@ def _end_line(e: dict[str, Any]) -> str:
     when = f" when {e['when']}" if "when" in e else ""
     winners = f", winners {e['winners']}" if "winners" in e else ""
     return f"{e['id']}: checked after each {e['check']}{when}; then {e['then']}{winners}"
+
+
+def render_generated_code(gd: Any) -> str:
+    """The generated Python of a game, rule by rule, then the names it binds. Effects'
+    statements run as compiled operations of the run loop and are not listed; every
+    expression inside them is."""
+    lines = [f"# Python generated for {gd.id} ({len(gd.generated_code)} functions).",
+             "# `st` is the state, `env` the running effect's locals; `_name` are bound names (listed at the end).", ""]
+    for what, source in gd.generated_code:
+        lines.append(f"# {what}")
+        lines.append(source.rstrip())
+        lines.append("")
+    lines.append("# bound names")
+    lines.extend(f"# {name} = {shown}" for name, shown in gd.generated_names)
+    return "\n".join(lines)

@@ -2,19 +2,38 @@
 
 Game i is played with seed `seed + i` and its agents are seeded from (that seed, seat),
 so every game is a pure function of its seed: the summary is the same whatever the
-number of worker processes (only `seconds` differs). Workers are spawned processes
-(safe on every platform) running a top-level function; each loads the game once and
-keeps it. A game that raises, or does not end within the action cap, is counted as an
-error with its seed and message, and the run goes on.
+number of worker processes (only `seconds` differs). A game that raises, or does not
+end within the action cap, is counted as an error with its seed and message, and the
+run goes on.
+
+Parallel runs are built to scale with cores, so that nothing per game crosses between
+processes but one small tuple:
+* with N workers, this process is one of them and N-1 helpers are started for the run:
+  N processes play games, none sits waiting (on N cores, N busy processes);
+* helpers are forked where that is safe (Linux, no other thread in the process): they
+  start in milliseconds with the game already loaded. Elsewhere they are spawned and
+  each loads the game once;
+* the games are cut into chunks of consecutive seeds that shrink as the work runs out
+  (a quarter of each worker's share of what is left, capped), so there are few round
+  trips and no worker idles at the end waiting on a long last chunk; whoever is free
+  takes the next chunk from a shared counter;
+* helpers send their outcomes back as plain tuples (attrs records pickle several times
+  slower); this process gathers them between its own chunks.
+A helper that dies is reported as an error instead of being waited for.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.context
+import multiprocessing.process
+import operator
+import queue
 import sys
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
 import attrs
@@ -83,17 +102,66 @@ def play_one(spec: SimulationSpec, seed: int) -> Outcome:
                    scores=tuple(float(s) for s in state.scores()), reason=str(result["reason"]))
 
 
-def _play_task(task: tuple[SimulationSpec, int]) -> Outcome:
-    """The worker entry (top level, so spawned processes can import it)."""
-    return play_one(*task)
+# An Outcome's fields as a tuple, in the order Outcome(*row) takes them (in C: no per-field call).
+_as_row = operator.attrgetter(*(field.name for field in attrs.fields(Outcome)))
+
+
+def _play_chunk(spec: SimulationSpec, first: int, count: int) -> list[Outcome]:
+    return [play_one(spec, seed) for seed in range(first, first + count)]
 
 
 # ---- many games ----------------------------------------------------------------------------
 
+MAX_CHUNK = 256  # games per task at most: results flow steadily and progress stays live
+SHARES = 4  # a chunk is 1/SHARES of a worker's even share of the games still to hand out
+POLL = 0.5  # seconds between checks that the helpers are alive, while waiting for one
+
+
+def chunk_plan(games: int, workers: int) -> list[tuple[int, int]]:
+    """(first game, count) of each task, in order: guided self-scheduling, large
+    chunks first and single games last, covering 0..games-1 exactly once."""
+    plan: list[tuple[int, int]] = []
+    start = 0
+    while start < games:
+        left = games - start
+        size = max(1, min(MAX_CHUNK, -(-left // (workers * SHARES))))
+        plan.append((start, size))
+        start += size
+    return plan
+
+
+def pool_context() -> multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext:
+    """fork where it is safe and cheap (Linux, and this process runs no other thread:
+    forking a threaded process can copy a held lock); spawn everywhere else."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _claim(counter: Any, tasks: int) -> int | None:
+    """The next chunk's index for whoever asks first (helpers and this process), or None."""
+    with counter.get_lock():
+        index = int(counter.value)
+        if index >= tasks:
+            return None
+        counter.value = index + 1
+    return index
+
+
+def _helper(spec: SimulationSpec, plan: list[tuple[int, int]], seed: int, counter: Any, results: Any) -> None:
+    """A helper process (top level, so spawned processes can import it): claim chunks
+    until none is left, sending each one's outcomes as plain tuples."""
+    _game_for(spec)  # a forked helper has it already; a spawned one loads it once
+    while (index := _claim(counter, len(plan))) is not None:
+        first, count = plan[index]
+        rows = [_as_row(o) for o in _play_chunk(spec, seed + first, count)]
+        results.put((index, rows))
+
 
 def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
              game: Game | None = None) -> Iterator[Outcome]:
-    """The outcomes of games seed, seed+1, ... in seed order (`game`: already loaded)."""
+    """The outcomes of games seed, seed+1, ... in seed order (`game`: already loaded).
+    With several workers, this process is one of them and workers-1 helpers are started."""
     if game is not None:
         _GAMES[spec] = game
     workers = max(1, min(workers, games))
@@ -101,10 +169,61 @@ def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
         for i in range(games):
             yield play_one(spec, seed + i)
         return
-    tasks = ((spec, seed + i) for i in range(games))
-    chunk = max(1, min(64, games // (workers * 8)))
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap(_play_task, tasks, chunksize=chunk)
+    yield from _parallel(spec, games, seed, workers)
+
+
+def _parallel(spec: SimulationSpec, games: int, seed: int, workers: int) -> Iterator[Outcome]:
+    """Helpers and this process take chunks of the plan in turn from a shared counter
+    (whoever is free takes the next); this process also gathers the helpers' results
+    between its own chunks, and yields everything in seed order."""
+    context = pool_context()
+    _game_for(spec)  # loaded before any fork, so every forked helper has it
+    plan = chunk_plan(games, workers)
+    counter = context.Value("l", 0)
+    results = context.Queue()
+    helpers = [context.Process(target=_helper, args=(spec, plan, seed, counter, results), daemon=True)
+               for _ in range(workers - 1)]
+    for helper in helpers:
+        helper.start()
+    ready: dict[int, list[Outcome]] = {}
+    following = 0  # the next chunk to yield
+    finished = False
+    try:
+        while following < len(plan):
+            index = _claim(counter, len(plan))
+            if index is not None:
+                first, count = plan[index]
+                ready[index] = _play_chunk(spec, seed + first, count)
+            while following not in ready or not results.empty():
+                try:  # wait only when this process has nothing left to play
+                    got, rows = results.get(timeout=POLL) if index is None else results.get_nowait()
+                except queue.Empty:
+                    if index is not None:
+                        break
+                    _check_alive(helpers)
+                    continue
+                ready[got] = [Outcome(*row) for row in rows]
+            while following in ready:
+                yield from ready.pop(following)
+                following += 1
+        finished = True
+    finally:
+        for helper in helpers:
+            if finished:  # it has sent its last chunk and is on its way out
+                helper.join(timeout=10)
+            if helper.is_alive():  # stopped early (an error, or the caller stopped reading)
+                helper.terminate()
+            helper.join()
+        results.close()
+        results.join_thread()
+
+
+def _check_alive(helpers: Sequence[multiprocessing.process.BaseProcess]) -> None:
+    """A helper that died (killed, out of memory) leaves its chunk unplayed: say so
+    rather than wait for it forever."""
+    for helper in helpers:
+        if helper.exitcode not in (None, 0):
+            raise GameError(f"a simulation worker process stopped unexpectedly (exit code {helper.exitcode})")
 
 
 class Progress:

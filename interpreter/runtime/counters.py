@@ -7,6 +7,7 @@ is a rule error where it happens. A change fires `changed` for games that listen
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
@@ -65,8 +66,36 @@ def _key_name(cdef: Any, key: int) -> Any:
     return cdef.keys[key] if cdef.keys else key
 
 
+class ValueMemo(threading.local):
+    """Values computed while the state cannot change (listing legal actions: conditions
+    and domains are pure), so each (value, player) is computed once per listing, not
+    once per candidate action. One listing at a time per thread."""
+
+    table: dict[tuple[int, int], Any] | None = None
+
+    def __enter__(self) -> None:
+        self.table = {}
+
+    def __exit__(self, *exc: object) -> None:
+        self.table = None
+
+
+MEMO = ValueMemo()
+
+
 def value_of(st: State, vi: int, player: int) -> Any:
     """A declared value for a player, after every modifier that applies now."""
+    memo = MEMO.table
+    if memo is None:
+        return _value_of(st, vi, player)
+    key = (vi, player)
+    if key in memo:
+        return memo[key]
+    result = memo[key] = _value_of(st, vi, player)
+    return result
+
+
+def _value_of(st: State, vi: int, player: int) -> Any:
     vdef = st.gd.values[vi]
     env: dict[str, Any] = {"p": player, "me": player}
     result = vdef.base(st, env)

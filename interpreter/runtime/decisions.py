@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import IllegalActionError
 from interpreter.model import ActionDef
 from interpreter.runtime.actions import DONE, Action, render, renderer
-from interpreter.runtime.counters import change_counter
+from interpreter.runtime.counters import MEMO, change_counter
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.loop import run
@@ -98,12 +98,13 @@ def legal_actions(st: State) -> list[Action]:
         pass
     elif isinstance(pending, PendingActions):
         player = pending.player
-        for action in st.gd.groups[pending.group]:
-            if _within_limits(st, action, player):
-                try:
-                    _enumerate(st, action, player, result)
-                except RULE_SLIPS as err:  # conditions run outside the effect loop
-                    raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
+        with MEMO:
+            for action in st.gd.groups[pending.group]:
+                if _within_limits(st, action, player):
+                    try:
+                        _enumerate(st, action, player, result)
+                    except RULE_SLIPS as err:  # conditions run outside the effect loop
+                        raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
     else:
         type_ = pending.type
         result = [Action(render(st, v, type_), v) for v in pending.options]
@@ -121,6 +122,9 @@ def _within_limits(st: State, action: ActionDef, player: int) -> bool:
 
 
 def _enumerate(st: State, action: ActionDef, player: int, out: list[Action]) -> None:
+    if action.lister is not None:  # generated at load (compile/enumerators.py): same result, faster
+        action.lister(st, player, out)
+        return
     # One env for the whole walk: domains and conditions only read it (this is the hot
     # path of every decision, so no copies per candidate).
     env: dict[str, Any] = {"me": player}

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from interpreter.diagnostics import GameError
+from interpreter.runtime.actions import render
+from interpreter.runtime.journal import Journal
 from interpreter.runtime.records import STOPPED, Frame, Grant, pending_from_json
 
 if TYPE_CHECKING:
@@ -33,6 +35,7 @@ COPIES = {
     "dicts": "{{k: v.copy() for k, v in s.{a}.items()}}",
     "set": "s.{a}.copy()",
     "frames": "[f.copy() for f in s.{a}]",
+    "journal": "s.{a}.copy()",  # append-only texts: the copy shares all but the latest few
     "empty": "[]",
 }
 
@@ -77,10 +80,10 @@ def _load_counters(st: State, value: Any) -> list[list[int]]:
     for cdef, values in zip(gd.counters, value, strict=True):
         values = int_list(values, f"counter {cdef.name}")
         need(len(values) == cdef.width * (n if cdef.scope == "player" else 1), f"counter {cdef.name} has wrong size")
-        low = cdef.min if cdef.min is not None else None
-        high = cdef.max if cdef.max is not None else None
-        need(all((low is None or v >= low) and (high is None or v <= high) for v in values),
-             f"counter {cdef.name} is out of its bounds")
+        low, high = cdef.min, cdef.max
+        for v in values:
+            need((low is None or v >= low) and (high is None or v <= high),
+                 f"counter {cdef.name} is out of its bounds ({v}, not within {_bounds(low, high)})")
         counters.append(values)
     return counters
 
@@ -101,14 +104,35 @@ def _load_loc(st: State, value: Any) -> list[int]:
 def _load_zones(st: State, value: Any) -> list[list[int]]:
     need(isinstance(value, list) and len(value) == st.layout.slots, "wrong number of zones")
     zones = [int_list(z, "zone") for z in value]
+    # Each card is in exactly one zone, the one its location names (or none: out of the game).
     seen: set[int] = set()
     for slot, zone in enumerate(zones):
         for iid in zone:
-            need(0 <= iid < len(st.card_def) and st.loc[iid] == slot and iid not in seen,
-                 f"card {iid} is in the wrong place")
+            need(0 <= iid < len(st.card_def), f"zone {zone_name(st, slot)} holds a card that does not exist")
+            need(iid not in seen, f"card {card_name(st, iid)} is in the wrong place: in two zones")
+            need(st.loc[iid] == slot, f"card {card_name(st, iid)} is in the wrong place: in zone "
+                                      f"{zone_name(st, slot)}, but its location says {zone_name(st, st.loc[iid])}")
             seen.add(iid)
-    need(all(loc == -1 or i in seen for i, loc in enumerate(st.loc)), "a card is lost between zones")
+    for iid, slot in enumerate(st.loc):
+        need(slot == -1 or iid in seen, f"a card is lost between zones: card {card_name(st, iid)} is in no zone, "
+                                        f"but its location says {zone_name(st, slot)}")
     return zones
+
+
+def card_name(st: State, iid: int) -> str:
+    return f"{st.gd.cards[st.card_def[iid]].id}#{iid}"
+
+
+def zone_name(st: State, slot: int) -> str:
+    if slot == -1:
+        return "out of the game"
+    zdef = st.gd.zones[st.layout.zdef[slot]]
+    owner = st.layout.zowner[slot]
+    return f"{zdef.name}(P{owner + 1})" if owner >= 0 else zdef.name
+
+
+def _bounds(low: int | None, high: int | None) -> str:
+    return f"{'-inf' if low is None else low}..{'inf' if high is None else high}"
 
 
 def _load_attrs(st: State, value: Any) -> dict[tuple[int, str], Any]:
@@ -143,6 +167,12 @@ def _load_stack(st: State, value: Any) -> list[Frame]:
         need(0 <= frame[0] < len(codes) and (0 <= frame[1] <= len(codes[frame[0]].ops) or frame[1] == STOPPED),
              "frame points outside the rules")
         stack.append(Frame(frame[0], frame[1], dict(frame[2])))
+    # The game's flow is the first effect pushed (setup runs on top of it) and its frame
+    # is the last to go: it sits at the bottom, and only there.
+    flow = st.gd.flow
+    if flow is not None and stack:
+        need(stack[0].code == flow, "the bottom effect is not the game's flow")
+        need(all(f.code != flow for f in stack[1:]), "the game's flow runs twice")
     return stack
 
 
@@ -155,11 +185,16 @@ def _load_pending(st: State, value: Any) -> Any:
     need(isinstance(value, list) and len(value) > 0 and value[0] in ("actions", "choice"), "bad pending decision")
     need(st.stack != [], "a decision without a running effect")
     need(len(value) > 1 and _is_int(value[1]) and 0 <= value[1] < st.n, "bad deciding player")
+    # The innermost effect waits at the operation that asked (it runs again with the
+    # answer), and that answer is not given yet.
+    top = st.stack[-1]
+    need(top.pc < len(st.gd.codes[top.code].ops), "the effect waiting for the decision is over")
     if value[0] == "actions":
         need(len(value) == 4 and isinstance(value[2], str) and isinstance(value[3], str)
              and value[3].startswith("#"), "bad pending actions")
         need(value[2] in st.gd.groups, "unknown action group")
         need(value[1] not in _bot_seats(st), "a decision for a seat that a game bot plays")
+        need(value[3] not in top.env, "the decision waited for is already answered")
         return pending_from_json(value)
     need(len(value) == 7, "bad pending choice")
     _, _, options, type_, prompt, answer, allow_done = value
@@ -175,6 +210,12 @@ def _load_pending(st: State, value: Any) -> Any:
         kind = {"int": int, "str": str, "bool": bool}[type_]
         need(all(isinstance(o, kind) for o in options), f"the options of the choice are not all {type_}")
     need(value[1] not in _bot_seats(st), "a decision for a seat that a game bot plays")
+    need(answer not in top.env, "the decision waited for is already answered")
+    # The rules ask only when there is something to choose: two options or more, or one
+    # and "done"; each is a distinct answer.
+    need(len(options) >= (1 if allow_done else 2), "a choice with nothing to choose")
+    texts = [render(st, o, type_) for o in options]
+    need(len(set(texts)) == len(texts), "a choice offers the same option twice")
     return pending_from_json(value)
 
 
@@ -240,6 +281,14 @@ def _load_strings(what: str) -> Callable[[State, Any], list[str]]:
     return load
 
 
+def _load_journal(what: str) -> Callable[[State, Any], Journal]:
+    load_strings = _load_strings(what)
+
+    def load(st: State, value: Any) -> Journal:
+        return Journal(load_strings(st, value))
+    return load
+
+
 def _dump_attrs(value: dict[tuple[int, str], Any]) -> list[list[Any]]:
     return [[iid, name, v] for (iid, name), v in sorted(value.items(), key=lambda kv: kv[0])]
 
@@ -276,8 +325,10 @@ FIELDS: tuple[Field, ...] = (
     Field("terminal", "share", "terminal", load=_load_terminal),
     Field("winners", "list", "winners", list, _load_winners),
     Field("end_reason", "share", "end_reason", load=_load_optional_str("end reason")),
-    Field("history", "list", "history", list, _load_strings("history")),
-    Field("log", "list", "log", list, _load_strings("log")),
+    # Journals (append-only, shared by clones) come last: State.to_json writes their
+    # kept JSON text after the other fields instead of encoding them again.
+    Field("history", "journal", "history", Journal.to_list, _load_journal("history")),
+    Field("log", "journal", "log", Journal.to_list, _load_journal("log")),
     # Legal actions are immutable and the list is never changed in place: a clone
     # shares it, so it does not list its actions again (searches clone before moves).
     Field("legal_cache", "share"),

@@ -5,9 +5,26 @@ Game builds them once per count and every new state copies them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
+from interpreter.diagnostics import RuleRuntimeError
 from interpreter.model import GameDef
+
+
+class SeatIndex(dict[Any, int]):
+    """The seats of a game, each mapped to itself; anything else (-1, a seat too high,
+    none, a card) is refused with a rule error. Generated code checks a player value
+    with one look-up, `st.layout.seat[p]`, instead of a call: slots are computed from
+    the seat number, so an unchecked -1 would silently read another player's data."""
+
+    def __init__(self, n: int):
+        super().__init__((p, p) for p in range(n))
+        self.n = n
+
+    def __missing__(self, p: Any) -> int:
+        raise RuleRuntimeError(f"there is no player {p!r} (players are 0 to {self.n - 1})")
 
 
 @attrs.frozen
@@ -18,6 +35,7 @@ class Layout:
     zowner: tuple[int, ...]  # slot -> owner seat, -1 when shared
     zdef: tuple[int, ...]  # slot -> zone index
     slots: int
+    seat: SeatIndex
 
     @classmethod
     def build(cls, gd: GameDef, n: int) -> Layout:
@@ -30,7 +48,7 @@ class Layout:
             for owner in owners:
                 zowner.append(owner)
                 zdef.append(zone.index)
-        return cls(tuple(zbase), tuple(zowner), tuple(zdef), len(zowner))
+        return cls(tuple(zbase), tuple(zowner), tuple(zdef), len(zowner), SeatIndex(n))
 
 
 @attrs.frozen

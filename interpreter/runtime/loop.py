@@ -37,45 +37,50 @@ def run(st: State) -> None:
         ops = code.ops
         count = len(ops)
         depth = len(stack)
-        # Run this frame's operations until it ends or another frame goes on top.
-        while True:
-            pc = fr.pc
-            if pc >= count:
-                stack.pop()
-                # An action is over (its triggers too): `check: action` ends are checked
-                # now, while `me` is still the player who acted (not at the next
-                # decision, which may be another player's turn).
-                if code.kind == "action" and check_end(st, "action", fr.env.get("me")):
-                    return
-                break
+        pc = fr.pc
+        # Run this frame's operations until it ends or another frame goes on top. The
+        # inner loop checks only what most operations cannot change: an ending game
+        # clears the stack (finish), so a changed depth covers it too.
+        while pc < count:
             fr.pc = pc + 1
-            try:
+            try:  # free unless raised (Python 3.11+)
                 if ops[pc](st, fr):
                     return
             except RULE_SLIPS as err:
                 raise rule_error(code.wheres[pc], err) from None
-            if st.terminal:
-                return
             budget -= 1
             if not budget:
+                if st.terminal:
+                    return
                 if st.turn_no == refilled_at or st.turn_no - first_turn > MAX_QUIET_TURNS:
-                    what = (f"more than {STEP_BUDGET} steps without a decision or a new turn (an endless loop?)"
-                            if st.turn_no == refilled_at
-                            else f"more than {MAX_QUIET_TURNS} turns without a decision (a game that never ends?)")
+                    what = (f"more than {STEP_BUDGET} steps without a decision or a new turn (an endless "
+                            "loop?)" if st.turn_no == refilled_at
+                            else f"more than {MAX_QUIET_TURNS} turns without a decision (a game that never "
+                                 "ends?)")
                     raise RuleRuntimeError(what, code="step-budget").within(code.wheres[pc])
                 budget, refilled_at = STEP_BUDGET, st.turn_no
-            if st.queue:
-                queued = st.queue
-                st.queue = []
-                stack.extend(reversed(queued))
-                if len(stack) > MAX_DEPTH:
-                    raise RuleRuntimeError(f"trigger chain deeper than {MAX_DEPTH} effects (a trigger that fires "
-                                           "itself?)", code="depth").within(code.wheres[pc])
+            if st.queue or len(stack) != depth:
                 break
-            if len(stack) != depth:
-                if len(stack) > MAX_DEPTH:  # calls (procedures, `use`) nest frames too
-                    raise RuleRuntimeError(f"effects nested deeper than {MAX_DEPTH} (a procedure that calls "
-                                           "itself?)", code="depth").within(code.wheres[pc])
-                break
+            pc = fr.pc
+        else:
+            stack.pop()
+            # An action is over (its triggers too): `check: action` ends are checked
+            # now, while `me` is still the player who acted (not at the next
+            # decision, which may be another player's turn).
+            if code.kind == "action" and check_end(st, "action", fr.env.get("me")):
+                return
+            continue
+        if st.terminal:
+            return
+        if st.queue:
+            queued = st.queue
+            st.queue = []
+            stack.extend(reversed(queued))
+            if len(stack) > MAX_DEPTH:
+                raise RuleRuntimeError(f"trigger chain deeper than {MAX_DEPTH} effects (a trigger that fires "
+                                       "itself?)", code="depth").within(code.wheres[pc])
+        elif len(stack) > MAX_DEPTH:  # calls (procedures, `use`) nest frames too
+            raise RuleRuntimeError(f"effects nested deeper than {MAX_DEPTH} (a procedure that calls "
+                                   "itself?)", code="depth").within(code.wheres[pc])
     if not st.terminal:
         finish(st, None, "flow-ended")

@@ -9,14 +9,17 @@ to_json() is exact. The fields are declared once, in fields.py.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Protocol
 
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
-from interpreter.runtime import decisions
+from interpreter.runtime import decisions, learning
+from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.fields import FIELDS, SAVED, make_clone
+from interpreter.runtime.journal import Journal
 from interpreter.runtime.layout import Layout, StartTemplate
 from interpreter.runtime.loop import run
 from interpreter.runtime.observation import observe
@@ -31,6 +34,7 @@ from interpreter.runtime.saves import (
     parse_save,
     state_to_dict,
 )
+from interpreter.runtime.tensor import TensorLayout
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 __all__ = ["STATE_FORMAT", "TERMINAL", "Rules", "State", "load_state", "new_state"]
@@ -46,6 +50,10 @@ class Rules(Protocol):
     def layout(self, num_players: int) -> Layout: ...
 
     def start_template(self, num_players: int) -> StartTemplate: ...
+
+    def action_space(self, num_players: int) -> ActionSpace: ...
+
+    def tensor_layout(self, num_players: int) -> TensorLayout: ...
 
 
 class State:
@@ -79,8 +87,8 @@ class State:
     terminal: bool
     winners: list[int]
     end_reason: str | None
-    history: list[str]
-    log: list[str]
+    history: Journal
+    log: Journal
     legal_cache: list[Action] | None
 
     # ---- OpenSpiel-like API --------------------------------------------------------
@@ -136,13 +144,72 @@ class State:
         return observe(self, player)
 
     def to_json(self) -> str:
-        return dump_state(self)
+        """The save (saves.py's `dump_state`, byte for byte). The journals are the last
+        fields: their JSON text, kept chunk by chunk, is appended instead of encoding
+        every action and log line of the game again."""
+        if not _JOURNALS_LAST:
+            return dump_state(self)
+        data = state_to_dict(self)
+        for field in _JOURNALS:
+            del data[field.key]  # type: ignore[arg-type]
+        text = json.dumps(data, separators=(",", ":"))
+        journals = ",".join(f"{json.dumps(f.key)}:{getattr(self, f.attr).to_json()}" for f in _JOURNALS)
+        return f"{text[:-1]},{journals}}}"
 
     def __str__(self) -> str:
         lines = render_observation(observe(self, -1), self.gd, set())
         if self.terminal:
             lines.append(f"Over: winners {', '.join(f'P{w + 1}' for w in self.winners) or 'none'}")
         return f"{self.gd.name}\n" + "\n".join(lines)
+
+    # ---- integer actions and observations for learning (docs/learning.md) -----------
+
+    def num_distinct_actions(self) -> int:
+        """The size of the game's integer action space for this many players."""
+        return self.game.action_space(self.n).size
+
+    def legal_action_ids(self, player: int | None = None) -> list[int]:
+        """The legal actions as integer ids, ascending (see runtime/action_space.py)."""
+        if self.terminal or (player is not None and player != self.current_player()):
+            return []
+        return list(self.game.action_space(self.n).legal(self))
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal id, 0 elsewhere, over the whole action space."""
+        mask = [0] * self.num_distinct_actions()
+        for a in self.legal_action_ids(player):
+            mask[a] = 1
+        return mask
+
+    def action_to_string(self, player: int, action: int) -> str:
+        """The text of an integer action (the same for every player and state)."""
+        return self.game.action_space(self.n).to_string(action)
+
+    def string_to_action(self, player: int, text: str) -> int:
+        """The id of an id text or of one of this state's legal action texts."""
+        return learning.id_of_text(self, self.game.action_space(self.n), text)
+
+    def apply_action_id(self, action: int) -> None:
+        """Make the legal move with this id (IllegalActionError, state unchanged, if none)."""
+        learning.apply_id(self, self.game.action_space(self.n), action)
+
+    def observation_string(self, player: int) -> str:
+        """What `player` may see now, as a canonical string (see runtime/learning.py)."""
+        return learning.observation_string(self, player, self.game.action_space(self.n))
+
+    def information_state_string(self, player: int) -> str:
+        """The player's view now and every decision so far as they saw it (the game is
+        replayed from its seed to see what each decision showed)."""
+        space = self.game.action_space(self.n)
+        learning.check_player(self, player)
+        steps = learning.replay_steps(new_state(self.game, self.n, self.seed, self.seats), self.history, space)
+        return learning.information_state_string(self, player, steps, space)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """What `player` may see now, as numbers (runtime/tensor.py); the length is
+        `Game.observation_tensor_shape(n)[0]`."""
+        learning.check_player(self, player)
+        return self.game.tensor_layout(self.n).encode(self, player)
 
     # ---- helpers -------------------------------------------------------------------
 
@@ -186,6 +253,8 @@ class State:
 
 
 _clone = make_clone(State)
+_JOURNALS = tuple(f for f in SAVED if f.copy == "journal")
+_JOURNALS_LAST = bool(_JOURNALS) and SAVED[len(SAVED) - len(_JOURNALS):] == _JOURNALS
 
 
 def new_state(game: Rules, num_players: int, seed: int, seats: list[str]) -> State:
@@ -208,7 +277,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str]) -> Sta
     st.grants = []
     st.ending = st.ending_reason = st.end_reason = None
     st.terminal, st.winners = False, []
-    st.history, st.log, st.legal_cache = [], [], None
+    st.history, st.log, st.legal_cache = Journal(), Journal(), None
     if gd.flow is not None:
         st.stack.append(Frame(gd.flow, 0, {}))
     if gd.setup is not None:

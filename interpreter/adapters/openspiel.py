@@ -1,0 +1,285 @@
+"""Any orrery game as an OpenSpiel game: `interpreter.openspiel.load("kuhn-poker")`
+returns a `pyspiel.Game` that OpenSpiel's Python algorithms (tree walks, CFR, MCTS...)
+use like one of its own. See docs/openspiel.md.
+
+Each rule set (a game with its variants and overlays) is registered once with
+`pyspiel.register_game`, under `orrery_<id>` (letters, digits and `_`), so
+`pyspiel.load_game("orrery_kuhn_poker(players=2)")` works too once it is loaded.
+Its GameType comes from the rules:
+
+* dynamics SEQUENTIAL (one seat decides at a time);
+* chance DETERMINISTIC when no effect draws a random number, else
+  SAMPLED_STOCHASTIC: the engine draws them itself from the state's seed, and each
+  new game played takes the next seed from the `seed` parameter on. This is the seam for explicit
+  chance nodes: once states can stop at chance events (`chance_outcomes()`), their
+  game type becomes EXPLICIT_STOCHASTIC and `current_player()` returns CHANCE there
+  (see `_CHANCE` below);
+* information PERFECT when every zone and counter is visible to all (zone order
+  included), else IMPERFECT;
+* utility from `returns`: without a `returns` rule a game gives +1 to winners and -1
+  to the others (ZERO_SUM for two players), with one it is GENERAL_SUM unless the
+  `utility` option says otherwise, with the bounds the `min_utility`/`max_utility`
+  options give; reward model TERMINAL.
+
+Integer actions, observation strings and tensors, and information-state strings are
+those of the core API (docs/learning.md); the information state is recorded as the
+game is played, so it costs nothing to ask.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as err:  # pragma: no cover - depends on what is installed
+    raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
+                      "install them with: pip install 'orrery[openspiel]'") from None
+
+from interpreter.diagnostics import GameError
+from interpreter.game import Game, load_game
+from interpreter.runtime.learning import Step, action_of_id, begin_step, information_state_string
+from interpreter.runtime.state import State
+
+MAX_GAME_LENGTH = 10_000  # a bound OpenSpiel needs; pass max_game_length for a tighter one
+_UTILITIES = {
+    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+    "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+    "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
+    "identical": pyspiel.GameType.Utility.IDENTICAL,
+}
+_CHANCE = pyspiel.GameType.ChanceMode  # EXPLICIT_STOCHASTIC once states have chance nodes
+_registered: dict[str, tuple[str, Game, dict[str, Any]]] = {}  # short name -> (rules hash, game, defaults)
+_types: dict[str, Any] = {}  # short name -> its pyspiel.GameType
+_classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
+
+
+def load(game: str | Game, *, players: int | None = None, seed: int = 0, variants: list[str] | tuple[str, ...] = (),
+         overlays: list[str] | tuple[str, ...] = (), utility: str | None = None, min_utility: float | None = None,
+         max_utility: float | None = None, max_game_length: int | None = None) -> Any:
+    """An orrery game (an id, a path, or a loaded Game) as a `pyspiel.Game` for
+    `players` seats (default: the game's default). `seed` seeds the first new game
+    (the next ones take the following seeds). `utility` is one of zero_sum,
+    constant_sum, general_sum, identical; `min_utility`/`max_utility` bound the
+    returns of a game that declares `returns` (default -1 and 1 otherwise)."""
+    rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
+    if utility is not None and utility not in _UTILITIES:
+        raise GameError(f"utility '{utility}' is not one of {', '.join(_UTILITIES)}")
+    n = rules.definition.default_players if players is None else players
+    rules.num_distinct_actions(n)  # checks the player count and that the actions can be numbered
+    name = _register(rules, utility)
+    params: dict[str, Any] = {"players": n, "seed": int(seed)}
+    if min_utility is not None:
+        params["min_utility"] = float(min_utility)
+    if max_utility is not None:
+        params["max_utility"] = float(max_utility)
+    if max_game_length is not None:
+        params["max_game_length"] = int(max_game_length)
+    return _classes[name](params)
+
+
+def short_name(rules: Game, utility: str | None = None) -> str:
+    """The name a rule set is registered under (`orrery_kuhn_poker`)."""
+    base = "orrery_" + re.sub(r"[^a-z0-9_]", "_", rules.id.lower())
+    if rules.definition.variants or rules.definition.overlays:
+        base += "_" + rules.definition.data_hash[:8]
+    if utility is not None:
+        base += f"_{utility}"
+    return base
+
+
+def _register(rules: Game, utility: str | None) -> str:
+    name = short_name(rules, utility)
+    known = _registered.get(name)
+    if known is not None and known[0] != rules.definition.data_hash:
+        name = f"{name}_{rules.definition.data_hash[:8]}"  # another rule set with this id
+        known = _registered.get(name)
+    if known is not None:
+        _registered[name] = (known[0], rules, known[2])
+        return name
+    gd = rules.definition
+    plain = gd.scoring.returns is None
+    kind = utility or ("zero_sum" if plain and gd.min_players == gd.max_players == 2 else "general_sum")
+    defaults = {"players": gd.default_players, "seed": 0, "min_utility": -1.0, "max_utility": 1.0,
+                "max_game_length": MAX_GAME_LENGTH}
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"orrery: {gd.name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=_CHANCE.SAMPLED_STOCHASTIC if rules.uses_chance() else _CHANCE.DETERMINISTIC,
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if _perfect(rules)
+                     else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
+        utility=_UTILITIES[kind],
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=gd.max_players,
+        min_num_players=gd.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=defaults,
+    )
+    _registered[name] = (gd.data_hash, rules, defaults)
+    _types[name] = game_type
+    # One class per rule set, registered as its creator: pyspiel keeps the creator past
+    # the interpreter's end, and a class (unlike a function) is never freed that late.
+    _classes[name] = type(f"OrreryGame_{name}", (OrreryGame,), {"short_name": name})
+    if name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, _classes[name])
+    return name
+
+
+def _perfect(rules: Game) -> bool:
+    gd = rules.definition
+    return (all(z.visible == "all" and z.order_visible for z in gd.zones)
+            and all(c.visible == "all" for c in gd.counters))
+
+
+class OrreryGame(pyspiel.Game):  # type: ignore[misc]
+    """An orrery rule set for a number of players, as a pyspiel Game (one subclass
+    per registered rule set names it in `short_name`)."""
+
+    short_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        name = self.short_name
+        _, rules, defaults = _registered[name]
+        values = {**defaults, **(params or {})}
+        self.rules: Game = rules
+        self.num_seats = int(values["players"])
+        self.next_seed = int(values["seed"])  # the seed of the next random game played
+        space = rules.action_space(self.num_seats)
+        zero = _types[name].utility == pyspiel.GameType.Utility.ZERO_SUM
+        info = pyspiel.GameInfo(
+            num_distinct_actions=space.size,
+            max_chance_outcomes=0,
+            num_players=self.num_seats,
+            min_utility=float(values["min_utility"]),
+            max_utility=float(values["max_utility"]),
+            utility_sum=0.0 if zero else None,
+            max_game_length=int(values["max_game_length"]),
+        )
+        super().__init__(_types[name], info, {k: values[k] for k in defaults})
+
+    def new_initial_state(self, state: Any = None) -> OrreryState:
+        """A new game; a random game takes the next seed (see _Core)."""
+        return OrreryState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return _Observer(self, perfect_recall)
+
+
+class _Core:
+    """The orrery state behind a pyspiel state, and the steps seen so far.
+
+    pyspiel clones a Python state by making a new initial state and deep-copying the
+    attributes over it: this one copies itself with `State.clone()` (a deep copy of a
+    state would copy the whole rule set), and the new state it replaces was never made.
+    pyspiel also makes a throwaway initial state each time it needs the tensor's shape.
+    So a state is made only when first looked at, and a random game's seed is taken for
+    good only when the game is played (`state`): a state only observed (`peek`) takes
+    the next seed without using it up."""
+
+    def __init__(self, game: OrreryGame, state: State | None = None, steps: list[Step] | None = None):
+        self.game, self._state, self.steps = game, state, steps if steps is not None else []
+        self._played = state is not None
+
+    def peek(self) -> State:
+        if self._state is None:
+            self._state = self.game.rules.new_initial_state(self.game.num_seats, seed=self.game.next_seed)
+        return self._state
+
+    @property
+    def state(self) -> State:
+        st = self.peek()
+        if not self._played:
+            self._played = True
+            self.game.next_seed = max(self.game.next_seed, st.seed + 1)
+        return st
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        return _Core(self.game, self.state.clone(), list(self.steps))
+
+
+class OrreryState(pyspiel.State):  # type: ignore[misc]
+    """One orrery state as a pyspiel State (`.core.state` is the orrery State)."""
+
+    def __init__(self, game: OrreryGame):
+        super().__init__(game)
+        self.core = _Core(game)
+
+    def current_player(self) -> int:
+        # The seam for explicit chance: a state stopped at a chance event answers
+        # pyspiel.PlayerId.CHANCE here and lists chance_outcomes().
+        return int(self.core.state.current_player())
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.core.state.legal_action_ids(player)
+
+    def _apply_action(self, action: int) -> None:
+        st = self.core.state
+        space = self.core.game.rules.action_space(st.n)
+        chosen = action_of_id(st, space, action)  # raises, changing nothing, when not legal
+        pending = begin_step(st, chosen, space)
+        st.apply_action(chosen)
+        self.core.steps.append(pending.finish(st))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.core.state.action_to_string(player, action)
+
+    def is_terminal(self) -> bool:
+        return self.core.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.core.state.returns()
+
+    def __str__(self) -> str:
+        return full_text(self.core.state)
+
+    def information_state_text(self, player: int) -> str:
+        st = self.core.peek()
+        return information_state_string(st, player, self.core.steps, self.core.game.rules.action_space(st.n))
+
+
+def full_text(st: State) -> str:
+    """The whole state for people and for telling states apart: what everyone sees,
+    then the contents of every zone someone may not see."""
+    lines = [str(st)]
+    layout, gd = st.layout, st.gd
+    for slot, content in enumerate(st.zones):
+        zone = gd.zones[layout.zdef[slot]]
+        if zone.visible != "all" and content:
+            owner = layout.zowner[slot]
+            where = zone.name + (f"(P{owner + 1})" if owner >= 0 else "")
+            lines.append(f"{where}: {' '.join(gd.cards[st.card_def[iid]].id for iid in content)}")
+    return "\n".join(lines)
+
+
+class _Observer:
+    """A py observer (open_spiel/python/observation.py): the observation tensor in
+    named pieces, and observation or information-state strings."""
+
+    def __init__(self, game: OrreryGame, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        if perfect_recall:  # no information-state tensor: only its string
+            self.tensor = None
+            self.dict: dict[str, Any] = {}
+            return
+        layout = game.rules.tensor_layout(game.num_seats)
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = {p.name: self.tensor[p.offset:p.offset + p.size] for p in layout.pieces}
+
+    def set_from(self, state: OrreryState, player: int) -> None:
+        if self.tensor is not None:
+            self.tensor[:] = state.core.peek().observation_tensor(player)
+
+    def string_from(self, state: OrreryState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_text(player)
+        return state.core.peek().observation_string(player)
+

@@ -1,0 +1,174 @@
+"""Any orrery game as a PettingZoo AEC environment:
+`interpreter.pettingzoo.env("star-market", num_players=3, seed=7)`. See
+docs/pettingzoo.md.
+
+Agents are `player_0` .. `player_{N-1}` (seat P1 is `player_0`). The agent to act is
+the seat the game waits for, so one agent may act several times in a row. Spaces:
+
+* action space: `Discrete(num_distinct_actions)`, the game's integer actions
+  (docs/learning.md); an action that is not legal raises IllegalActionError and
+  changes nothing;
+* observation space: a `Dict` of `observation` (the observation tensor, float32, of
+  the game's fixed shape) and `action_mask` (int8, 1 for each legal action of that
+  agent, all 0 when another agent is to act), as PettingZoo's classic games have.
+
+Rewards come at the end: each agent gets its `returns()`; every agent is then
+terminated. Seeds: `reset(seed=s)` starts game `s`; `reset()` starts the next game
+after the last one (the first is the `seed` given to `env`, default 0).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+try:
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv
+except ImportError as err:  # pragma: no cover - depends on what is installed
+    raise ImportError(f"the PettingZoo adapter needs pettingzoo, gymnasium and numpy ({err}); "
+                      "install them with: pip install 'orrery[pettingzoo]'") from None
+
+from interpreter.diagnostics import IllegalActionError
+from interpreter.game import Game, load_game
+from interpreter.runtime.learning import Step, action_of_id, begin_step, information_state_string
+from interpreter.runtime.state import State
+
+
+def env(game: str | Game, num_players: int | None = None, seed: int | None = None,
+        variants: list[str] | tuple[str, ...] = (), overlays: list[str] | tuple[str, ...] = (),
+        render_mode: str | None = None) -> OrreryEnv:
+    """An AEC environment of an orrery game (an id, a path, or a loaded Game)."""
+    rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
+    return OrreryEnv(rules, num_players, seed, render_mode)
+
+
+class OrreryEnv(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment over orrery states (`.state` is the orrery State)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "orrery_v0",  # noqa: RUF012 - PettingZoo's shape
+                "is_parallelizable": False}
+
+    def __init__(self, rules: Game, num_players: int | None = None, seed: int | None = None,
+                 render_mode: str | None = None):
+        super().__init__()
+        modes = ("human", "ansi")
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode '{render_mode}' is not one of {', '.join(modes)}")
+        self.rules = rules
+        self.num_players = rules.definition.default_players if num_players is None else num_players
+        size = rules.num_distinct_actions(self.num_players)  # checks the count and the numbering
+        shape = tuple(rules.observation_tensor_shape(self.num_players))
+        self.metadata = {**self.metadata, "name": f"orrery_{rules.id}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{p}" for p in range(self.num_players)]
+        self.agents = self.possible_agents[:]
+        self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(size) for a in self.possible_agents}
+        self.observation_spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
+            "action_mask": gymnasium.spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
+        }) for a in self.possible_agents}
+        self._next_seed = 0 if seed is None else int(seed)
+        self.state: State = self._new_game(None)
+        self.steps: list[Step] = []
+        self._reset_bookkeeping()
+
+    # ---- spaces -------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    # ---- the AEC loop -------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.state = self._new_game(seed)
+        self.steps = []
+        self._reset_bookkeeping()
+
+    def _new_game(self, seed: int | None) -> State:
+        if seed is None:
+            seed = self._next_seed
+        self._next_seed = int(seed) + 1
+        return self.rules.new_initial_state(self.num_players, seed=int(seed))
+
+    def _reset_bookkeeping(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select_current()
+        if self.state.is_terminal():  # a game over before anyone acts
+            self._finish()
+
+    def _select_current(self) -> None:
+        player = self.state.current_player()
+        if 0 <= player < self.num_players:
+            self.agent_selection = self.possible_agents[player]
+        elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        p = self._seat[agent]
+        return {"observation": np.asarray(self.state.observation_tensor(p), dtype=np.float32),
+                "action_mask": np.asarray(self.state.legal_actions_mask(p), dtype=np.int8)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} is to act: None is an action only once the game is over")
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise IllegalActionError(f"an action is an integer in 0..{self.action_spaces[agent].n - 1}, "
+                                     f"not {action!r}") from None
+        st = self.state
+        space = self.rules.action_space(self.num_players)
+        chosen = action_of_id(st, space, a)  # raises, changing nothing, when not legal
+        pending = begin_step(st, chosen, space)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        st.apply_action(chosen)
+        self.steps.append(pending.finish(st))
+        if st.is_terminal():
+            self._finish()
+        else:
+            self._select_current()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        for agent, value in zip(self.possible_agents, self.state.returns(), strict=True):
+            if agent in self.rewards:
+                self.rewards[agent] = float(value)
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    # ---- for people and for learning code -------------------------------------------------
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs a render_mode ('human' or 'ansi')")
+            return None
+        text = str(self.state)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def information_state_string(self, agent: str) -> str:
+        """The agent's view and its history of the game (docs/learning.md)."""
+        return information_state_string(self.state, self._seat[agent], self.steps,
+                                        self.rules.action_space(self.num_players))

@@ -1,0 +1,80 @@
+"""One generated function per action that lists its legal instances.
+
+Listing legal actions is most of the work of a decision: every parameter's choices,
+the condition and the cost for each combination, and a canonical text per action.
+The generic walk (runtime/decisions.py) does this through lists of functions and
+renderers; here each action gets straight-line Python instead: nested loops over its
+parameters' choices, the condition and cost checks inline, the text built by
+concatenation, and a parameterless action's Action made once. Same order, same texts,
+same duplicates dropped as the generic walk (which stays for actions built by hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.compile.pysource import Emitter
+from interpreter.model import ActionDef, CounterDef
+from interpreter.runtime.actions import Action, render
+
+Lister = Callable[[Any, int, list[Action]], None]
+
+
+def _render_src(em: Emitter, var: str, type_: str, card_ids: list[str]) -> str:
+    """Source of a value's canonical text (as actions.render writes it)."""
+    fallback = f"{em.const(render, 'render')}(st, {var}, {type_!r})"
+    if type_ == "int":
+        return f"(str({var}) if type({var}) is int else {fallback})"
+    if type_ == "player":
+        return f"('P' + str({var} + 1) if type({var}) is int else {fallback})"
+    if type_ == "card":
+        ids = em.memo.get("card_ids")
+        if ids is None:
+            ids = em.memo["card_ids"] = em.const(card_ids, "card_ids")
+        return f"({ids}[st.card_def[{var}]] + '#' + str({var}) if type({var}) is int else {fallback})"
+    return fallback
+
+
+def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...], card_ids: list[str]) -> Lister:
+    """The legal instances of `action` for player `me`, appended to `out` in order."""
+    name = em.fresh("list")
+    lines = [f"def {name}(st, me, out):", "    env = {'me': me}"]
+    checks: list[str] = []
+    if action.condition is not None:
+        checks.append(f"{em.const(action.condition, 'condition')}(st, env)")
+    for ci, offset, amount in action.cost:
+        cdef = counters[ci]
+        slot = f"me * {cdef.width} + {offset}" if cdef.scope == "player" else str(offset)
+        floor = cdef.min if cdef.min is not None else 0
+        checks.append(f"st.counters[{ci}][{slot}] - {em.const(amount, 'cost')}(st, env) >= {floor}")
+    test = " and ".join(checks) or "True"
+    if not action.params:
+        bare = em.const(Action(action.id, (action.index, ())), "action")
+        lines.append(f"    if {test}:")
+        lines.append(f"        out.append({bare})")
+        return em.define("\n".join(lines) + "\n", name, f"actions.{action.id} (legal list)")  # type: ignore[no-any-return]
+    lines.append("    seen = set()")
+    indent = "    "
+    values = []
+    text = repr(action.id)
+    for i, param in enumerate(action.params):
+        var = f"_p{i}"
+        values.append(var)
+        lines.append(f"{indent}for {var} in {em.const(param.domain, 'domain')}(st, env):")
+        indent += "    "
+        lines.append(f"{indent}env[{param.name!r}] = {var}")
+        text += f" + ' ' + {_render_src(em, var, param.type, card_ids)}"
+    if checks:
+        lines.append(f"{indent}if {test}:")
+        indent += "    "
+    lines.append(f"{indent}text = {text}")
+    lines.append(f"{indent}if text not in seen:")
+    lines.append(f"{indent}    seen.add(text)")
+    payload = f"({action.index}, ({', '.join(values)},))"
+    lines.append(f"{indent}    out.append({em.const(Action, 'Action')}(text, {payload}))")
+    # As the generic walk: a parameter's name is dropped when its loop is over (the
+    # first parameter's stays; nothing reads it after the listing).
+    for i in range(len(action.params) - 1, 0, -1):
+        lines.append(f"{'    ' * (i + 1)}env.pop({action.params[i].name!r}, None)")
+    return em.define("\n".join(lines) + "\n", name, f"actions.{action.id} (legal list)")  # type: ignore[no-any-return]

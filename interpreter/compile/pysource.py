@@ -1,0 +1,100 @@
+"""Python source generated from checked rule text, and the functions made from it.
+
+The expression compiler writes each expression as a Python expression over two names,
+`st` (the state) and `env` (the running effect's locals), and this module turns it into
+a function once. Generated code is written only from the checked syntax tree, never
+from a user's raw text: names of the effect language become `env['name']` keys or
+mangled identifiers (`_v3`), literals are written with `repr`, and every other object
+the code needs (a table of card properties, a helper function) is a constant bound
+under a generated name (`_k12`) in the game's own namespace. The namespace offers only
+a short list of Python built-ins.
+
+Why: a closure per syntax node costs a Python call per node; one generated function per
+expression does the same work in straight-line bytecode (and comprehensions become real
+Python comprehensions). Compiled code objects are cached per process by their source,
+so loading a game again (tests, workers) compiles nothing twice.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from types import CodeType
+from typing import Any
+
+# What generated code may call besides its own constants.
+_ALLOWED_BUILTINS = ("abs", "all", "any", "bool", "dict", "int", "isinstance", "len", "list", "max", "min",
+                     "range", "reversed", "sorted", "str", "sum", "tuple", "type", "next", "iter", "enumerate",
+                     "zip", "set", "frozenset", "divmod")
+_BUILTINS = {name: getattr(builtins, name) for name in _ALLOWED_BUILTINS}
+_PLAIN_TYPES = (bool, int, str, type(None))
+
+_CODE_CACHE: dict[str, CodeType] = {}  # source -> compiled code, shared by every game in the process
+
+
+class Emitter:
+    """One game's namespace of generated code: its constants and the functions made."""
+
+    def __init__(self) -> None:
+        self.ns: dict[str, Any] = {"__builtins__": _BUILTINS}
+        self._names: dict[int, str] = {}  # id(object) -> its name in ns (ns keeps it alive)
+        self._fresh = 0
+        self.listing: list[tuple[str, str]] = []  # (what, source): for `describe --code`
+        self.memo: dict[Any, Any] = {}  # what compilers share within one game (tables, readers)
+        self.where = "expression"  # the rule being compiled (set by the builder), for the listing
+
+    def const(self, value: Any, stem: str = "k") -> str:
+        """Source text naming `value`: a literal for plain values, else a bound name."""
+        if type(value) in _PLAIN_TYPES and not (type(value) is int and abs(value) > 1 << 62):
+            return repr(value)
+        return self.bound(value, stem)
+
+    def bound(self, value: Any, stem: str = "k") -> str:
+        """A generated name bound to `value` (even a plain value)."""
+        name = self._names.get(id(value))
+        if name is None:
+            name = f"_{stem}{len(self._names)}"
+            self._names[id(value)] = name
+            self.ns[name] = value
+        return name
+
+    def fresh(self, stem: str = "v") -> str:
+        """A new identifier for a generated local (never a name of the effect language:
+        those are keys of `env`, not Python names)."""
+        self._fresh += 1
+        return f"_{stem}{self._fresh}"
+
+    def function(self, body: str, what: str | None = None) -> Callable[[Any, Any], Any]:
+        """`lambda st, env: body` in this namespace."""
+        source = f"lambda st, env: {body}"
+        code = _CODE_CACHE.get(source)
+        if code is None:
+            code = compile(source, "<orrery generated>", "eval")
+            _CODE_CACHE[source] = code
+        self.listing.append((what or self.where, source))
+        fn: Callable[[Any, Any], Any] = eval(code, self.ns)  # our own checked source, never user text
+        return fn
+
+    def define(self, source: str, name: str, what: str) -> Any:
+        """Run a generated `def name(...)` block in this namespace and return the function."""
+        code = _CODE_CACHE.get(source)
+        if code is None:
+            code = compile(source, "<orrery generated>", "exec")
+            _CODE_CACHE[source] = code
+        self.listing.append((what, source))
+        exec(code, self.ns)  # our own checked source, never user text
+        return self.ns[name]
+
+    def constants(self) -> list[tuple[str, str]]:
+        """The bound names generated code refers to, each with a short description."""
+        out = []
+        for name, value in self.ns.items():
+            if name.startswith("__") or (callable(value) and getattr(value, "__name__", "") == "<lambda>"):
+                continue
+            if callable(value) and hasattr(value, "__qualname__"):
+                shown = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+            else:
+                shown = repr(value)
+                shown = shown if len(shown) <= 100 else shown[:97] + "..."
+            out.append((name, shown))
+        return out

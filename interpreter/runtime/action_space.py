@@ -1,0 +1,329 @@
+"""Integer actions: a fixed, stable numbering of every move a game can offer, for
+learning code (OpenSpiel, PettingZoo) that wants actions as ids in `range(size)`.
+
+The space of a game for a number of players is laid out once, from the definitions
+only, so an id means the same move in every state and every run:
+
+* one block per action, in declaration order; an action without parameters is one id,
+  an action with parameters is the product of its parameters' spaces (the last one
+  varies fastest): a `card` parameter ranges over the card *definitions* (not the
+  copies: see below), a `player` parameter over the seats, any other parameter over
+  the values its rules declare (`params: {x: {in: ..., max: 10}}`) or, when they
+  declare none, the values found from its domain's text (domains.py);
+* then one block for the choices made inside effects (`choose`, `choose one`,
+  `choose up to`): `done`, every card definition, every seat, then every value a
+  `choose` of the game can offer, found the same way.
+
+Cards are numbered by definition because copies of one card are the same move to a
+learner (the engine numbers copies by where the deal put them, which means nothing to
+a policy), and because games create copies as they run, so no count of copies is
+fixed. When one state offers several copies of a card for one parameter (two Credit
+Chips in hand), their actions share one id, which plays the first of them in the
+legal-action order; the text API (`State.legal_actions`) still tells every copy apart.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from interpreter.diagnostics import GameError, IllegalActionError
+from interpreter.lang import ast
+from interpreter.lang.parser import parse_expression
+from interpreter.model import ActionDef, GameDef
+from interpreter.runtime import domains
+from interpreter.runtime.actions import Action, render
+from interpreter.runtime.programs import programs, walk_statements
+from interpreter.runtime.records import PendingActions
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+MAX_SPACE = 2**31 - 1  # ids must fit the int32 of OpenSpiel's C++ side
+CHOICE = "choice"  # the word that starts the text of a choice's id
+
+
+class ActionSpaceError(GameError):
+    """The game's moves cannot be numbered (a parameter without a fixed list of
+    values), or a state offers a move outside the numbering."""
+
+
+@attrs.frozen
+class Slot:
+    """One parameter's space: `kind` card (by definition), player, or value."""
+
+    name: str
+    kind: str
+    size: int
+    values: tuple[Any, ...] = ()  # value slots: the values, in id order
+    index: dict[tuple[str, Any], int] = attrs.field(factory=dict, eq=False)  # value key -> position
+
+
+@attrs.frozen
+class Block:
+    """The ids of one action: `offset` + the positions of its parameters' values."""
+
+    action: ActionDef
+    offset: int
+    slots: tuple[Slot, ...]
+    strides: tuple[int, ...]
+    size: int
+
+
+class ActionSpace:
+    """The integer action space of one game for `num_players` seats."""
+
+    def __init__(self, gd: GameDef, raw: dict[str, Any], num_players: int):
+        self.gd, self.num_players = gd, num_players
+        analyzer = domains.Analyzer(gd, raw)
+        blocks: list[Block] = []
+        offset = 0
+        for action in gd.actions:
+            slots = tuple(self._slot(action, i, analyzer, raw) for i in range(len(action.params)))
+            strides = []
+            size = 1
+            for slot in reversed(slots):
+                strides.append(size)
+                size *= slot.size
+            blocks.append(Block(action, offset, slots, tuple(reversed(strides)), size))
+            offset += size
+        self.blocks = tuple(blocks)
+        kinds = find_choices(gd, raw, analyzer)
+        # The choices' block holds only the kinds of answer some `choose` can give.
+        self.choice_offset = offset
+        self.done_id = offset if kinds.done else None
+        self.card_base = offset + (1 if kinds.done else 0)
+        self.player_base = self.card_base + (len(gd.cards) if kinds.cards else 0)
+        self.value_base = self.player_base + (num_players if kinds.players else 0)
+        self.choice_values = kinds.values
+        self.value_index = {domains.scalar_key(v): i for i, v in enumerate(self.choice_values)}
+        self.size = self.value_base + len(self.choice_values)
+        if self.size > MAX_SPACE:
+            raise ActionSpaceError(f"{gd.name}: {self.size} integer actions are too many (at most {MAX_SPACE}); "
+                                   "declare smaller lists of values for its parameters")
+
+    def _slot(self, action: ActionDef, i: int, analyzer: domains.Analyzer, raw: dict[str, Any]) -> Slot:
+        param = action.params[i]
+        if param.type == "card" and param.values is None:
+            return Slot(param.name, "card", len(self.gd.cards))
+        if param.type == "player" and param.values is None:
+            return Slot(param.name, "player", self.num_players)
+        values = param.values
+        if values is None:
+            found = analyzer.element(parse_expression(_domain_text(raw, action.id, param.name)))
+            values = domains.finite(found)
+        if values is None:
+            example = f"params: {{{param.name}: {{in: \"...\", max: 10}}}}" if param.type == "int" else \
+                f"params: {{{param.name}: {{in: \"...\", values: [a, b]}}}}"
+            raise ActionSpaceError(
+                f"{self.gd.name}: action '{action.id}', parameter '{param.name}': its values ({param.type}) have no "
+                f"fixed, finite list to number them by; declare them in the rules, e.g. {example}")
+        index = {domains.scalar_key(v): j for j, v in enumerate(values)}
+        return Slot(param.name, "value", len(values), tuple(values), index)
+
+    # ---- ids of a state's legal actions --------------------------------------------------
+
+    def legal(self, st: State) -> dict[int, Action]:
+        """The legal actions by id, ids ascending; copies sharing an id give the first."""
+        found: dict[int, Action] = {}
+        for action in st.legal_actions():
+            a = self.id_of(st, action)
+            if a not in found:
+                found[a] = action
+        return dict(sorted(found.items()))
+
+    def id_of(self, st: State, action: Action) -> int:
+        """The id of one of the state's legal actions."""
+        if isinstance(st.pending, PendingActions):
+            index, values = action.payload
+            block = self.blocks[index]
+            a = block.offset
+            for slot, stride, value in zip(block.slots, block.strides, values, strict=True):
+                a += stride * self._position(st, slot, value, action)
+            return a
+        return self._choice_id(st, action)
+
+    def _position(self, st: State, slot: Slot, value: Any, action: Action) -> int:
+        if slot.kind == "card" and type(value) is int:
+            return st.card_def[value]
+        if slot.kind == "player" and type(value) is int and 0 <= value < self.num_players:
+            return value
+        position = _lookup(slot.index, value)
+        if position is None:
+            raise ActionSpaceError(
+                f"{self.gd.name}: the legal action '{action.text}' offers {slot.name} = {value!r}, which is not in "
+                f"the parameter's integer space ({_sample(slot.values)}); declare its values in the rules")
+        return position
+
+    def _choice_id(self, st: State, action: Action) -> int:
+        value = action.payload
+        type_ = getattr(st.pending, "type", "any")
+        if action.text == "done":  # `choose up to`'s "enough", or a choice's own word "done"
+            if self.done_id is None:
+                raise self._unforeseen(st, "done")
+            return self.done_id
+        if type_ == "card" and type(value) is int:
+            if self.player_base == self.card_base:
+                raise self._unforeseen(st, "cards")
+            return self.card_base + st.card_def[value]
+        if type_ == "player" and type(value) is int and 0 <= value < self.num_players:
+            if self.value_base == self.player_base:
+                raise self._unforeseen(st, "players")
+            return self.player_base + value
+        position = _lookup(self.value_index, value)
+        if position is None:
+            raise self._unforeseen(st, action.text)
+        return self.value_base + position
+
+    def _unforeseen(self, st: State, what: str) -> ActionSpaceError:
+        return ActionSpaceError(
+            f"{self.gd.name}: the choice '{st.prompt()}' offers {what}, which is not among the answers the game's "
+            f"choices were found to offer ({_sample(self.choice_values)}); this is a limit of the integer action "
+            "space's reading of the rules: write the choice's list from constants, ranges or literals")
+
+    # ---- texts ---------------------------------------------------------------------------
+
+    def check(self, a: Any) -> int:
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise IllegalActionError(f"an integer action is an int in 0..{self.size - 1}, not {a!r}")
+        if not 0 <= a < self.size:
+            raise IllegalActionError(f"action {a} is outside {self.gd.name}'s action space (0..{self.size - 1} "
+                                     f"for {self.num_players} players)")
+        return int(a)
+
+    def to_string(self, a: int) -> str:
+        """The text of an id: `buy asteroid-miner`, `trade P2 iron`, `choice done`."""
+        return " ".join(self.id_words(a))
+
+    def id_words(self, a: int) -> list[str]:
+        """The words of an id's text: the action, then one word per parameter (or
+        `choice` and the answer)."""
+        a = self.check(a)
+        if a >= self.choice_offset:
+            if a == self.done_id:
+                return [CHOICE, "done"]
+            if a < self.player_base:
+                return [CHOICE, self.gd.cards[a - self.card_base].id]
+            if a < self.value_base:
+                return [CHOICE, f"P{a - self.player_base + 1}"]
+            return [CHOICE, _text(self.choice_values[a - self.value_base])]
+        block = self._block_of(a)
+        rest = a - block.offset
+        words = [block.action.id]
+        for slot, stride in zip(block.slots, block.strides, strict=True):
+            position, rest = divmod(rest, stride)
+            if slot.kind == "card":
+                words.append(self.gd.cards[position].id)
+            elif slot.kind == "player":
+                words.append(f"P{position + 1}")
+            else:
+                words.append(_text(slot.values[position]))
+        return words
+
+    def cards_named(self, st: State, action: Action) -> list[int | None]:
+        """Per word of the action's id text, the card copy it names (None: no card)."""
+        if isinstance(st.pending, PendingActions):
+            index, values = action.payload
+            slots = self.blocks[index].slots
+            return [None] + [v if slot.kind == "card" and type(v) is int else None
+                             for slot, v in zip(slots, values, strict=True)]
+        value = action.payload
+        is_card = getattr(st.pending, "type", "") == "card" and type(value) is int
+        return [None, value if is_card else None]
+
+    def _block_of(self, a: int) -> Block:
+        lo, hi = 0, len(self.blocks) - 1
+        while lo < hi:  # the last block whose offset is <= a
+            mid = (lo + hi + 1) // 2
+            if self.blocks[mid].offset <= a:
+                lo = mid
+            else:
+                hi = mid - 1
+        return self.blocks[lo]
+
+    @functools.cached_property
+    def _ids_by_text(self) -> dict[str, int]:
+        table: dict[str, int] = {}
+        for a in range(self.size):
+            text = self.to_string(a)
+            if text in table:
+                raise ActionSpaceError(f"{self.gd.name}: actions {table[text]} and {a} have the same text '{text}'")
+            table[text] = a
+        return table
+
+    def from_string(self, text: str) -> int | None:
+        return self._ids_by_text.get(" ".join(str(text).split()))
+
+
+def _domain_text(raw: dict[str, Any], action_id: str, param: str) -> str:
+    spec = ((raw.get("actions") or {}).get(action_id) or {}).get("params", {}).get(param)
+    if isinstance(spec, dict):
+        spec = spec.get("in")
+    return spec if isinstance(spec, str) else "none"
+
+
+def _lookup(index: dict[tuple[str, Any], int], value: Any) -> int | None:
+    try:
+        return index.get(domains.scalar_key(value))
+    except TypeError:  # an unhashable value (a list) is in no table
+        return None
+
+
+def _text(value: Any) -> str:
+    return render(None, value, "any")  # type: ignore[arg-type]  # scalars need no state
+
+
+def _sample(values: tuple[Any, ...]) -> str:
+    shown = ", ".join(_text(v) for v in values[:8])
+    return (shown + (", ..." if len(values) > 8 else "")) or "no values"
+
+
+@attrs.frozen
+class ChoiceKinds:
+    """What the choices of a game can answer: `done`, cards, seats, and these values."""
+
+    done: bool
+    cards: bool
+    players: bool
+    values: tuple[Any, ...]
+
+
+def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -> ChoiceKinds:
+    """What every `choose`, `choose up to` and `choose one` of the game can offer
+    (values other than cards and seats in a stable order). A choice whose list cannot
+    be read may offer cards or seats: both get their ids."""
+    done = cards = players = False
+    found: set[tuple[str, Any]] = set()
+    values: list[Any] = []
+
+    def add(items: tuple[Any, ...]) -> None:
+        for v in items:
+            key = domains.scalar_key(v)
+            if key not in found:
+                found.add(key)
+                values.append(v)
+
+    procedures: dict[str, Any] = raw.get("procedures") or {}
+    for name, body in programs(gd, raw):
+        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
+        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
+        inner = analyzer.in_program(domains.locals_of(body), params)
+        for node in walk_statements(body):
+            if isinstance(node, ast.ChooseOne):
+                add(tuple(option.label for option in node.options))
+            elif isinstance(node, ast.Choose):
+                done = done or node.up_to is not None
+                options = inner.element(node.options)
+                listed = domains.finite(options)
+                if options is domains.CARDS:
+                    cards = True
+                elif isinstance(options, domains.Seats):
+                    players = True
+                elif listed is not None:
+                    add(listed)
+                else:
+                    cards = players = True
+    done = done or "done" in values  # the word "done" is answered by the `done` id
+    return ChoiceKinds(done, cards, players, tuple(sorted((v for v in values if v != "done"), key=domains.sort_key)))

@@ -1,0 +1,179 @@
+"""Observations for learning code: one player's view as a canonical string, and that
+view plus the player's history (an information state), never showing anything the
+declared visibility hides.
+
+Both come from `observation.observe` (the one place visibility is decided), written
+for machines: cards by their definition (`asteroid-miner`, not the copy number the
+deal gave it, which a player cannot tell apart), zones whose order is hidden as sorted
+lists, the player's legal moves as integer-action texts (action_space.py), and keys in
+a fixed order, so equal views are equal strings.
+
+The history part lists every decision of the game so far, oldest first, as
+`P2: buy asteroid-miner`. A player sees their own decisions whole; of another
+player's decision they see the action (or that it was a choice) and every value but
+the cards they could not see: a card named by a decision is shown to a player who
+could see it just before the decision or just after it was carried out (a card
+played from a hand to the table is seen; a card discarded face down is `?`). Seats,
+numbers and words are public. The state keeps only the texts of its history, so
+`information_state_string` replays the game from its seed to see what each decision
+showed (time grows with the game's length); the OpenSpiel and PettingZoo adapters
+record the steps as they go instead (`begin_step`/`Step`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from interpreter.diagnostics import GameError, IllegalActionError
+from interpreter.runtime.action_space import ActionSpace
+from interpreter.runtime.actions import Action
+from interpreter.runtime.decisions import find
+from interpreter.runtime.observation import _may_see, observe
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+
+def card_seen_by(st: State, iid: int, player: int) -> bool:
+    """Whether `player` may see which card the copy `iid` is, where it is now."""
+    if iid in st.revealed:
+        return True
+    slot = st.loc[iid]
+    if slot < 0:
+        return False  # out of the game: gone from every view
+    zone = st.gd.zones[st.layout.zdef[slot]]
+    return _may_see(zone.visible, st.layout.zowner[slot], player)
+
+
+# ---- the observation string ---------------------------------------------------------------------
+
+
+def observation_data(st: State, player: int, space: ActionSpace) -> dict[str, Any]:
+    """`observe(st, player)` with cards by definition and legal moves by id text."""
+    obs = observe(st, player)
+    for zdef in st.gd.zones:
+        shown = obs["zones"][zdef.name]
+        for entry in shown if isinstance(shown, list) else [shown]:
+            for key in ("cards", "revealed"):
+                if key in entry:
+                    names = [text.rsplit("#", 1)[0] for text in entry[key]]
+                    entry[key] = names if key == "cards" and zdef.order_visible else sorted(names)
+    if "decision" in obs:
+        obs["decision"]["legal"] = [space.to_string(a) for a in space.legal(st)]
+    return obs
+
+
+def observation_string(st: State, player: int, space: ActionSpace) -> str:
+    check_player(st, player)
+    return json.dumps(observation_data(st, player, space), sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"))
+
+
+def check_player(st: State, player: Any) -> None:
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < st.n:
+        raise GameError(f"no player {player!r}: players are 0..{st.n - 1}")
+
+
+# ---- the history of decisions ------------------------------------------------------------------
+
+
+@attrs.frozen
+class Step:
+    """One decision of the game: who made it, and the words of its id text, each with
+    the players who may see it (None: everyone)."""
+
+    player: int
+    words: tuple[tuple[str, frozenset[int] | None], ...]
+
+    def text_for(self, viewer: int) -> str:
+        shown = [w if who is None or viewer == self.player or viewer in who else "?" for w, who in self.words]
+        return f"P{self.player + 1}: " + " ".join(shown)
+
+
+@attrs.define
+class PendingStep:
+    """A decision about to be carried out: who sees its cards before it."""
+
+    player: int
+    words: list[str]
+    cards: list[int | None]
+    seen_before: list[frozenset[int]]
+
+    def finish(self, after: State) -> Step:
+        """The step, once the decision is carried out (`after` is the state then)."""
+        words: list[tuple[str, frozenset[int] | None]] = []
+        for word, iid, before in zip(self.words, self.cards, self.seen_before, strict=True):
+            if iid is None:
+                words.append((word, None))
+            else:
+                after_seen = frozenset(p for p in range(after.n) if card_seen_by(after, iid, p))
+                words.append((word, before | after_seen))
+        return Step(self.player, tuple(words))
+
+
+def begin_step(st: State, action: Action, space: ActionSpace) -> PendingStep:
+    """Note what `action` (one of the state's legal actions) shows, before it is made."""
+    words = space.id_words(space.id_of(st, action))
+    cards = space.cards_named(st, action)
+    seen = [frozenset() if iid is None else frozenset(p for p in range(st.n) if card_seen_by(st, iid, p))
+            for iid in cards]
+    return PendingStep(st.current_player(), words, cards, seen)
+
+
+def replay_steps(start: State, history: Iterable[str], space: ActionSpace) -> list[Step]:
+    """The steps of a history, replayed from the game's first state (which is used up)."""
+    steps = []
+    for text in history:
+        action = find(start, text)
+        pending = begin_step(start, action, space)
+        start.apply_action(action)
+        steps.append(pending.finish(start))
+    return steps
+
+
+def information_state_string(st: State, player: int, steps: list[Step], space: ActionSpace) -> str:
+    """The player's view now, then every decision so far as the player saw it."""
+    lines = [observation_string(st, player, space)]
+    lines += [step.text_for(player) for step in steps]
+    return "\n".join(lines)
+
+
+# ---- integer actions on a state ------------------------------------------------------------
+
+
+def id_of_text(st: State, space: ActionSpace, text: Any) -> int:
+    """The id of an id text (`buy asteroid-miner`) or of a legal action's canonical
+    text (`buy asteroid-miner#23`)."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"an action text is a string, not {text!r}")
+    a = space.from_string(text)
+    if a is not None:
+        return a
+    wanted = text.strip()
+    for a, action in space.legal(st).items():
+        if action.text == wanted:
+            return a
+    raise IllegalActionError(f"'{text}' is not an action of {st.gd.name} (for example: "
+                             f"{', '.join(space.to_string(a) for a in range(min(3, space.size)))})")
+
+
+def action_of_id(st: State, space: ActionSpace, a: Any) -> Action:
+    """The legal action with id `a`; IllegalActionError saying why when there is none."""
+    a = space.check(a)
+    if st.terminal:
+        raise IllegalActionError(f"the game is over; action {a} ({space.to_string(a)}) cannot be played")
+    legal = space.legal(st)
+    chosen = legal.get(a)
+    if chosen is None:
+        sample = ", ".join(f"{b} ({space.to_string(b)})" for b in list(legal)[:6]) + (" ..." if len(legal) > 6 else "")
+        raise IllegalActionError(f"action {a} ({space.to_string(a)}) is not legal now; legal: {sample}")
+    return chosen
+
+
+def apply_id(st: State, space: ActionSpace, a: Any) -> None:
+    """Make the legal move with id `a`; anything else raises and changes nothing."""
+    st.apply_action(action_of_id(st, space, a))

@@ -1,0 +1,98 @@
+"""The effect programs of a game, read back from its rules: their texts (by the names
+the compiler gave them), their syntax trees, and walks over them. For what the runtime
+works out from the rule text itself (domains.py), and whether a game draws random
+numbers at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+
+from interpreter.lang import ast
+from interpreter.lang.parser import parse_program
+from interpreter.model import GameDef
+
+
+def walk_statements(body: tuple[ast.Node, ...]) -> Iterator[ast.Node]:
+    """Every statement of a program, nested bodies included."""
+    for node in body:
+        yield node
+        if isinstance(node, ast.If):
+            for _, inner in node.branches:
+                yield from walk_statements(inner)
+            yield from walk_statements(node.orelse)
+        elif isinstance(node, ast.ChooseOne):
+            for option in node.options:
+                yield from walk_statements(option.body)
+        elif isinstance(node, ast.ForEach | ast.Repeat | ast.While | ast.Turn | ast.Round):
+            yield from walk_statements(node.body)
+
+
+def walk_expressions(node: Any) -> Iterator[ast.Node]:
+    """Every node under a node (statements and expressions alike)."""
+    if isinstance(node, ast.Node):
+        yield node
+        for field in attrs.fields(type(node)):
+            yield from walk_expressions(getattr(node, field.name))
+    elif isinstance(node, tuple | list):
+        for item in node:
+            yield from walk_expressions(item)
+
+
+def program_texts(gd: GameDef, raw: dict[str, Any]) -> list[tuple[str, str]]:
+    """(name, effect text) of every compiled program, found in the rules by the name
+    the compiler gave it (`cards.recycler.effects.play`, `procedures.settle`...)."""
+    found = []
+    for code in gd.codes:
+        text = _lookup(raw, code.name.split("."))
+        if isinstance(text, dict):
+            text = text.get("effect")
+        if isinstance(text, str) and text.strip():
+            found.append((code.name, text))
+    return found
+
+
+def _lookup(data: Any, parts: list[str]) -> Any:
+    """A dotted name in nested maps whose keys may hold dots themselves."""
+    if not parts:
+        return data
+    if not isinstance(data, dict):
+        return None
+    for cut in range(len(parts), 0, -1):
+        key = ".".join(parts[:cut])
+        if key in data:
+            found = _lookup(data[key], parts[cut:])
+            if found is not None:
+                return found
+    return None
+
+
+def programs(gd: GameDef, raw: dict[str, Any]) -> list[tuple[str, tuple[ast.Node, ...]]]:
+    parsed = []
+    for name, text in program_texts(gd, raw):
+        try:
+            parsed.append((name, parse_program(text)))
+        except Exception:  # checked at load: a text that does not parse is not a program of ours
+            continue
+    return parsed
+
+
+_RANDOM_CALLS = ("random", "pick_random", "shuffled")
+
+
+def uses_chance(gd: GameDef, raw: dict[str, Any]) -> bool:
+    """Whether any effect of the game draws a random number (`shuffle`, `random`,
+    `pick_random`, `shuffled`) or a zone refills by shuffling. Game bots that choose
+    at random are not counted: they play only in the seats given to them."""
+    if any(zone.refill_shuffle and zone.refill_from is not None for zone in gd.zones):
+        return True
+    for _, body in programs(gd, raw):
+        for node in walk_expressions(body):
+            if isinstance(node, ast.ZoneStmt) and node.verb == "shuffle":
+                return True
+            if isinstance(node, ast.Call) and node.name in _RANDOM_CALLS:
+                return True
+    return False

@@ -1,0 +1,212 @@
+"""Every example and bundled game (with every overlay and variant) through the
+learning API's conformance checks, playing seeded random games by integer action:
+
+  - the action space numbers every legal move: legal ids are unique, ascending, in
+    range, agree with the mask, and each id's text parses back to it;
+  - applying an id is applying the legal action it stands for (same history as the
+    text API);
+  - the observation tensor always has the game's declared shape;
+  - what a player may not see changes nothing they are given: a copy of the state with
+    every card hidden from the player dealt again (shuffled among the zones hidden
+    from them, each zone keeping its count) gives that player the same observation
+    string and the same tensor;
+  - observation and information-state strings never name a card copy (`id#copy`);
+  - the information state replayed from the seed shows the same history the steps
+    recorded during play show (the two ways the adapters and the state build it).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+import re
+
+import pytest
+from test_conformance import GAMES, OVERLAYS, _base_of, _id, _variants
+
+from interpreter import Game, State, load_game
+from interpreter.runtime.learning import begin_step, information_state_string
+from interpreter.runtime.observation import _may_see
+
+FULL_STEPS = 30  # every step of the first game is checked up to here, then a sample
+SAMPLE_EVERY = 9
+GAMES_PER_COUNT = 2
+STEP_CAP = 400  # long games are cut here: the checks are per step, not per ending
+COPY = re.compile(r"[a-z0-9_-]#\d")
+
+
+def _frames_cards(st: State) -> set[int]:
+    """Card copies a running effect or a pending choice refers to (kept in place when
+    re-dealing, so the copy of the state stays a state the rules could reach)."""
+    pinned: set[int] = set()
+
+    def visit(value: object) -> None:
+        if type(value) is int and 0 <= value < len(st.card_def):
+            pinned.add(value)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                visit(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                visit(item)
+
+    for frame in [*st.stack, *st.queue]:
+        visit(frame.env)
+    if st.pending is not None:
+        visit(getattr(st.pending, "options", []))
+    return pinned
+
+
+def redeal(st: State, player: int, rng: random.Random) -> State:
+    """A copy of `st` whose cards hidden from `player` are dealt again."""
+    copy = st.clone()
+    layout, gd = copy.layout, copy.gd
+    pinned = _frames_cards(copy)
+    hidden = [slot for slot in range(layout.slots)
+              if not _may_see(gd.zones[layout.zdef[slot]].visible, layout.zowner[slot], player)]
+    places = [(slot, i) for slot in hidden for i, iid in enumerate(copy.zones[slot])
+              if iid not in copy.revealed and iid not in pinned]
+    pool = [copy.zones[slot][i] for slot, i in places]
+    rng.shuffle(pool)
+    for (slot, i), iid in zip(places, pool, strict=True):
+        copy.zones[slot][i] = iid
+        copy.loc[iid] = slot
+    copy.legal_cache = None
+    return copy
+
+
+def _check_step(st: State, game: Game, n: int, rng: random.Random, where: str) -> None:
+    space = game.action_space(n)
+    shape = game.observation_tensor_shape(n)
+    player = st.current_player()
+    ids = st.legal_action_ids()
+    assert ids and ids == sorted(set(ids)) and 0 <= ids[0] and ids[-1] < space.size, f"{where}: bad ids {ids[:10]}"
+    mask = st.legal_actions_mask()
+    assert len(mask) == space.size and [a for a, m in enumerate(mask) if m] == ids, f"{where}: mask disagrees"
+    for a in ids:
+        text = st.action_to_string(player, a)
+        assert st.string_to_action(player, text) == a, f"{where}: '{text}' does not parse back to {a}"
+    covered = {space.id_of(st, action) for action in st.legal_actions()}
+    assert covered == set(ids), f"{where}: some legal actions have no id"
+    for p in range(n):
+        tensor = st.observation_tensor(p)
+        assert [len(tensor)] == shape, f"{where}: tensor of P{p + 1} has {len(tensor)} numbers, not {shape}"
+        text = st.observation_string(p)
+        assert not COPY.search(text), f"{where}: the observation of P{p + 1} names a card copy"
+        other = redeal(st, p, rng)
+        assert other.observation_string(p) == text, (
+            f"{where}: P{p + 1}'s observation changed when cards hidden from them were dealt again:\n"
+            f"{_first_difference(text, other.observation_string(p))}")
+        assert other.observation_tensor(p) == tensor, (
+            f"{where}: P{p + 1}'s tensor changed when cards hidden from them were dealt again")
+
+
+def _first_difference(a: str, b: str) -> str:
+    da, db = json.loads(a), json.loads(b)
+    for key in sorted(set(da) | set(db)):
+        if da.get(key) != db.get(key):
+            return f"{key}: {da.get(key)!r} != {db.get(key)!r}"
+    return "(no difference found)"
+
+
+def check_learning(game: Game, games: int = GAMES_PER_COUNT) -> int:
+    """Play and check; returns the number of steps checked (so a test can see work was done)."""
+    gd = game.definition
+    checked = 0
+    for n in range(gd.min_players, gd.max_players + 1):
+        for g in range(games):
+            seed = 1000 * n + g
+            st = game.new_initial_state(n, seed=seed)
+            twin = game.new_initial_state(n, seed=seed)  # played by text, to compare
+            rng = random.Random(f"learning-{seed}")
+            steps = []
+            while not st.is_terminal() and len(st.history) < STEP_CAP:
+                k = len(st.history)
+                where = f"{gd.id} ({n} players, seed {seed}) step {k}"
+                if (g == 0 and k < FULL_STEPS) or k % SAMPLE_EVERY == 0:
+                    _check_step(st, game, n, rng, where)
+                    checked += 1
+                space = game.action_space(n)
+                a = rng.choice(st.legal_action_ids())
+                action = space.legal(st)[a]
+                pending = begin_step(st, action, space)
+                st.apply_action_id(a)
+                steps.append(pending.finish(st))
+                twin.apply_action(action.text)
+                assert st.history == twin.history, f"{where}: id {a} applied another action than '{action.text}'"
+            for p in range(n):
+                replayed = st.information_state_string(p)
+                assert replayed == information_state_string(st, p, steps, game.action_space(n)), (
+                    f"{gd.id} ({n} players, seed {seed}): the replayed history of P{p + 1} differs")
+                assert not COPY.search(replayed), f"{gd.id}: the information state names a card copy"
+            if st.is_terminal():
+                for p in range(n):
+                    assert [len(st.observation_tensor(p))] == game.observation_tensor_shape(n)
+                assert st.legal_action_ids() == [] and sum(st.legal_actions_mask()) == 0
+    return checked
+
+
+@pytest.mark.parametrize("path", GAMES, ids=_id)
+def test_game_learning_conformance(path: pathlib.Path) -> None:
+    small = "examples" in path.parts  # the examples are quick: more seeds
+    assert check_learning(load_game(str(path)), games=GAMES_PER_COUNT if small else 1) > 0
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=_id)
+def test_overlay_learning_conformance(overlay: pathlib.Path) -> None:
+    assert check_learning(load_game(str(_base_of(overlay)), overlays=[str(overlay)]), games=1) > 0
+
+
+@pytest.mark.parametrize(("path", "variant"), _variants(), ids=lambda v: v if isinstance(v, str) else _id(v))
+def test_variant_learning_conformance(path: pathlib.Path, variant: str) -> None:
+    assert check_learning(load_game(str(path), variants=[variant]), games=1) > 0
+
+
+# ---- the harness catches what it is meant to catch ----------------------------------------------
+
+
+def test_redeal_changes_hidden_cards_only() -> None:
+    game = load_game("kuhn-poker")
+    st = game.new_initial_state(2, seed=3)
+    rng = random.Random(0)
+    seen_other = set()
+    for _ in range(30):
+        copy = redeal(st, 0, rng)
+        assert copy.observation(0)["zones"]["hand"][0] == st.observation(0)["zones"]["hand"][0]
+        seen_other.add(copy.card_text(copy.zones[copy.layout.zbase[1] + 1][0]))
+    assert len(seen_other) == 2  # P2's card was dealt again: both cards P1 does not hold
+
+
+def test_harness_catches_a_leaking_tensor(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = load_game("star-market")
+    from interpreter.runtime import tensor
+
+    real = tensor.TensorLayout.encode
+
+    def leaky(self: tensor.TensorLayout, st: State, player: int) -> list[float]:
+        out = real(self, st, player)
+        hand = st.gd.zones[[z.name for z in st.gd.zones].index("hand")].index
+        other = st.zones[self.layout.zbase[hand] + (player + 1) % st.n]
+        out[0] += sum(st.card_def[iid] for iid in other)  # the next player's hand, hidden
+        return out
+
+    monkeypatch.setattr(tensor.TensorLayout, "encode", leaky)
+    with pytest.raises(AssertionError, match="tensor changed"):
+        check_learning(game, games=1)
+
+
+def test_harness_catches_a_leaking_observation_string(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = load_game("star-market")
+    from interpreter.runtime import learning
+
+    real = learning.observation_data
+
+    def leaky(st: State, player: int, space: object) -> dict:
+        data = real(st, player, space)  # type: ignore[arg-type]
+        data["deck_top"] = st.card_text(st.zones[0][-1]).split("#")[0] if st.zones[0] else None
+        return data
+
+    monkeypatch.setattr(learning, "observation_data", leaky)
+    with pytest.raises(AssertionError, match="observation changed"):
+        check_learning(game, games=1)
