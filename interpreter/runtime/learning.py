@@ -33,6 +33,7 @@ from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action
 from interpreter.runtime.decisions import find
 from interpreter.runtime.observation import _may_see, observe
+from interpreter.runtime.private import sees_shown
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 def card_seen_by(st: State, iid: int, player: int) -> bool:
     """Whether `player` may see which card the copy `iid` is, where it is now."""
-    if iid in st.revealed:
+    if iid in st.revealed or sees_shown(st, iid, player):
         return True
     slot = st.loc[iid]
     if slot < 0:

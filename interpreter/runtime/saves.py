@@ -73,7 +73,10 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "seed": st.seed,
     }
     for field in SAVED:
-        data[field.key] = field.dump(getattr(st, field.attr))  # type: ignore[index]
+        value = field.dump(getattr(st, field.attr))
+        if field.default is not None and value == field.default():
+            continue  # a field newer than the save format is written only when used
+        data[field.key] = value  # type: ignore[index]
     return data
 
 
@@ -146,9 +149,9 @@ def fill_state(st: State, data: dict[str, Any]) -> None:
     for field in SAVED:
         key = field.key
         assert key is not None and field.load is not None  # SAVED fields have both
-        need(key in data, f"the field '{key}' is missing")
+        need(key in data or field.default is not None, f"the field '{key}' is missing")
         try:
-            setattr(st, field.attr, field.load(st, data[key]))
+            setattr(st, field.attr, field.load(st, data[key] if key in data else field.default()))  # type: ignore[misc]
         except GameError:
             raise
         except (TypeError, ValueError, IndexError, AttributeError, KeyError) as err:

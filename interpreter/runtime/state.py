@@ -24,6 +24,7 @@ from interpreter.runtime.layout import Layout, StartTemplate
 from interpreter.runtime.loop import run
 from interpreter.runtime.observation import observe
 from interpreter.runtime.present import render_observation
+from interpreter.runtime.private import Note
 from interpreter.runtime.records import Frame, Grant, Pending, PendingActions
 from interpreter.runtime.saves import (
     STATE_FORMAT,
@@ -73,6 +74,8 @@ class State:
     loc: list[int]
     attrs: dict[tuple[int, str], Any]
     revealed: set[int]
+    shown: dict[int, int]
+    notes: list[Note]
     rng: int
     stack: list[Frame]
     queue: list[Frame]
@@ -270,6 +273,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str]) -> Sta
     st.zones = [z[:] for z in template.zones]
     st.card_def, st.loc = template.card_def[:], template.loc[:]
     st.attrs, st.revealed = {}, set()
+    st.shown, st.notes = {}, []
     st.rng = seed & ((1 << 64) - 1)
     st.stack, st.queue, st.pending = [], [], None
     st.active, st.round_no, st.turn_no = 0, 0, 0
