@@ -55,6 +55,7 @@ class Symbols:
     # Compiled functions, filled after every body is compiled (calls look them up late,
     # so functions may call each other in any order).
     function_table: list[Any] = attrs.field(factory=list)
+    function_types: dict[str, str] = attrs.field(factory=dict)  # name -> result type, when known
 
     def all_names(self) -> list[str]:
         return [

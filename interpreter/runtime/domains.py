@@ -220,6 +220,9 @@ def locals_of(body: tuple[ast.Node, ...]) -> dict[str, list[Assign]]:
             found.setdefault(node.name, []).append(Assign(node.value, False))
         elif isinstance(node, ast.Set) and isinstance(node.target, ast.Name):
             found.setdefault(node.target.name, []).append(Assign(node.value, False))
+        elif isinstance(node, ast.ForEach) and node.unpack:
+            for name in node.unpack:  # a part of an item: not followed (any value)
+                found.setdefault(name, []).append(Assign(ast.Literal(node.line, node.column, ()), False))
         elif isinstance(node, ast.ForEach):
             found.setdefault(node.var, []).append(Assign(node.source, True))
         elif isinstance(node, ast.Choose) and node.up_to is None:
@@ -411,6 +414,11 @@ class Analyzer:
             for item in node.items:
                 result = join(result, self.scalar(item))
             return result
+        if isinstance(node, ast.Comprehension) and node.unpack:
+            inner = self
+            for name in node.unpack:
+                inner = inner._with(name, None)
+            return inner.scalar(node.element)
         if isinstance(node, ast.Comprehension):
             source = self.element(node.source)
             if node.condition is not None:
