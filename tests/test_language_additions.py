@@ -306,3 +306,80 @@ functions:
     value: "[q for q in players if vp(q) == high][0]"
 """)
     assert list(st.log) == ["P1 guesses P2; P2 answers; best: P1"]
+
+
+
+# ---- card types: defaults shared by the cards of one type ---------------------------------------------
+
+TYPED = """
+zones:
+  deck: {scope: global, visible: none}
+  box: {scope: global, visible: all}
+card_types:
+  space:
+    in: deck
+    count: 2
+    assumed: "designed card"
+    properties: {cost: 1, kind: plain}
+cards:
+  a: {name: A, type: space, properties: {cost: 3}}
+  b: {name: B, type: space, in: box, count: 1}
+  c: {name: C, properties: {cost: 5}}
+flow: |
+  end game
+"""
+
+WRITTEN_OUT = """
+zones:
+  deck: {scope: global, visible: none}
+  box: {scope: global, visible: all}
+cards:
+  a: {name: A, type: space, in: deck, count: 2, assumed: "designed card", properties: {cost: 3, kind: plain}}
+  b: {name: B, type: space, in: box, count: 1, assumed: "designed card", properties: {cost: 1, kind: plain}}
+  c: {name: C, properties: {cost: 5}}
+flow: |
+  end game
+"""
+
+
+def test_a_card_type_gives_its_cards_the_fields_they_do_not_set(tmp_path):
+    gd = toy(tmp_path, TYPED).definition
+    cards = {c.id: c for c in gd.cards}
+    zones = [z.name for z in gd.zones]
+    assert cards["a"].properties == {"cost": 3, "kind": "plain"} and cards["a"].count == 2
+    assert cards["b"].properties == {"cost": 1, "kind": "plain"} and cards["b"].count == 1
+    assert zones[cards["a"].zone] == "deck" and zones[cards["b"].zone] == "box"
+    assert cards["c"].properties == {"cost": 5} and cards["c"].zone is None
+    assert sorted(a.where for a in gd.assumptions) == ["cards.a", "cards.b"]
+
+
+def test_card_types_mean_the_same_rules_as_the_cards_written_out(tmp_path):
+    typed, written = toy(tmp_path, TYPED).definition, toy(tmp_path, WRITTEN_OUT).definition
+    assert typed.data_hash == written.data_hash
+
+
+def test_an_error_in_an_inherited_field_is_placed_in_the_card_type(tmp_path):
+    path = write_toy(tmp_path, TYPED.replace("    in: deck\n", "    in: nowhere\n"))
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    line, column = find_column(path, "nowhere")
+    assert f"game.yaml:{line}:{column}" in str(caught.value)
+    assert "no zone 'nowhere'" in str(caught.value)
+
+
+def test_a_card_type_with_an_unknown_field_is_a_schema_error(tmp_path):
+    path = write_toy(tmp_path, TYPED.replace("    count: 2\n", "    cuont: 2\n"))
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    line, column = find_column(path, "cuont")
+    assert f"game.yaml:{line}:{column}" in str(caught.value)
+
+
+def test_an_overlay_may_patch_a_card_type(tmp_path):
+    folder = write_toy(tmp_path, TYPED).parent
+    (folder / "cheap.yaml").write_text(
+        "orrery: 1\noverlay: cheap\nbase: toy\npatch: {card_types: {space: {properties: {cost: 0}}}}\n",
+        encoding="utf-8")
+    gd = load_game(str(folder / "game.yaml"), overlays=[str(folder / "cheap.yaml")]).definition
+    cards = {c.id: c for c in gd.cards}
+    assert cards["b"].properties["cost"] == 0 and cards["a"].properties["cost"] == 3
