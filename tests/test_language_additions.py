@@ -383,3 +383,29 @@ def test_an_overlay_may_patch_a_card_type(tmp_path):
     gd = load_game(str(folder / "game.yaml"), overlays=[str(folder / "cheap.yaml")]).definition
     cards = {c.id: c for c in gd.cards}
     assert cards["b"].properties["cost"] == 0 and cards["a"].properties["cost"] == 3
+
+
+
+def test_a_procedure_parameter_every_call_gives_a_player_prints_as_a_player(tmp_path):
+    st = run_flow(tmp_path, """
+announce(me, 2)
+announce(next_player(me), 3)
+tally(1)
+""", COUNTERS + """
+procedures:
+  announce: {params: [p, n], effect: "log \\"{p} scores {n}\\""}
+  tally: {params: [p], effect: "log \\"tally {p}\\""}
+""")
+    # `n` is a number at every call and `tally`'s `p` too: they stay numbers
+    assert list(st.log) == ["P1 scores 2", "P2 scores 3", "tally 1"]
+
+
+def test_a_procedure_whose_player_typed_body_would_not_compile_keeps_its_first_compilation(tmp_path):
+    st = run_flow(tmp_path, """
+bump(me)
+""", COUNTERS + """
+procedures:
+  bump: {params: [p], effect: "if p == 99:\\n  set pool to p.foo\\nset pool to 5\\nlog \\"{p}\\""}
+""")
+    # as a player, `p.foo` would be refused; the parameter stays a plain value
+    assert st.counters[1] == [5] and list(st.log) == ["0"]

@@ -16,7 +16,7 @@ import attrs
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
-from interpreter.compile.functions import compile_functions, texts_of
+from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
 from interpreter.compile.param_values import declared_values
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent, walk
@@ -337,6 +337,7 @@ class Builder:
         if min_p > max_p:
             self.error(("players",), "bad-value", f"players.min ({min_p}) is more than players.max ({max_p})")
         seat_rules = build_seat_rules(players, [*self.seat_kinds, *bots], self.error)
+        retype_procedures(self)
         if self.diagnostics:
             raise RuleFileError(self.diagnostics)
         groups: dict[str, tuple[ActionDef, ...]] = {}

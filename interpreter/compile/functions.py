@@ -1,4 +1,5 @@
-"""The game's functions: named expressions with parameters, local names and a result type.
+"""The game's functions: named expressions with parameters, local names and a result
+type; and the types of procedures' parameters, learnt from their calls.
 
 A function may bind local names before its result (`let:`, in order, each reading the
 parameters and the names above it), so a long expression need not repeat a part. Its
@@ -6,6 +7,11 @@ result type is the type of its `value` expression: functions are compiled callee
 first, so a caller knows that `target(me)` gives a player (and logs it as `P2`, not 2).
 A function that calls itself, directly or not, is an error (it could never end); such
 functions keep the type "any".
+
+A procedure's parameters are "any" while the game compiles; a parameter that every
+call of the procedure passes a player is then typed player, and the procedure compiled
+again (so `log "{p} draws"` prints `P2`). Should the stricter type refuse the body, the
+first compilation stays.
 
 Each function becomes one generated Python function `(st, env)` (env: its parameters
 and `me`, a fresh dict per call) that sets its locals in env and returns its value.
@@ -121,3 +127,27 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
     lines += [f"    env[{local!r}] = {em.inline(fn, 'let')}" for local, fn in bound]
     lines.append(f"    return {em.inline(value[0], 'value')}")
     return em.define("\n".join(lines) + "\n", fname, f"functions.{name}"), value[1]
+
+
+def retype_procedures(b: Builder) -> None:
+    """Compile again, with player parameters, the procedures whose every call passes
+    a player (once every call is compiled; only when the game has no error)."""
+    if b.diagnostics:
+        return
+    for name, spec in b.section("procedures").items():
+        info = b.sym.procedures[name]
+        seen = b.sym.call_arg_types.get(name)
+        if not seen or not isinstance(spec, dict):
+            continue
+        types = ["player" if kinds == {"player"} else "any" for kinds in seen]
+        if "player" not in types:
+            continue
+        code = b.codes[info.code]
+        before = (list(code.ops), list(code.wheres))
+        code.ops.clear()
+        code.wheres.clear()
+        b.program(spec.get("effect", ""), ("procedures", name, "effect"), dict(zip(info.params, types, strict=True)),
+                  code)
+        if b.diagnostics:  # the stricter type refused the body: keep what compiled before
+            b.diagnostics.clear()
+            code.ops[:], code.wheres[:] = before

@@ -414,7 +414,11 @@ class CodeBuilder:
         if len(node.args) != len(proc.params):
             raise CompileError(node, "arity", f"{node.name}() takes {len(proc.params)} argument(s), "
                                               f"got {len(node.args)}", width=len(node.name))
-        args = ", ".join(f"{name!r}: {self.src(a)}" for name, a in zip(proc.params, node.args, strict=True))
+        compiled = [gen(a, self.ctx) for a in node.args]
+        seen = self.ctx.symbols.call_arg_types.setdefault(node.name, [set() for _ in proc.params])
+        for kinds, (_, type_) in zip(seen, compiled, strict=True):
+            kinds.add(type_)  # a parameter every call gives a player is typed player (build.py)
+        args = ", ".join(f"{name!r}: {src}" for name, (src, _) in zip(proc.params, compiled, strict=True))
         at = self.emit(node, _placeholder)
         # The procedure's frame goes on top and runs first: the run ends here.
         self.set_src(at, OpSource([
