@@ -16,14 +16,14 @@ NAME_PATTERN = "^[a-z][a-z0-9_]*$"
 
 SECTIONS = [
     "constants", "counters", "zones", "cards", "values", "modifiers",
-    "procedures", "actions", "triggers", "events", "variants", "bots", "views", "functions", "card_types",
+    "procedures", "actions", "triggers", "events", "variants", "bots", "views", "functions", "card_types", "boards",
 ]
 # definition name of one entry of each section
 ENTRY = {
     "counters": "counter", "zones": "zone", "cards": "card", "values": "value",
     "modifiers": "modifier", "procedures": "procedure", "actions": "action",
     "triggers": "trigger", "events": "event", "variants": "variant", "bots": "bot",
-    "views": "view", "functions": "function", "card_types": "card_type",
+    "views": "view", "functions": "function", "card_types": "card_type", "boards": "board",
 }
 SET_KEYS = ["setup", "flow", "players", "end", "scoring", "description", "name"]
 
@@ -166,6 +166,13 @@ def definitions() -> dict:
     card_type = {k: v for k, v in d["card"]["properties"].items() if k not in ("name", "type")}
     d["card_type"] = obj(card_type, None, "Defaults for every card of one `type`: each field a card does not "
                          "set itself, and `properties` merged key by key (the card's own win).")
+    d["board"] = obj({
+        "width": {"type": "integer", "minimum": 1, "description": "Cells per row."},
+        "height": {"type": "integer", "minimum": 1, "description": "Rows."},
+        "adjacency": {"type": "string", "enum": ["orthogonal", "all"],
+                      "description": "What `neighbors` and `directions` give: n/e/s/w, or the eight."},
+        "assumed": ASSUMED,
+    }, ["width", "height"], "A rectangular grid: cells 0..width*height-1, row by row from the top-left.")
     d["value"] = obj({
         "of": {"type": "string", "enum": ["player", "none"],
                "description": "`player`: asked for a player (`hand_size(p)`); `none`: global."},

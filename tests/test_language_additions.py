@@ -409,3 +409,92 @@ procedures:
 """)
     # as a player, `p.foo` would be refused; the parameter stays a plain value
     assert st.counters[1] == [5] and list(st.log) == ["0"]
+
+
+
+# ---- boards --------------------------------------------------------------------------------------------
+
+BOARD = """
+boards:
+  grid: {width: 4, height: 3}
+  king: {width: 3, height: 3, adjacency: all}
+counters:
+  pool: {scope: global, initial: 0}
+"""
+
+
+def test_board_geometry(tmp_path):
+    st = run_flow(tmp_path, """
+log "{len(cells(grid))} {cell(grid, 1, 2)} {cell(grid, 4, 0) == none} {column(grid, 6)} {row(grid, 6)}"
+log "{neighbors(grid, 0)} | {neighbors(grid, 5)} | {neighbors(king, 4)}"
+log "{step(grid, 5, \\"ne\\")} {step(grid, 0, \\"n\\") == none} {ray(grid, 4, \\"e\\")} {directions(grid)}"
+log "{len(lines(grid, 3))} {lines(king, 3)[0]} {len(lines(king, 3))} {len(lines(grid, 1))}"
+""", BOARD)
+    assert list(st.log) == [
+        "12 9 true 2 1",
+        "1, 4 | 1, 6, 9, 4 | 1, 2, 5, 8, 7, 6, 3, 0",
+        "2 true 5, 6, 7 n, e, s, w",
+        # rows 2 per row x 3, columns 1 x 4, diagonals 2 + 2
+        "14 0, 1, 2 8 12",
+    ]
+
+
+def test_a_toy_three_in_a_row_on_a_board(tmp_path):
+    game = toy(tmp_path, """
+players: {min: 2, max: 2}
+boards:
+  grid: {width: 3, height: 3}
+counters:
+  mark: {scope: global, size: 9, initial: 0}
+actions:
+  place:
+    during: main
+    params: {c: "[c for c in cells(grid) if mark[c] == 0]"}
+    effect: "set mark[c] to me + 1"
+    ends: turn
+end:
+  - id: three
+    check: action
+    when: "any([all([mark[c] == active + 1 for c in line]) for line in lines(grid, 3)])"
+    winners: "[active]"
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+""")
+    st = game.new_initial_state(2, seed=0)
+    assert len(st.legal_actions()) == 9
+    play(st, "place 0", "place 3", "place 4", "place 5", "place 8")
+    assert st.is_terminal() and st.returns() == [1.0, -1.0]
+
+
+def test_a_board_function_without_a_board_is_a_diagnostic_at_the_argument(tmp_path):
+    path = write_toy(tmp_path, BOARD + "flow: |\n  set pool to len(cells(gird))\n")
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    line, column = find_column(path, "gird")
+    text = str(caught.value)
+    assert f"game.yaml:{line}:{column}" in text and "cells() needs a board's name first" in text and "grid" in text
+
+
+def test_a_bad_direction_is_a_rule_error_at_the_statement(tmp_path):
+    path = write_toy(tmp_path, BOARD + "flow: |\n  set pool to step(grid, 0, \"up\")\n")
+    with pytest.raises(GameError) as caught:
+        load_game(str(path)).new_initial_state(2)
+    line, column = find_column(path, "set pool to step")
+    assert f"game.yaml:{line}:{column}" in str(caught.value) and "'up' is not a direction" in str(caught.value)
+
+
+def test_a_cell_off_the_board_is_a_rule_error(tmp_path):
+    with pytest.raises(GameError, match="12 is not a cell of board 'grid'"):
+        run_flow(tmp_path, "set pool to len(neighbors(grid, 12))", BOARD)
+
+
+def test_a_board_without_a_size_is_a_diagnostic(tmp_path):
+    path = write_toy(tmp_path, "boards:\n  grid: {width: 0, height: 3}\nflow: |\n  end game\n")
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    assert "width" in str(caught.value)
+    line, _ = find_column(path, "grid:")
+    assert f"game.yaml:{line}:" in str(caught.value)

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
+from interpreter.compile.board_functions import build_boards
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
@@ -178,7 +179,7 @@ class Builder:
 
     def check_names(self) -> None:
         for section in ("counters", "zones", "values", "modifiers", "procedures", "functions", "constants",
-                        "events"):
+                        "events", "boards"):
             for name in self.section(section):
                 if name in RESERVED:
                     self.error((section, name), "reserved-name", f"'{name}' is a word of the effect language",
@@ -187,7 +188,7 @@ class Builder:
                     self.error((section, name), "bad-name", f"'{name}': names used in effect text cannot contain '-'",
                                f"use '{name.replace('-', '_')}'", key=True)
         seen: dict[str, str] = {}
-        for section in ("counters", "zones", "values", "procedures", "functions", "constants"):
+        for section in ("counters", "zones", "values", "procedures", "functions", "constants", "boards"):
             for name in self.section(section):
                 if name in seen:
                     self.error((section, name), "duplicate-name",
@@ -278,6 +279,7 @@ class Builder:
         sym.counters = {c.name: c for c in counters}
         sym.zones = {z.name: z for z in zones}
         sym.constants = dict(self.section("constants"))
+        sym.boards = build_boards(self.section("boards"), self.error)
         sym.events = {name: tuple((spec or {}).get("params", ())) for name, spec in self.section("events").items()}
         for name in sym.events:
             if name in BUILTIN_EVENTS:

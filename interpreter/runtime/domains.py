@@ -243,6 +243,7 @@ class Analyzer:
         self.zones = {z.name for z in gd.zones}
         self.functions = {name: spec for name, spec in _section(raw, "functions").items() if isinstance(spec, dict)}
         self.values = {name: spec for name, spec in _section(raw, "values").items() if isinstance(spec, dict)}
+        self.boards = {name: spec for name, spec in _section(raw, "boards").items() if isinstance(spec, dict)}
         self.players = Seats(0, gd.max_players - 1)
         self.scope: dict[str, list[Assign]] = {}
         self.bound: dict[str, Abstract] = {}
@@ -483,6 +484,10 @@ class Analyzer:
             return self.element(args[0])
         if name == "players_from":
             return self.players
+        if name in ("cells", "neighbors", "ray") and args and isinstance(args[0], ast.Name):
+            board = self.boards.get(args[0].name)
+            if board is not None and isinstance(board.get("width"), int) and isinstance(board.get("height"), int):
+                return Ints(0, board["width"] * board["height"] - 1)  # the board's cells
         if name == "select":
             return join(self.element(args[1]), self.element(args[2]))
         return None
