@@ -144,6 +144,8 @@ def retype_procedures(b: Builder) -> None:
             continue
         code = b.codes[info.code]
         before = (list(code.ops), list(code.wheres))
+        listing = b.emitter.listing
+        mark = len(listing)
         code.ops.clear()
         code.wheres.clear()
         b.program(spec.get("effect", ""), ("procedures", name, "effect"), dict(zip(info.params, types, strict=True)),
@@ -151,3 +153,7 @@ def retype_procedures(b: Builder) -> None:
         if b.diagnostics:  # the stricter type refused the body: keep what compiled before
             b.diagnostics.clear()
             code.ops[:], code.wheres[:] = before
+            del listing[mark:]
+        else:  # `describe --code` lists the code that runs, once
+            mine = (f"procedures.{name}.", f"procedures.{name} (")
+            listing[:mark] = [entry for entry in listing[:mark] if not entry[0].startswith(mine)]
