@@ -213,7 +213,12 @@ def find(st: State, action: Action | str) -> Action:
 def apply(st: State, action: Action | str) -> None:
     chosen = find(st, action)
     st.history.append(chosen.text)
-    _perform(st, chosen)
+    waiting = st.stack[-1]
+    try:
+        _perform(st, chosen)
+    except RULE_SLIPS as err:  # paying a cost runs outside the loop: placed where the game waited
+        where = st.gd.codes[waiting.code].wheres[waiting.pc]  # the waiting statement runs again next
+        raise rule_error(where, rule_error(f"paying for '{chosen.text}'", err)) from None
     run(st)
 
 
