@@ -34,7 +34,7 @@ from interpreter.web.session import SPECTATOR, Session
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
 
-from interpreter.web.app import Server, base_url, bind, seat_urls  # noqa: E402
+from interpreter.web.app import Server, base_url, bind, seat_urls
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_GAMES = ["for-all-mankind", "race-to-mars", "rocketmen"]
@@ -185,7 +185,7 @@ def test_a_log_of_another_game_is_never_overwritten(tmp_path: Path) -> None:
     other.write_text("not a log\n")
     from interpreter.diagnostics import GameError
 
-    with pytest.raises(GameError, match="other.json"):
+    with pytest.raises(GameError, match=r"other\.json"):
         make_session("tic-tac-toe", ["human", "random"], log_path=other)
     assert other.read_text() == "not a log\n"
 
