@@ -205,8 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sign_option(p, "accept the log only if it is signed")
 
     p = commands.add_parser("serve", help="play in the browser (a local web table)", formatter_class=_Formatter,
-                            description="A web page per human seat at a secret URL, showing what that seat may see; "
-                                        "other seats play on the server. Needs pip install 'orrery[web]'.")
+                            description="A web page per human seat, at a secret URL; needs pip install 'orrery[web]'.")
     p.add_argument("game", nargs="?", metavar="GAME", help="a game id, folder or game.yaml (optional with --resume)")
     _add_table_options(p, "seat 1 human, the others random")
     p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")

@@ -167,6 +167,40 @@ def test_other_seats_moves_are_narrated_with_hidden_cards_redacted() -> None:
     assert result["reason"] and len(result["returns"]) == 2 and result["lines"][0].startswith("Game over")
 
 
+def test_a_simultaneous_pick_stays_secret_until_every_seat_has_picked(tmp_path: Path) -> None:
+    log_path = tmp_path / "rps.json"
+    session = make_session("rock-paper-scissors", ["human", "human"], log_path=log_path)
+    assert session.view(0)["decision"] and session.view(1)["decision"]
+    assert session.act(1, "scissors", version=0).ok  # the second seat may pick first
+    first, second = session.view(0), session.view(1)
+    assert first["narration"][-1]["text"] == "has chosen" and second["narration"][-1]["text"] == "scissors"
+    assert "scissors" not in json.dumps(first["narration"])
+    assert [c["values"] for c in first["table"]["counters"] if c["name"] == "shape"] == [["0", "0"]]
+    assert second["decision"] is None and first["waiting_for"] == [0]
+    assert session.act(1, "rock").message == "it is not P2's turn"
+    again = resume_session(str(log_path), None, tmp_path / "rps2.json", None)
+    assert again.view(0)["narration"][-1]["text"] == "has chosen"
+    assert again.view(1)["narration"][-1]["text"] == "scissors"
+    assert session.act(0, "rock", version=0).ok
+    assert [m["text"] for m in session.view(0)["narration"]] == ["scissors", "rock"]
+    assert session.view(1)["narration"][0]["lines"] == [] and session.view(0)["result"]["returns"] == [1.0, -1.0]
+    assert read_log(log_path).actions == ["P2: scissors", "P1: rock"]
+
+
+def test_bots_pick_in_a_simultaneous_step_and_are_told_the_picks_after_it() -> None:
+    session = make_session("goofspiel", ["human", "random"], seed=2)
+    while not session.state.is_terminal():
+        while session.advance():
+            pass
+        if session.state.is_terminal():
+            break
+        view = session.view(0)
+        assert view["decision"], view["waiting_for"]
+        assert session.act(0, view["decision"]["groups"][0]["options"][0]["action"]).ok
+    assert not session.error and session.view(0)["result"] is not None
+    assert all(not m.sealed for m in session.moves)
+
+
 def test_the_log_is_written_after_every_action_and_the_game_resumes(tmp_path: Path) -> None:
     log_path = tmp_path / "game.json"
     session = make_session("tic-tac-toe", ["human", "random"], seed=2, log_path=log_path)
@@ -269,7 +303,7 @@ def test_bots_play_on_the_server_until_it_is_a_humans_turn() -> None:
         url = dict(seat_urls(session, base))["P2"]
         view = json.loads(get(f"{url}/state?since=0")[1])  # waits for the bot's first move
         assert [m["player"] for m in view["narration"]] == [0]
-        assert view["decision"] is not None and view["waiting_for"] == 1
+        assert view["decision"] is not None and view["waiting_for"] == [1]
 
 
 # ---- the command ---------------------------------------------------------------------------

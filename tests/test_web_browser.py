@@ -228,3 +228,31 @@ def test_every_bundled_game_renders_on_the_generic_table(browser: Any, game_id: 
         assert browser.find_elements(By.CSS_SELECTOR, "#decision button")
         click_first_action(browser)
         assert console_errors(browser) == []
+
+
+def test_simultaneous_picks_in_two_windows_stay_secret_until_both_are_in(browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    session = make_session("rock-paper-scissors", ["human", "human"], seed=1)
+    with served(session, browser) as urls:
+        browser.get(urls["P1"])
+        first = browser.current_window_handle
+        browser.switch_to.new_window("window")
+        browser.get(urls["P2"])
+        wait_for(browser, lambda d: body(d, "state") == "deciding")
+        browser.find_element(By.CSS_SELECTOR, "#decision button[data-action='paper']").click()
+        wait_for(browser, lambda d: body(d, "version") == "1")
+        assert body(browser, "state") == "waiting"
+        second = browser.current_window_handle
+        browser.switch_to.window(first)
+        wait_for(browser, lambda d: body(d, "version") == "1" and body(d, "state") == "deciding")
+        narration = browser.find_element(By.ID, "narration").text
+        assert narration == "P2: has chosen" and "paper" not in narration
+        browser.find_element(By.CSS_SELECTOR, "#decision button[data-action='rock']").click()
+        wait_for(browser, lambda d: body(d, "state") == "over")
+        assert "P2: paper" in browser.find_element(By.ID, "narration").text
+        assert "P1 shows rock, P2 shows paper" in browser.find_element(By.ID, "narration").text
+        assert console_errors(browser) == []
+        browser.switch_to.window(second)
+        browser.close()
+        browser.switch_to.window(first)

@@ -25,6 +25,7 @@ from interpreter.game import Game
 from interpreter.play.logs import GameLog, write_log
 from interpreter.play.runner import MAX_ACTIONS
 from interpreter.play.terminal import redact
+from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 from interpreter.web.view import decision_view, observation_view, result_view
 
@@ -41,6 +42,7 @@ class Move:
     player: int
     shown: dict[int, str]
     lines: list[str]
+    sealed: bool = False  # a pick of a simultaneous step under way: "has chosen" to the others
 
 
 @attrs.define
@@ -70,10 +72,15 @@ class Session:
         self.error = ""
         self.stopped = False
         self.moves: list[Move] = []
-        self._log_seen = 0
-        # Actions replayed from a resumed log are narrated as they are now seen.
-        for player, text in moves or []:
-            self.moves.append(Move(len(self.moves) + 1, player, self._shown(text, player), []))
+        self._sealed: list[tuple[State, int, str, Agent | None]] = []  # picks not yet told to the agents
+        # Actions replayed from a resumed log are narrated as they are now seen; the
+        # picks of a step still under way stay secret.
+        secret = len(picks_so_far(state))
+        for i, (player, text) in enumerate(moves or []):
+            sealed, plain = i >= len(moves or []) - secret, split_pick(text)[1]
+            shown = ({seat: plain if seat == player else "has chosen" for seat in self._viewers()} if sealed
+                     else self._shown(plain, player))
+            self.moves.append(Move(len(self.moves) + 1, player, shown, [], sealed=sealed))
         self._log_seen = len(state.log)
 
     # -- who is asking
@@ -107,7 +114,7 @@ class Session:
                 "humans": list(self.humans),
                 "table": observation_view(obs, gd),
                 "decision": decision_view(state, seat) if not self.error else None,
-                "waiting_for": state.current_player() if not state.is_terminal() else None,
+                "waiting_for": state.players_to_act(),
                 "narration": narration,
                 "result": result_view(state),
                 "error": self.error,
@@ -123,11 +130,12 @@ class Session:
                 return Outcome(False, f"the game stopped on an error: {self.error}")
             if state.is_terminal():
                 return Outcome(False, "the game is over")
-            if seat not in self.humans or state.current_player() != seat:
+            if seat not in self.humans or seat not in state.players_to_act():
                 return Outcome(False, f"it is not P{seat + 1}'s turn")
-            if version is not None and version != self.version:
+            # Another seat's pick in a simultaneous step changes nothing this seat sees.
+            if version is not None and version != self.version and not state.is_simultaneous_node():
                 return Outcome(False, "the table changed; look again")
-            legal = {a.text for a in state.legal_actions()}
+            legal = {a.text for a in state.legal_actions(seat)}
             if text not in legal:
                 return Outcome(False, f"'{text}' is not a legal action now")
             self._apply(seat, text)
@@ -148,10 +156,11 @@ class Session:
             state = self.state
             if state.is_terminal() or self.error:
                 return False
-            player = state.current_player()
-            if player < 0:
+            waiting = state.players_to_act()
+            if not waiting:
                 self._fail("the game waits for no one but is not over (a rule error in the flow?)")
                 return False
+            player = waiting[0]  # a simultaneous step is asked in its order, as the runner does
             if player in self.humans:
                 return False
             agent = self.agents.get(player)
@@ -176,23 +185,50 @@ class Session:
         if len(state.history) >= MAX_ACTIONS:
             self._fail(f"the game did not end within {MAX_ACTIONS} actions (an endless game?)")
             return
-        for agent in {id(a): a for a in self.agents.values()}.values():
-            if agent is not asked:
-                agent.inform_action(state, player, text)
+        pick = state.is_simultaneous_node()
+        if pick:  # the agents are told the picks once the step is over, as by the runner
+            self._sealed.append((state.clone(), player, text, asked))
+        else:
+            self._inform(state, player, text, asked)
         try:
-            state.apply_action(text)
+            state.apply_action(text, player)
         except (GameError, IllegalActionError) as err:
             self._fail(f"P{player + 1}'s '{text}' failed: {err}")
             return
         lines = [str(line) for line in state.log[self._log_seen:]]
         self._log_seen = len(state.log)
-        self.moves.append(Move(len(self.moves) + 1, player, self._shown(text, player), lines))
+        recorded = state.history[-1]
+        still_secret = pick and state.is_simultaneous_node() and player in picks_so_far(state)
+        if still_secret:
+            shown = {seat: text if seat == player else "has chosen" for seat in self._viewers()}
+        else:
+            shown = self._shown(split_pick(recorded)[1], player)
+        self.moves.append(Move(len(self.moves) + 1, player, shown, lines, sealed=still_secret))
+        if pick and not still_secret:
+            self._reveal()
         self.save()
         self._bump()
 
+    def _reveal(self) -> None:
+        """A simultaneous step is over: every pick of it is narrated, and told to the agents."""
+        for move in self.moves:
+            if move.sealed:
+                move.sealed = False
+                move.shown = self._shown(split_pick(self.state.history[move.number - 1])[1], move.player)
+        for before, player, text, asked in self._sealed:
+            self._inform(before, player, text, asked)
+        self._sealed.clear()
+
+    def _inform(self, state: State, player: int, text: str, asked: Agent | None) -> None:
+        for agent in {id(a): a for a in self.agents.values()}.values():
+            if agent is not asked:
+                agent.inform_action(state, player, text)
+
+    def _viewers(self) -> list[int]:
+        return self.humans or [SPECTATOR]
+
     def _shown(self, text: str, player: int) -> dict[int, str]:
-        viewers = self.humans or [SPECTATOR]
-        return {seat: text if seat == player else redact(text, self.state, {seat}) for seat in viewers}
+        return {seat: text if seat == player else redact(text, self.state, {seat}) for seat in self._viewers()}
 
     def _fail(self, message: str) -> None:
         self.error = message

@@ -93,15 +93,16 @@ def _counter_text(value: Any) -> str:
 
 
 def decision_view(state: State, seat: int) -> dict[str, Any] | None:
-    """The legal actions of `seat` when it must decide now, grouped by action (an
-    effect's choice is one group, its prompt), each with the text people read and the
-    canonical text the server applies; None when the seat has nothing to decide."""
-    if state.is_terminal() or state.pending is None or state.pending.player != seat:
-        return None
+    """The legal actions of `seat` when it must decide now (in a simultaneous step, while
+    it has not picked), grouped by action (an effect's choice is one group, its prompt),
+    each with the text people read and the canonical text the server applies; None when
+    the seat has nothing to decide."""
     pending = state.pending
+    if state.is_terminal() or pending is None or not pending.waits_for(seat):
+        return None
     groups: list[dict[str, Any]] = []
     by_key: dict[str, dict[str, Any]] = {}
-    for action in state.legal_actions():
+    for action in state.legal_actions(seat):
         if isinstance(pending, PendingActions) and isinstance(action.payload, tuple):
             adef = state.gd.actions[action.payload[0]]
             key = title = adef.id

@@ -155,8 +155,8 @@ function renderStatus(view) {
   if (view.error) doing = `The game stopped on an error: ${view.error}`;
   else if (view.result) doing = "The game is over.";
   else if (view.decision) doing = "Your turn.";
-  else if (view.waiting_for !== null && view.waiting_for >= 0)
-    doing = `Waiting for P${view.waiting_for + 1} (${view.seats[view.waiting_for]}).`;
+  else if (view.waiting_for.length)
+    doing = `Waiting for ${view.waiting_for.map((p) => `P${p + 1} (${view.seats[p]})`).join(", ")}.`;
   else doing = "Waiting.";
   const t = view.table;
   status.textContent = `${who} · turn ${t.turn}${t.round ? ", round " + t.round : ""} · ${doing}`;
