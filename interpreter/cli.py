@@ -1,4 +1,4 @@
-"""The `orrery` command line: list, validate, describe, play, simulate,
+"""The `orrery` command line: list, validate, describe, play, serve, simulate,
 replay and schema.
 
 Exit codes: 0 ok, 1 a rule or game error, 2 a usage error (bad arguments), 130 when
@@ -47,6 +47,7 @@ from interpreter.runtime.saves import checked_key, read_key
 from interpreter.runtime.simultaneous import split_pick
 from interpreter.runtime.state import State
 from interpreter.version import __version__
+from interpreter.web.launch import add_serve_options, new_session, resume_session, serve
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 HELP_WIDTH = 88
@@ -109,6 +110,12 @@ def _add_sign_option(parser: argparse.ArgumentParser, doing: str) -> None:
                         help=f"{doing} with the HMAC key in FILE (default: the key in ${SIGN_KEY_ENV}, if set)")
 
 
+def _add_log_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--log", metavar="FILE", help="write the game's log to FILE as it goes")
+    parser.add_argument("--resume", metavar="FILE", help="continue the game recorded in the log FILE")
+    _add_sign_option(parser, "sign the log (and accept a --resume log only if signed)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="orrery", formatter_class=_Formatter, epilog=MAIN_EPILOG,
@@ -167,9 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(p, "seat 1 human, the others random")
     p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
     _add_rules_options(p)
-    p.add_argument("--log", metavar="FILE", help="write the game's log to FILE as it goes")
-    p.add_argument("--resume", metavar="FILE", help="continue the game recorded in the log FILE")
-    _add_sign_option(p, "sign the log (and accept a --resume log only if signed)")
+    _add_log_options(p)
 
     p = commands.add_parser("simulate", help="many seeded games between agents", formatter_class=_Formatter,
                             description="Play many games with agents and bots in every seat and sum them up: wins "
@@ -198,6 +203,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", metavar="GAME",
                    help="load the rules from GAME (id, folder or file) instead of where the log says")
     _add_sign_option(p, "accept the log only if it is signed")
+
+    p = commands.add_parser("serve", help="play in the browser (a local web table)", formatter_class=_Formatter,
+                            description="A web page per human seat, at a secret URL; needs pip install 'orrery[web]'.")
+    p.add_argument("game", nargs="?", metavar="GAME", help="a game id, folder or game.yaml (optional with --resume)")
+    _add_table_options(p, "seat 1 human, the others random")
+    p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
+    _add_rules_options(p)
+    add_serve_options(p)
+    _add_log_options(p)
 
     p = commands.add_parser("schema", help="the JSON Schema of rule files", formatter_class=_Formatter,
                             description="Print the JSON Schema of game files (or, with --overlay, of overlay "
@@ -502,10 +516,7 @@ def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[
 
 
 def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[int, Any]]:
-    given = [flag for flag, value in (("--players", args.players), ("--seats", args.seats), ("--seed", args.seed),
-                                      ("--variant", args.variant), ("--with", args.overlays)) if value]
-    if given:
-        raise UsageError(f"--resume takes the game's settings from the log; drop {', '.join(given)}")
+    _check_resume_flags(args)
     key = _sign_key(args)
     log = read_log(args.resume, key)
     log_path = Path(args.log) if args.log else Path(args.resume)
@@ -528,6 +539,12 @@ def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, di
     console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(log.seats)))
     table.log_seen = len(state.log)
     return table, agents
+
+
+def _check_resume_flags(args: argparse.Namespace) -> None:  # play and serve
+    flags = (("--players", args.players), ("--seats", args.seats), ("--seed", args.seed), ("--variant", args.variant))
+    if given := [flag for flag, value in (*flags, ("--with", args.overlays)) if value]:
+        raise UsageError(f"--resume takes the game's settings from the log; drop {', '.join(given)}")
 
 
 def _play_table(table: Table, agents: dict[int, Any]) -> int:
@@ -655,6 +672,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_ERROR if summary["errors"] else EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    log_path, key = Path(args.log) if args.log else None, _sign_key(args)
+    if args.resume:
+        _check_resume_flags(args)
+        session = resume_session(args.resume, key, log_path, args.game)
+    elif not args.game:
+        raise UsageError("serve needs a GAME (or --resume LOG)")
+    else:
+        game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+        n, seats = choose_seats(game.definition, args.players, args.seats, "human", "random")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+        session = new_session(game, args.game, args.overlays, n, seats, seed, log_path, key)
+    serve(session, args.host, args.port, not args.no_browser, lambda line: print(line, flush=True))
+    return EXIT_OK
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "list": cmd_list,
     "validate": cmd_validate,
@@ -663,4 +696,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "simulate": cmd_simulate,
     "replay": cmd_replay,
     "schema": cmd_schema,
+    "serve": cmd_serve,
 }
