@@ -92,6 +92,16 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
                         help="play with the game's variant V (repeatable)")
     parser.add_argument("--with", dest="overlays", action="append", default=[], metavar="X",
                         help="add overlay X: a bundled expansion by name or a mod file/folder by path (repeatable)")
+    parser.add_argument("--strict", action="store_true",
+                        help="treat warnings (two overlays changing the same value) as errors")
+
+
+def _load_rules(args: argparse.Namespace) -> Game:
+    """The game of GAME --variant --with (--strict); overlay warnings go to stderr."""
+    game = load_game(args.game, variants=args.variant, overlays=args.overlays, strict=args.strict)
+    for warning in game.warnings:
+        print(warning.format(), file=sys.stderr)
+    return game
 
 
 def _add_table_options(parser: argparse.ArgumentParser, default_seats: str) -> None:
@@ -134,6 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also apply overlay X (bundled expansion name or mod path; repeatable)")
     p.add_argument("--json", action="store_true",
                    help="print all diagnostics as one JSON list of {path, line, column, severity, code, message}")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (two overlays changing the same value) as errors")
 
     p = commands.add_parser("describe", help="a game's rules summary", formatter_class=_Formatter,
                             description="Summarise a game: players, variants, overlays, seats and bots, counters, "
@@ -317,7 +329,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     found: list[Diagnostic] = []
     oks: list[str] = []
     for target in args.targets:
-        diagnostics, summary = validate_target(target, list(args.overlays))
+        diagnostics, summary = validate_target(target, list(args.overlays), args.strict)
         found.extend(diagnostics)
         if not any(d.severity == "error" for d in diagnostics):
             oks.append(f"ok: {target} ({summary})")
@@ -333,7 +345,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_ERROR if failed else EXIT_OK
 
 
-def validate_target(target: str, overlays: list[str]) -> tuple[list[Diagnostic], str]:
+def validate_target(target: str, overlays: list[str], strict: bool = False) -> tuple[list[Diagnostic], str]:
     """The diagnostics of one target (empty when fine) and a one-line summary."""
     try:
         path = _locate(target)
@@ -343,15 +355,15 @@ def validate_target(target: str, overlays: list[str]) -> tuple[list[Diagnostic],
             if not isinstance(base, str) or not base:
                 return [Diagnostic(str(path), 1, 1, "overlay-base", "this overlay does not name its base game",
                                    hint="add `base: GAME-ID`")], ""
-            game = load_game(base, overlays=[str(path), *overlays])
+            game = load_game(base, overlays=[str(path), *overlays], strict=strict)
             what = f"overlay {data.get('overlay')} on {game.definition.name}"
         else:
-            game = load_game(str(path), overlays=overlays)
+            game = load_game(str(path), overlays=overlays, strict=strict)
             what = game.definition.name
     except RuleFileError as err:
         return list(err.diagnostics), ""
     gd = game.definition
-    problems = _smoke_test(game)
+    problems = [*game.warnings, *_smoke_test(game)]
     cards, actions = len(gd.cards), len(gd.actions)
     return problems, f"{what}: {cards} card{'s' if cards != 1 else ''}, {actions} action{'s' if actions != 1 else ''}"
 
@@ -392,7 +404,7 @@ def _smoke_test(game: Game) -> list[Diagnostic]:
 
 
 def cmd_describe(args: argparse.Namespace) -> int:
-    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    game = _load_rules(args)
     if args.code:
         print(render_generated_code(game.definition))
         return EXIT_OK
@@ -482,7 +494,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[int, Any]]:
-    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    game = _load_rules(args)
     gd = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "human", "random")
     key = _sign_key(args)
@@ -640,7 +652,7 @@ def _verify_result(log: GameLog, state: State) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    game = _load_rules(args)
     gd = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),

@@ -283,6 +283,8 @@ def definitions() -> dict:
         "patch": ref("patch"),
         "remove": ref("remove"),
         "set": ref("set"),
+        "append": ref("append"),
+        "prepend": ref("prepend"),
         "assumed": ASSUMED,
     }, None, "A named option: an inline overlay applied when chosen.")
 
@@ -306,8 +308,18 @@ def definitions() -> dict:
     def sections_of(make) -> dict:
         return {s: make(s) for s in SECTIONS}
 
-    d["add"] = obj(sections_of(lambda s: d["constants"] if s == "constants" else ref(s)),
-                   None, "New definitions by section; adding an existing id is an error.")
+    d["add"] = obj(sections_of(
+        lambda s: d["constants"] if s == "constants"
+        else id_map(ref(f"{ENTRY[s]}_patch"), f"New {s} (complete), or new fields of existing ones.")),
+        None, "New definitions, or new fields of existing ones, by section; adding what exists is an error.")
+    text_sections = {s: {"type": "object", "propertyNames": ref("id"),
+                         "additionalProperties": {"type": ["object", "string"]},
+                         "description": f"Effect text of {s}, by id and field (e.g. effect, effects.play)."}
+                     for s in SECTIONS if s not in ("constants", "variants", "events")}
+    for op, where in (("append", "after"), ("prepend", "before")):
+        d[op] = obj({"setup": text(f"Effect text run {where} the game's setup."),
+                     "flow": text(f"Effect text run {where} the game's flow."), **text_sections},
+                    None, f"Effect text added {where} existing effect text, which must exist.")
     d["replace"] = obj(sections_of(lambda s: d["constants"] if s == "constants" else ref(s)),
                        None, "Whole definitions replacing existing ones by id.")
     d["patch"] = obj(sections_of(
@@ -381,6 +393,8 @@ def overlay_schema() -> dict:
         "patch": ref("patch"),
         "remove": ref("remove"),
         "set": ref("set"),
+        "append": ref("append"),
+        "prepend": ref("prepend"),
     }
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
