@@ -40,6 +40,7 @@ from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
 from interpreter.rules.loader import bundled_entries, resolve
+from interpreter.rules.schema import KINDS as SCHEMA_KINDS
 from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import load_yaml
 from interpreter.runtime.present import describe_result
@@ -211,9 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sign_option(p, "accept the log only if it is signed")
 
     p = commands.add_parser("schema", help="the JSON Schema of rule files", formatter_class=_Formatter,
-                            description="Print the JSON Schema of game files (or, with --overlay, of overlay "
-                                        "files) for editors' YAML plugins.")
-    p.add_argument("--overlay", action="store_true", help="the schema of overlay (expansion and mod) files")
+                            description="Print the JSON Schema of one kind of rule file for editors' YAML "
+                                        "plugins: game files (game.yaml), overlay files (expansions and mods) or "
+                                        "the files a game includes (cards.yaml and the like).",
+                            epilog="examples:\n  orrery schema > game.schema.json\n"
+                                   "  orrery schema --kind include > include.schema.json\n\n"
+                                   "In a rule file, a first line `# yaml-language-server: $schema=PATH` points "
+                                   "the editor at it.")
+    p.add_argument("--kind", choices=SCHEMA_KINDS, default=None,
+                   help="which kind of file (default: game)")
+    p.add_argument("--overlay", action="store_true", help="the same as --kind overlay")
     for each in (parser, *commands.choices.values()):  # descriptions wrap; epilogs keep their lines
         each.description = textwrap.fill(each.description or "", HELP_WIDTH)
     return parser
@@ -417,7 +425,9 @@ def cmd_describe(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    _print_json(load_schema("overlay" if args.overlay else "game"))
+    if args.overlay and args.kind not in (None, "overlay"):
+        raise UsageError(f"--overlay and --kind {args.kind} name different kinds of file")
+    _print_json(load_schema("overlay" if args.overlay else args.kind or "game"))
     return EXIT_OK
 
 

@@ -406,7 +406,21 @@ def overlay_schema() -> dict:
     return schema
 
 
+def include_schema() -> dict:
+    """A file a game includes (cards.yaml...): sections only, none required."""
+    schema = game_schema()
+    for key in ("orrery", "id", "name", "include"):
+        schema["properties"].pop(key)
+    schema.pop("required")
+    schema["title"] = "orrery included file"
+    schema["description"] = ("A file a game's `include:` names: sections of the game (cards, actions, ...), "
+                             "merged into game.yaml's; no orrery/id/name header and no further includes.")
+    return schema
+
+
+KINDS = (("game", game_schema), ("overlay", overlay_schema), ("include", include_schema))
+
 if __name__ == "__main__":
     out = pathlib.Path(sys.argv[1])
-    for kind, make in (("game", game_schema), ("overlay", overlay_schema)):
+    for kind, make in KINDS:
         (out / f"{kind}.schema.json").write_text(json.dumps(make(), indent=2) + "\n")

@@ -217,7 +217,7 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
             out.error(_at(pm, ("include", i)), "file-not-found",
                       f"included file '{name}' is not a file of this game's folder")
             continue
-        inc, inc_pm = _load_checked(inc_path, "include", out, base=data)
+        inc, inc_pm = _load_checked(inc_path, "include", out)
         if isinstance(inc, dict):
             files.append(str(inc_path))
             _merge_file(merged, origins, inc, inc_pm, out)
@@ -290,8 +290,7 @@ def _raise_unless_only_schema(out: _Collector) -> None:
         raise RuleFileError(out.diagnostics)
 
 
-def _load_checked(path: Path, kind: str, out: _Collector,
-                  base: dict[str, Any] | None = None) -> tuple[Any, PositionMap]:
+def _load_checked(path: Path, kind: str, out: _Collector) -> tuple[Any, PositionMap]:
     try:
         data, pm = load_yaml(path)
     except RuleFileError as err:
@@ -303,12 +302,7 @@ def _load_checked(path: Path, kind: str, out: _Collector,
     if kind == "include" and not isinstance(data, dict):
         out.error(_at(pm, ()), schema.CODE, f"an included file holds sections of the game, not {_kind(data)}",
                   "write sections as in game.yaml, e.g. cards: {...}")
-    elif kind == "include":
-        # An included file holds sections only; check it as if it carried the header.
-        base = base or {}
-        checked = {"orrery": base.get("orrery"), "id": base.get("id"), "name": base.get("name"), **data}
-        out.diagnostics.extend(schema.check(checked, pm, "game"))
-    else:
+    else:  # an included file has its own schema: sections only
         out.diagnostics.extend(schema.check(data, pm, kind))
     return data, pm
 
