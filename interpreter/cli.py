@@ -39,7 +39,8 @@ from interpreter.play.logs import (
 from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
-from interpreter.rules.loader import bundled_entries, resolve
+from interpreter.rules.diff import diff_rules, render_diff
+from interpreter.rules.loader import bundled_entries, load_raw, resolve
 from interpreter.rules.schema import KINDS as SCHEMA_KINDS
 from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import load_yaml
@@ -155,6 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
     _add_rules_options(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--diff", action="store_true",
+                   help="show what the --with overlays change, definition by definition (added, removed, "
+                        "changed fields with old -> new)")
     p.add_argument("--code", action="store_true",
                    help="print the Python the engine generated for the rules (expressions, conditions, "
                         "parameter choices and one legal-action lister per action) and the names it binds")
@@ -412,6 +416,8 @@ def _smoke_test(game: Game) -> list[Diagnostic]:
 
 
 def cmd_describe(args: argparse.Namespace) -> int:
+    if args.diff:
+        return _describe_diff(args)
     game = _load_rules(args)
     if args.code:
         print(render_generated_code(game.definition))
@@ -421,6 +427,20 @@ def cmd_describe(args: argparse.Namespace) -> int:
         _print_json(info)
     else:
         print(render_description(info))
+    return EXIT_OK
+
+
+def _describe_diff(args: argparse.Namespace) -> int:
+    if not args.overlays:
+        raise UsageError("--diff shows what overlays change: name one with --with X")
+    _load_rules(args)  # every check (and --strict) as describe has
+    before = load_raw(args.game, list(args.variant)).data
+    after = load_raw(args.game, list(args.variant), list(args.overlays)).data
+    changes = diff_rules(before, after)
+    if args.json:
+        _print_json({"overlays": list(args.overlays), "changes": [c.to_json() for c in changes]})
+    else:
+        print(render_diff(changes, list(args.overlays)))
     return EXIT_OK
 
 

@@ -6,6 +6,7 @@ and each mistake at the overlay's own file, line and column.
 
 from __future__ import annotations
 
+import json
 import pathlib
 
 import pytest
@@ -285,3 +286,70 @@ def test_the_example_mod_extends_rocketmens_setup_and_uses_game_start():
         extra = 1 if p == 2 else 0
         assert counter(state, "cash_tokens", p) == counter(base_state, "cash_tokens", p) + extra
     assert any("Mission control" in line for line in state.log)
+
+
+# ---- describe: what a game has, what a mod changes -----------------------------------------
+
+
+def test_describe_lists_triggers_modifiers_and_card_ids(tmp_path, base, capsys):
+    mod = overlay(tmp_path, """
+add:
+  triggers:
+    opening: {"on": game_start, when: "player_count > 1", effect: "gain 3 vp(0)"}
+  values:
+    reach: {of: player, base: "1"}
+  modifiers:
+    long_arm: {value: reach, op: add, amount: "2", granted: true}
+""")
+    assert main(["describe", str(base), "--with", str(mod)]) == 0
+    out = capsys.readouterr().out
+    assert "Triggers:\n  opening: on game_start if player_count > 1: gain 3 vp(0)" in out
+    assert "Modifiers:\n  long_arm: reach add 2, when granted" in out
+    assert "  fireball: Fireball x1 in deck" in out
+    assert main(["describe", str(base), "--with", str(mod), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["triggers"] == [{"id": "opening", "card": None, "on": "game_start", "effect": "gain 3 vp(0)",
+                                 "when": "player_count > 1"}]
+    assert info["modifiers"][0]["id"] == "long_arm" and info["modifiers"][0]["granted"] is True
+
+
+DIFF_MOD = """
+add:
+  cards:
+    frost: {name: Frost, count: 1, in: deck}
+remove: {cards: [ember]}
+patch:
+  cards:
+    fireball: {count: 2, properties: {heat: 4}}
+append:
+  setup: 'gain 1 vp(0)'
+"""
+
+
+def test_describe_diff_lists_what_an_overlay_changes(tmp_path, base, capsys):
+    mod = overlay(tmp_path, DIFF_MOD)
+    assert main(["describe", str(base), "--with", str(mod), "--diff"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"What {mod} changes:"
+    assert "  changed cards.fireball" in out and "    count: 1 -> 2" in out and "    properties.heat: 3 -> 4" in out
+    assert "  added cards.frost" in out and "  removed cards.ember" in out
+    assert "    value: extended by 'gain 1 vp(0)'" in out
+
+
+def test_describe_diff_as_json(tmp_path, base, capsys):
+    mod = overlay(tmp_path, DIFF_MOD)
+    assert main(["describe", str(base), "--with", str(mod), "--diff", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    by_name = {(c["section"], c["id"]): c for c in data["changes"]}
+    assert by_name[("cards", "fireball")]["fields"] == [
+        {"field": "count", "old": 1, "new": 2}, {"field": "properties.heat", "old": 3, "new": 4}]
+    assert by_name[("cards", "frost")]["kind"] == "added" and by_name[("cards", "ember")]["kind"] == "removed"
+    assert by_name[("setup", None)]["kind"] == "changed"
+
+
+def test_describe_diff_bad_input(tmp_path, base, capsys):
+    assert main(["describe", str(base), "--diff"]) == 2
+    assert "name one with --with" in capsys.readouterr().err
+    broken = overlay(tmp_path, "patch: {cards: {embr: {count: 2}}}")
+    assert main(["describe", str(base), "--with", str(broken), "--diff"]) == 1
+    assert "did you mean 'ember'?" in capsys.readouterr().err

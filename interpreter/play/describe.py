@@ -33,6 +33,8 @@ def render_description(info: dict[str, Any]) -> str:
     _section(lines, "Zones", [_zone_line(z) for z in info["zones"]])
     _section(lines, "Cards", [_card_line(c) for c in info["cards"]])
     _section(lines, "Actions", [_action_line(a) for a in info["actions"]])
+    _section(lines, "Triggers", [_trigger_line(t) for t in info.get("triggers", ())])
+    _section(lines, "Modifiers", [_modifier_line(m) for m in info.get("modifiers", ())])
     _section(lines, "End conditions", [_end_line(e) for e in info["end"]],
              empty="none declared (the game ends when its effects say `end game`)")
     _section(lines, "Scoring", [f"{key}: {value}" for key, value in info["scoring"].items()])
@@ -82,6 +84,20 @@ def _action_line(a: dict[str, Any]) -> str:
         extras.append("ends the turn")
     label = f": {a['label']}" if a["label"] != a["id"] else ""
     return f"{a['id']}{params} ({'; '.join(extras)}){label}"
+
+
+def _trigger_line(t: dict[str, Any]) -> str:
+    owner = f" (card {t['card']}, while in play)" if t["card"] else ""
+    when = f" if {t['when']}" if "when" in t else ""
+    effect = " ".join(str(t["effect"]).split())
+    return f"{t['id']}{owner}: on {t['on']}{when}: {effect if len(effect) <= 70 else effect[:67] + '...'}"
+
+
+def _modifier_line(m: dict[str, Any]) -> str:
+    owner = f" (card {m['card']})" if m["card"] else ""
+    when = f" while {m['when']}" if "when" in m else ""
+    granted = ", when granted" if m["granted"] else ""
+    return f"{m['id']}{owner}: {m['value']} {m['op']} {m['amount']}{when}{granted}"
 
 
 def _end_line(e: dict[str, Any]) -> str:
