@@ -23,10 +23,11 @@ from interpreter.diagnostics import (
 from interpreter.game import Game, load_game
 from interpreter.runtime.action_space import ActionSpaceError
 from interpreter.runtime.actions import Action
-from interpreter.runtime.state import TERMINAL, State
+from interpreter.runtime.state import SIMULTANEOUS, TERMINAL, State
 from interpreter.version import __version__
 
 __all__ = [
+    "SIMULTANEOUS",
     "TERMINAL",
     "Action",
     "ActionSpaceError",
