@@ -24,7 +24,7 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
-from interpreter.play.describe import render_description, render_generated_code
+from interpreter.play.describe import overlay_changes, render_description, render_diff, render_generated_code
 from interpreter.play.logs import (
     GameLog,
     check_log_target,
@@ -39,8 +39,7 @@ from interpreter.play.logs import (
 from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
-from interpreter.rules.diff import diff_rules, render_diff
-from interpreter.rules.loader import bundled_entries, load_raw, resolve
+from interpreter.rules.loader import bundled_entries, resolve
 from interpreter.rules.schema import KINDS as SCHEMA_KINDS
 from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import load_yaml
@@ -53,6 +52,7 @@ from interpreter.version import __version__
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 HELP_WIDTH = 88
 SIGN_KEY_ENV = "ORRERY_SIGN_KEY"
+STRICT_HELP = "treat warnings (two overlays changing the same value) as errors"
 
 
 class UsageError(Exception):
@@ -95,8 +95,7 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
                         help="play with the game's variant V (repeatable)")
     parser.add_argument("--with", dest="overlays", action="append", default=[], metavar="X",
                         help="add overlay X: a bundled expansion by name or a mod file/folder by path (repeatable)")
-    parser.add_argument("--strict", action="store_true",
-                        help="treat warnings (two overlays changing the same value) as errors")
+    parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
 
 
 def _load_rules(args: argparse.Namespace) -> Game:
@@ -147,8 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also apply overlay X (bundled expansion name or mod path; repeatable)")
     p.add_argument("--json", action="store_true",
                    help="print all diagnostics as one JSON list of {path, line, column, severity, code, message}")
-    p.add_argument("--strict", action="store_true",
-                   help="treat warnings (two overlays changing the same value) as errors")
+    p.add_argument("--strict", action="store_true", help=STRICT_HELP)
 
     p = commands.add_parser("describe", help="a game's rules summary", formatter_class=_Formatter,
                             description="Summarise a game: players, variants, overlays, seats and bots, counters, "
@@ -157,9 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
     _add_rules_options(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--diff", action="store_true",
-                   help="show what the --with overlays change, definition by definition (added, removed, "
-                        "changed fields with old -> new)")
+    p.add_argument("--diff", action="store_true", help="show what the --with overlays change, definition by "
+                   "definition (added, removed, changed fields with old -> new)")
     p.add_argument("--code", action="store_true",
                    help="print the Python the engine generated for the rules (expressions, conditions, "
                         "parameter choices and one legal-action lister per action) and the names it binds")
@@ -224,8 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "  orrery schema --kind include > include.schema.json\n\n"
                                    "In a rule file, a first line `# yaml-language-server: $schema=PATH` points "
                                    "the editor at it.")
-    p.add_argument("--kind", choices=SCHEMA_KINDS, default=None,
-                   help="which kind of file (default: game)")
+    p.add_argument("--kind", choices=SCHEMA_KINDS, default=None, help="which kind of file (default: game)")
     p.add_argument("--overlay", action="store_true", help="the same as --kind overlay")
     for each in (parser, *commands.choices.values()):  # descriptions wrap; epilogs keep their lines
         each.description = textwrap.fill(each.description or "", HELP_WIDTH)
@@ -435,13 +431,8 @@ def _describe_diff(args: argparse.Namespace) -> int:
     if not args.overlays:
         raise UsageError("--diff shows what overlays change: name one with --with X")
     _load_rules(args)  # every check (and --strict) as describe has
-    before = load_raw(args.game, list(args.variant)).data
-    after = load_raw(args.game, list(args.variant), list(args.overlays)).data
-    changes = diff_rules(before, after)
-    if args.json:
-        _print_json({"overlays": list(args.overlays), "changes": [c.to_json() for c in changes]})
-    else:
-        print(render_diff(changes, list(args.overlays)))
+    changes = overlay_changes(args.game, list(args.variant), list(args.overlays))
+    _print_json(changes) if args.json else print(render_diff(changes))
     return EXIT_OK
 
 

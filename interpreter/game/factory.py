@@ -13,6 +13,7 @@ from typing import Any
 
 from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.compile.build import build
+from interpreter.compile.lint import lint
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
 from interpreter.game.summary import describe_game
 from interpreter.model import GameDef
@@ -132,6 +133,9 @@ def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
         definition = build(raw, tuple(kind.name for kind in registered()))
     except RuleFileError as err:  # the base may use what an overlay removed: say so
         raise RuleFileError(explain_removed(err.diagnostics, raw)) from None
+    mistakes = lint(raw, definition)
+    if mistakes:
+        raise RuleFileError(mistakes)
     game = Game(definition, raw.data)
     game.warnings = list(raw.warnings)
     return game

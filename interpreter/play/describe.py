@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.rules.diff import diff_rules
+from interpreter.rules.diff import render_diff as _render_changes
+from interpreter.rules.loader import load_raw
+
 # ---- text ------------------------------------------------------------------------------
 
 
@@ -119,3 +123,15 @@ def render_generated_code(gd: Any) -> str:
     lines.append("# bound names")
     lines.extend(f"# {name} = {shown}" for name, shown in gd.generated_names)
     return "\n".join(lines)
+
+
+def overlay_changes(game: str, variants: list[str], overlays: list[str]) -> dict[str, Any]:
+    """What `overlays` change in `game` (with `variants`), as data: {overlays, changes}."""
+    before = load_raw(game, variants).data
+    after = load_raw(game, variants, overlays).data
+    return {"overlays": overlays, "changes": [c.to_json() for c in diff_rules(before, after)]}
+
+
+def render_diff(changes: dict[str, Any]) -> str:
+    """`overlay_changes` as text for people."""
+    return _render_changes(changes["changes"], changes["overlays"])

@@ -71,28 +71,30 @@ def _fields(old: Any, new: Any, prefix: str) -> list[FieldChange]:
     return [FieldChange(prefix.rstrip("."), old, new)]
 
 
-def render_diff(changes: list[Change], overlays: list[str]) -> str:
-    """The changes as text for people."""
+def render_diff(changes: list[dict[str, Any]], overlays: list[str]) -> str:
+    """Changes (as `Change.to_json` gives them) as text for people."""
     lines = [f"What {', '.join(overlays)} change{'s' if len(overlays) == 1 else ''}:"]
     if not changes:
         lines.append("  nothing")
     for change in changes:
-        name = change.section + (f".{change.id}" if change.id is not None else "")
-        lines.append(f"  {change.kind} {name}")
-        for f in change.fields:
-            where = f.field or "value"
-            if isinstance(f.old, str) and isinstance(f.new, str) and f.old.strip() and f.old.strip() in f.new:
-                before, after = f.new.split(f.old.strip(), 1)  # extended (append/prepend): show what is new
+        name = change["section"] + (f".{change['id']}" if change["id"] is not None else "")
+        lines.append(f"  {change['kind']} {name}")
+        for f in change["fields"]:
+            where, old, new = f["field"] or "value", f["old"], f["new"]
+            if isinstance(old, str) and isinstance(new, str) and old.strip() and old.strip() in new:
+                before, after = new.split(old.strip(), 1)  # extended (append/prepend): show what is new
                 added = [part for part in (before, after) if part.strip()]
                 lines.append(f"    {where}: extended by {' and '.join(_show(a) for a in added)}")
                 continue
-            lines.append(f"    {where}: {_show(f.old)} -> {_show(f.new)}")
+            lines.append(f"    {where}: {_show(old)} -> {_show(new)}")
     return "\n".join(lines)
 
 
 def _show(value: Any) -> str:
+    if value is None:
+        return MISSING
     if isinstance(value, str):
         text = value.strip()
-        return repr(text if len(text) <= 60 else text[:57] + "...") if value is not MISSING else MISSING
+        return repr(text if len(text) <= 60 else text[:57] + "...")
     shown = repr(value)
     return shown if len(shown) <= 60 else shown[:57] + "..."
