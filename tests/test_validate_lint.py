@@ -104,3 +104,44 @@ def test_a_choose_one_with_no_open_option_at_run_time_does_nothing(tmp_path):
     state = toy(tmp_path, game(setup)).new_initial_state(2)
     assert counter(state, "pot") == 7                       # skipped, and the effect went on
     assert texts(state) == ["score"]                        # the flow's first decision
+
+
+PARAMS = """
+counters:
+  vp: {scope: player}
+zones:
+  deck: {scope: global}
+cards:
+  a: {name: A, count: 2, in: deck, properties: {cost: 1}}
+actions:
+  buy:
+    during: main
+    params: {card: CHOICES}
+    condition: "card.cost > 0"
+    effect: |
+      gain card.cost vp
+      move card to deck
+    ends: turn
+flow: |
+  turn 0:
+    take actions main
+scoring: {score: "vp(p)"}
+"""
+
+
+def test_a_wrong_type_parameter_is_one_error_without_follow_ons(tmp_path):
+    text = PARAMS.replace("CHOICES", '"3"')
+    path = write_toy(tmp_path, text)
+    found = toy_errors(tmp_path, text)
+    assert [(d.code, d.line, d.column) for d in found] == [("type", *find_column(path, '"3"'))]
+    assert "needs a list of choices, got a number" in found[0].message
+
+
+def test_a_parameter_whose_choices_do_not_compile_is_one_error(tmp_path):
+    found = toy_errors(tmp_path, PARAMS.replace("CHOICES", '"[c for c in dekc]"'))
+    assert [d.code for d in found] == ["unknown-name"] and "dekc" in found[0].message
+
+
+def test_the_parameter_written_right_loads(tmp_path):
+    state = toy(tmp_path, PARAMS.replace("CHOICES", '"[c for c in deck]"')).new_initial_state(2)
+    assert len(texts(state)) == 2 and all(t.startswith("buy a") for t in texts(state))

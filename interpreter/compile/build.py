@@ -62,8 +62,7 @@ BUILTIN_EVENTS = {
     "turn_start": (None, {"player": "player"}),
     "turn_end": (None, {"player": "player"}),
     "round_start": (None, {}),
-    "round_end": (None, {}),
-    "game_start": (None, {}),
+    "round_end": (None, {}), "game_start": (None, {}),  # game_start: once, after setup
 }
 # docs/format.md and the schema name the refill event `refilled ZONE`; the engine fires
 # it as "refill". Both spellings are accepted in `on:`.
@@ -479,6 +478,7 @@ class Builder:
                 where = logical + ("params", pname)
                 domain_text = pspec.get("in") if isinstance(pspec, dict) else pspec
                 compiled = self.expr(domain_text, where + (("in",) if isinstance(pspec, dict) else ()), locals_, "any")
+                locals_[pname] = "any"  # a broken parameter is still a name (no follow-on "unknown name")
                 if compiled is None:
                     continue
                 fn, type_ = compiled
