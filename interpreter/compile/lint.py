@@ -1,7 +1,8 @@
-"""Checks of a compiled game for mistakes that type-check but can never be meant.
+"""Checks of a compiled game for what type-checks but can hardly be meant.
 
 They run after the builder (every name resolved, every text parsed), over the merged
-rule data, and report at the file, line and column of the mistake with a hint:
+rule data, and report warnings (errors under `--strict`) at the file, line and column
+of the mistake with a hint:
 
 - an action group that no `take actions GROUP` anywhere ever takes (its actions could
   never be taken);
@@ -81,7 +82,8 @@ def _unused_groups(raw: RawGame, nodes: list[ast.Node]) -> Iterator[Diagnostic]:
         path, line, column = raw.origins.locate(("actions", aid, "during"))
         yield Diagnostic(path, line, column, "unused-group",
                          f"no effect ever takes the action group '{group}', so action '{aid}' can never be taken",
-                         hint=hint_for(group, taken) or f"add `take actions {group}` to the flow (or a turn)")
+                         hint=hint_for(group, taken) or f"add `take actions {group}` to the flow (or a turn)",
+                         severity="warning")
 
 
 def _bare_counter(node: ast.Node, per_player: set[str]) -> bool:
@@ -98,7 +100,7 @@ def _no_player(raw: RawGame, t: _Text, node: ast.Node, why: str) -> Diagnostic:
 def _at(raw: RawGame, t: _Text, node: ast.Node, code: str, message: str, hint: str) -> Diagnostic:
     shift = common_indent(t.text)
     path, line, column, source = raw.origins.locate_text(t.logical, node.line, node.column + shift)
-    return Diagnostic(path, line, column, code, message, hint=hint, source_line=source or None)
+    return Diagnostic(path, line, column, code, message, hint=hint, source_line=source or None, severity="warning")
 
 
 # ---- walking the rules ---------------------------------------------------------------------

@@ -11,6 +11,8 @@ import functools
 import hashlib
 from typing import Any
 
+import attrs
+
 from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.compile.build import build
 from interpreter.compile.lint import lint
@@ -133,9 +135,9 @@ def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
         definition = build(raw, tuple(kind.name for kind in registered()))
     except RuleFileError as err:  # the base may use what an overlay removed: say so
         raise RuleFileError(explain_removed(err.diagnostics, raw)) from None
-    mistakes = lint(raw, definition)
-    if mistakes:
-        raise RuleFileError(mistakes)
+    doubtful = lint(raw, definition)  # what can hardly be meant: warnings, errors when strict
+    if strict and doubtful:
+        raise RuleFileError([attrs.evolve(d, severity="error") for d in doubtful])
     game = Game(definition, raw.data)
-    game.warnings = list(raw.warnings)
+    game.warnings = [*raw.warnings, *doubtful]
     return game
