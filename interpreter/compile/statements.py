@@ -36,6 +36,7 @@ from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.model import Code, Expr, Op, Where
+from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
@@ -199,6 +200,8 @@ class CodeBuilder:
             source = src(st, env)
             if remaining is None:
                 remaining = count(st, env)
+            elif remaining >= 0:  # explicit chance, a card dealt: go on (count's chance answers are read again)
+                count(st, env)
             elif remaining < 0:  # the refill's triggers have run: now refill, then go on
                 remaining = -remaining
                 _refill(st, source)
@@ -209,6 +212,8 @@ class CodeBuilder:
             while remaining > 0:
                 pile = zones[source]
                 if pile:
+                    if st.unordered:  # explicit chance: which card is on top of a shuffled pile?
+                        chance.before_deal(st, source, env, left, remaining)
                     place_card(st, pile[-1], dest)
                     remaining -= 1
                     continue
@@ -229,9 +234,12 @@ class CodeBuilder:
         self.emit(node, draw)
 
     def s_ZoneStmt(self, node: ast.ZoneStmt) -> None:
-        slot = self.zone(node.zone)
+        slot, done = self.zone(node.zone), self.hidden("shuffled")
 
         def shuffle(st: Any, fr: Frame) -> bool:
+            if st.explicit:  # no order fixed: the cards are dealt as they are taken (runtime/chance.py)
+                chance.shuffle_zone(st, fr.env, slot(st, fr.env), done)
+                return False
             shuffle_in_place(st, st.zones[slot(st, fr.env)])
             return False
         self.emit(node, shuffle)
@@ -585,7 +593,10 @@ def _refill(st: Any, source: int) -> None:
     for iid in list(st.zones[from_slot]):
         place_card(st, iid, source)
     if zdef.refill_shuffle:
-        shuffle_in_place(st, st.zones[source])
+        if st.explicit:
+            chance.mark(st, source)
+        else:
+            shuffle_in_place(st, st.zones[source])
 
 
 def _placeholder(st: Any, fr: Frame) -> bool:  # replaced by patch() before use

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
+from interpreter.runtime.chance import leave_run
 from interpreter.runtime.events import fire
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ def place_card(st: State, iid: int, slot: int, top: bool = True) -> None:
     old = st.loc[iid]
     if old >= 0:
         st.zones[old].remove(iid)
+        if st.unordered and old in st.unordered:  # explicit chance: taken out of a shuffled zone
+            leave_run(st, old, iid)
     if top:
         st.zones[slot].append(iid)
     else:
@@ -45,6 +48,8 @@ def remove_card(st: State, iid: int) -> None:
     if old < 0:
         return
     st.zones[old].remove(iid)
+    if st.unordered and old in st.unordered:
+        leave_run(st, old, iid)
     st.loc[iid] = -1
     st.revealed.discard(iid)
     if st.gd_listens and ("left", st.layout.zdef[old]) in st.gd_listens:
