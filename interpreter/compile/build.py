@@ -158,8 +158,7 @@ class Builder:
         try:
             stmts = parse_program(text)
             locate = self.locator(logical)
-            builder = CodeBuilder(code, self.context(locals_),
-                                  lambda line, column: locate(line, column + shift))
+            builder = CodeBuilder(code, self.context(locals_), lambda line, column: locate(line, column + shift))
             for stmt in stmts:
                 builder.statement(stmt)
             builder.finish()
@@ -176,8 +175,7 @@ class Builder:
         return value if isinstance(value, dict) else {}
 
     def check_names(self) -> None:
-        for section in ("counters", "zones", "values", "modifiers", "procedures", "functions", "constants",
-                        "events"):
+        for section in ("counters", "zones", "values", "modifiers", "procedures", "functions", "constants", "events"):
             for name in self.section(section):
                 if name in RESERVED:
                     self.error((section, name), "reserved-name", f"'{name}' is a word of the effect language",
@@ -358,8 +356,7 @@ class Builder:
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
-            generated_names=tuple(self.emitter.constants()), start=start,
-        )
+            generated_names=tuple(self.emitter.constants()), start=start)
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:
