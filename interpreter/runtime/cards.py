@@ -33,6 +33,8 @@ def place_card(st: State, iid: int, slot: int, top: bool = True) -> None:
     st.loc[iid] = slot
     if st.revealed and iid in st.revealed:
         st.revealed.discard(iid)
+    if st.shown and iid in st.shown:
+        del st.shown[iid]
     listens = st.gd_listens
     if listens:
         layout = st.layout
@@ -52,6 +54,7 @@ def remove_card(st: State, iid: int) -> None:
         leave_run(st, old, iid)
     st.loc[iid] = -1
     st.revealed.discard(iid)
+    st.shown.pop(iid, None)
     if st.gd_listens and ("left", st.layout.zdef[old]) in st.gd_listens:
         fire(st, "left", st.layout.zdef[old], {"card": iid, "player": st.layout.zowner[old]})
 

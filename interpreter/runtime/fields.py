@@ -21,6 +21,7 @@ import attrs
 from interpreter.diagnostics import GameError
 from interpreter.runtime.actions import render
 from interpreter.runtime.journal import Journal
+from interpreter.runtime.private import Note, seats_of
 from interpreter.runtime.records import CHANCE, STOPPED, Frame, Grant, PendingChance, pending_from_json
 from interpreter.runtime.simultaneous import load_pending as load_simultaneous
 
@@ -378,6 +379,33 @@ def _load_journal(what: str) -> Callable[[State, Any], Journal]:
     return load
 
 
+def _load_shown(st: State, value: Any) -> dict[int, int]:
+    need(isinstance(value, list), "shown cards must be a list")
+    shown: dict[int, int] = {}
+    for entry in value:
+        need(isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0]) and 0 <= entry[0] < len(st.card_def),
+             "a card shown to some players does not exist")
+        seats = int_list(entry[1], "the players a card is shown to")
+        need(bool(seats) and all(0 <= p < st.n for p in seats), "a card is shown to a player not in the game")
+        shown[entry[0]] = sum(1 << p for p in set(seats))
+    return shown
+
+
+def _dump_shown(value: dict[int, int]) -> list[list[Any]]:
+    return [[iid, seats_of(mask)] for iid, mask in sorted(value.items())]
+
+
+def _load_notes(st: State, value: Any) -> list[Note]:
+    need(isinstance(value, list), "notes must be a list")
+    notes = []
+    for entry in value:
+        need(isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str), "bad note")
+        seats = int_list(entry[0], "the players a note is shown to")
+        need(bool(seats) and all(0 <= p < st.n for p in seats), "a note is shown to a player not in the game")
+        notes.append(Note(sum(1 << p for p in set(seats)), entry[1]))
+    return notes
+
+
 def _dump_attrs(value: dict[tuple[int, str], Any]) -> list[list[Any]]:
     return [[iid, name, v] for (iid, name), v in sorted(value.items(), key=lambda kv: kv[0])]
 
@@ -400,6 +428,9 @@ FIELDS: tuple[Field, ...] = (
     Field("zones", "lists", "zones", lambda v: [z[:] for z in v], _load_zones),
     Field("attrs", "dict", "attrs", _dump_attrs, _load_attrs),
     Field("revealed", "set", "revealed", sorted, _load_revealed),
+    # Shown to some players only (private.py); saves older than these fields have none.
+    Field("shown", "dict", "shown", _dump_shown, _load_shown, default=list),
+    Field("notes", "list", "notes", lambda v: [n.to_json() for n in v], _load_notes, default=list),
     Field("rng", "share", "rng", load=_load_rng),
     # Explicit chance (chance.py): the mode, the unordered runs of shuffled zones.
     Field("explicit", "share", "chance", lambda v: "explicit" if v else "seeded", _load_chance_mode,

@@ -36,6 +36,7 @@ from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action
 from interpreter.runtime.decisions import find
 from interpreter.runtime.observation import _may_see, observe
+from interpreter.runtime.private import sees_shown
 from interpreter.runtime.records import CHANCE, PendingChance
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 def card_seen_by(st: State, iid: int, player: int) -> bool:
     """Whether `player` may see which card the copy `iid` is, where it is now."""
-    if iid in st.revealed:
+    if iid in st.revealed or sees_shown(st, iid, player):
         return True
     slot = st.loc[iid]
     if slot < 0:

@@ -26,6 +26,7 @@ from interpreter.runtime.layout import Layout, StartTemplate
 from interpreter.runtime.loop import run
 from interpreter.runtime.observation import observe
 from interpreter.runtime.present import render_observation
+from interpreter.runtime.private import Note
 from interpreter.runtime.records import (
     CHANCE,
     Frame,
@@ -86,6 +87,8 @@ class State:
     loc: list[int]
     attrs: dict[tuple[int, str], Any]
     revealed: set[int]
+    shown: dict[int, int]
+    notes: list[Note]
     rng: int
     explicit: bool
     unordered: dict[int, set[int]]
@@ -380,6 +383,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     st.zones = [z[:] for z in template.zones]
     st.card_def, st.loc = template.card_def[:], template.loc[:]
     st.attrs, st.revealed = {}, set()
+    st.shown, st.notes = {}, []
     st.rng = seed & ((1 << 64) - 1)
     st.explicit, st.unordered, st.chance_answers, st.chance_pos = chance_mode == "explicit", {}, [], 0
     st.stack, st.queue, st.pending = [], [], None
