@@ -24,7 +24,7 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
-from interpreter.play.describe import render_description, render_generated_code
+from interpreter.play.describe import overlay_changes, render_description, render_diff, render_generated_code
 from interpreter.play.logs import (
     GameLog,
     check_log_target,
@@ -40,6 +40,7 @@ from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
 from interpreter.rules.loader import bundled_entries, resolve
+from interpreter.rules.schema import KINDS as SCHEMA_KINDS
 from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import load_yaml
 from interpreter.runtime.present import describe_result
@@ -52,6 +53,7 @@ from interpreter.web.launch import add_serve_options, new_session, resume_sessio
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 HELP_WIDTH = 88
 SIGN_KEY_ENV = "ORRERY_SIGN_KEY"
+STRICT_HELP = "treat warnings (two overlays changing the same value) as errors"
 
 
 class UsageError(Exception):
@@ -94,6 +96,15 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
                         help="play with the game's variant V (repeatable)")
     parser.add_argument("--with", dest="overlays", action="append", default=[], metavar="X",
                         help="add overlay X: a bundled expansion by name or a mod file/folder by path (repeatable)")
+    parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
+
+
+def _load_rules(args: argparse.Namespace) -> Game:
+    """The game of GAME --variant --with (--strict); overlay warnings go to stderr."""
+    game = load_game(args.game, variants=args.variant, overlays=args.overlays, strict=args.strict)
+    for warning in game.warnings:
+        print(warning.format(), file=sys.stderr)
+    return game
 
 
 def _add_table_options(parser: argparse.ArgumentParser, default_seats: str) -> None:
@@ -142,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also apply overlay X (bundled expansion name or mod path; repeatable)")
     p.add_argument("--json", action="store_true",
                    help="print all diagnostics as one JSON list of {path, line, column, severity, code, message}")
+    p.add_argument("--strict", action="store_true", help=STRICT_HELP)
 
     p = commands.add_parser("describe", help="a game's rules summary", formatter_class=_Formatter,
                             description="Summarise a game: players, variants, overlays, seats and bots, counters, "
@@ -150,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
     _add_rules_options(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--diff", action="store_true", help="show what the --with overlays change, definition by "
+                   "definition (added, removed, changed fields with old -> new)")
     p.add_argument("--code", action="store_true",
                    help="print the Python the engine generated for the rules (expressions, conditions, "
                         "parameter choices and one legal-action lister per action) and the names it binds")
@@ -214,9 +228,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_log_options(p)
 
     p = commands.add_parser("schema", help="the JSON Schema of rule files", formatter_class=_Formatter,
-                            description="Print the JSON Schema of game files (or, with --overlay, of overlay "
-                                        "files) for editors' YAML plugins.")
-    p.add_argument("--overlay", action="store_true", help="the schema of overlay (expansion and mod) files")
+                            description="Print the JSON Schema of one kind of rule file for editors' YAML "
+                                        "plugins: game files (game.yaml), overlay files (expansions and mods) or "
+                                        "the files a game includes (cards.yaml and the like).",
+                            epilog="examples:\n  orrery schema > game.schema.json\n"
+                                   "  orrery schema --kind include > include.schema.json\n\n"
+                                   "In a rule file, a first line `# yaml-language-server: $schema=PATH` points "
+                                   "the editor at it.")
+    p.add_argument("--kind", choices=SCHEMA_KINDS, default=None, help="which kind of file (default: game)")
+    p.add_argument("--overlay", action="store_true", help="the same as --kind overlay")
     for each in (parser, *commands.choices.values()):  # descriptions wrap; epilogs keep their lines
         each.description = textwrap.fill(each.description or "", HELP_WIDTH)
     return parser
@@ -332,7 +352,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     found: list[Diagnostic] = []
     oks: list[str] = []
     for target in args.targets:
-        diagnostics, summary = validate_target(target, list(args.overlays))
+        diagnostics, summary = validate_target(target, list(args.overlays), args.strict)
         found.extend(diagnostics)
         if not any(d.severity == "error" for d in diagnostics):
             oks.append(f"ok: {target} ({summary})")
@@ -348,7 +368,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_ERROR if failed else EXIT_OK
 
 
-def validate_target(target: str, overlays: list[str]) -> tuple[list[Diagnostic], str]:
+def validate_target(target: str, overlays: list[str], strict: bool = False) -> tuple[list[Diagnostic], str]:
     """The diagnostics of one target (empty when fine) and a one-line summary."""
     try:
         path = _locate(target)
@@ -358,15 +378,15 @@ def validate_target(target: str, overlays: list[str]) -> tuple[list[Diagnostic],
             if not isinstance(base, str) or not base:
                 return [Diagnostic(str(path), 1, 1, "overlay-base", "this overlay does not name its base game",
                                    hint="add `base: GAME-ID`")], ""
-            game = load_game(base, overlays=[str(path), *overlays])
+            game = load_game(base, overlays=[str(path), *overlays], strict=strict)
             what = f"overlay {data.get('overlay')} on {game.definition.name}"
         else:
-            game = load_game(str(path), overlays=overlays)
+            game = load_game(str(path), overlays=overlays, strict=strict)
             what = game.definition.name
     except RuleFileError as err:
         return list(err.diagnostics), ""
     gd = game.definition
-    problems = _smoke_test(game)
+    problems = [*game.warnings, *_smoke_test(game)]
     cards, actions = len(gd.cards), len(gd.actions)
     return problems, f"{what}: {cards} card{'s' if cards != 1 else ''}, {actions} action{'s' if actions != 1 else ''}"
 
@@ -407,7 +427,9 @@ def _smoke_test(game: Game) -> list[Diagnostic]:
 
 
 def cmd_describe(args: argparse.Namespace) -> int:
-    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    if args.diff:
+        return _describe_diff(args)
+    game = _load_rules(args)
     if args.code:
         print(render_generated_code(game.definition))
         return EXIT_OK
@@ -419,8 +441,19 @@ def cmd_describe(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _describe_diff(args: argparse.Namespace) -> int:
+    if not args.overlays:
+        raise UsageError("--diff shows what overlays change: name one with --with X")
+    _load_rules(args)  # every check (and --strict) as describe has
+    changes = overlay_changes(args.game, list(args.variant), list(args.overlays))
+    _print_json(changes) if args.json else print(render_diff(changes))
+    return EXIT_OK
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
-    _print_json(load_schema("overlay" if args.overlay else "game"))
+    if args.overlay and args.kind not in (None, "overlay"):
+        raise UsageError(f"--overlay and --kind {args.kind} name different kinds of file")
+    _print_json(load_schema("overlay" if args.overlay else args.kind or "game"))
     return EXIT_OK
 
 
@@ -497,7 +530,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[int, Any]]:
-    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    game = _load_rules(args)
     gd = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "human", "random")
     key = _sign_key(args)
@@ -659,7 +692,7 @@ def _verify_result(log: GameLog, state: State) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    game = _load_rules(args)
     gd = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),

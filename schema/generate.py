@@ -297,6 +297,8 @@ def definitions() -> dict:
         "patch": ref("patch"),
         "remove": ref("remove"),
         "set": ref("set"),
+        "append": ref("append"),
+        "prepend": ref("prepend"),
         "assumed": ASSUMED,
     }, None, "A named option: an inline overlay applied when chosen.")
 
@@ -320,8 +322,18 @@ def definitions() -> dict:
     def sections_of(make) -> dict:
         return {s: make(s) for s in SECTIONS}
 
-    d["add"] = obj(sections_of(lambda s: d["constants"] if s == "constants" else ref(s)),
-                   None, "New definitions by section; adding an existing id is an error.")
+    d["add"] = obj(sections_of(
+        lambda s: d["constants"] if s == "constants"
+        else id_map(ref(f"{ENTRY[s]}_patch"), f"New {s} (complete), or new fields of existing ones.")),
+        None, "New definitions, or new fields of existing ones, by section; adding what exists is an error.")
+    text_sections = {s: {"type": "object", "propertyNames": ref("id"),
+                         "additionalProperties": {"type": ["object", "string"]},
+                         "description": f"Effect text of {s}, by id and field (e.g. effect, effects.play)."}
+                     for s in SECTIONS if s not in ("constants", "variants", "events")}
+    for op, where in (("append", "after"), ("prepend", "before")):
+        d[op] = obj({"setup": text(f"Effect text run {where} the game's setup."),
+                     "flow": text(f"Effect text run {where} the game's flow."), **text_sections},
+                    None, f"Effect text added {where} existing effect text, which must exist.")
     d["replace"] = obj(sections_of(lambda s: d["constants"] if s == "constants" else ref(s)),
                        None, "Whole definitions replacing existing ones by id.")
     d["patch"] = obj(sections_of(
@@ -395,6 +407,8 @@ def overlay_schema() -> dict:
         "patch": ref("patch"),
         "remove": ref("remove"),
         "set": ref("set"),
+        "append": ref("append"),
+        "prepend": ref("prepend"),
     }
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -406,7 +420,21 @@ def overlay_schema() -> dict:
     return schema
 
 
+def include_schema() -> dict:
+    """A file a game includes (cards.yaml...): sections only, none required."""
+    schema = game_schema()
+    for key in ("orrery", "id", "name", "include"):
+        schema["properties"].pop(key)
+    schema.pop("required")
+    schema["title"] = "orrery included file"
+    schema["description"] = ("A file a game's `include:` names: sections of the game (cards, actions, ...), "
+                             "merged into game.yaml's; no orrery/id/name header and no further includes.")
+    return schema
+
+
+KINDS = (("game", game_schema), ("overlay", overlay_schema), ("include", include_schema))
+
 if __name__ == "__main__":
     out = pathlib.Path(sys.argv[1])
-    for kind, make in (("game", game_schema), ("overlay", overlay_schema)):
+    for kind, make in KINDS:
         (out / f"{kind}.schema.json").write_text(json.dumps(make(), indent=2) + "\n")

@@ -104,11 +104,14 @@ def test_patch_merges_deeply(tmp_path, base):
     mod = overlay(tmp_path, """
 patch:
   cards:
-    ember: {properties: {color: red}, count: 4}
+    ember: {properties: {heat: 2}, count: 4}
+add:
+  cards:
+    ember: {properties: {color: red}}
 """)
     gd = load_game(str(base), overlays=[str(mod)]).definition
     ember = gd.cards[gd.card_index["ember"]]
-    assert ember.properties == {"heat": 1, "color": "red"}
+    assert ember.properties == {"heat": 2, "color": "red"}
     assert ember.count == 4
     assert "play" in ember.effects
 

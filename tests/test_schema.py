@@ -525,22 +525,6 @@ BROKEN = [
         orrery: 1
         overlay: m
         base: g
-        add:
-          cards:
-            ember: {count: 2}
-        """,
-        6,
-        5,
-        ["missing required key 'name' in add.cards.ember"],
-        None,
-        id="overlay-add-needs-full-definition",
-    ),
-    pytest.param(
-        "overlay",
-        """\
-        orrery: 1
-        overlay: m
-        base: g
         set:
           flow: "stop"
           counters: {}

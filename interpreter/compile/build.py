@@ -64,7 +64,7 @@ BUILTIN_EVENTS = {
     "turn_start": (None, {"player": "player"}),
     "turn_end": (None, {"player": "player"}),
     "round_start": (None, {}),
-    "round_end": (None, {}),
+    "round_end": (None, {}), "game_start": (None, {}),  # game_start: once, after setup
 }
 # docs/format.md and the schema name the refill event `refilled ZONE`; the engine fires
 # it as "refill". Both spellings are accepted in `on:`.
@@ -160,8 +160,7 @@ class Builder:
         try:
             stmts = parse_program(text)
             locate = self.locator(logical)
-            builder = CodeBuilder(code, self.context(locals_),
-                                  lambda line, column: locate(line, column + shift))
+            builder = CodeBuilder(code, self.context(locals_), lambda line, column: locate(line, column + shift))
             for stmt in stmts:
                 builder.statement(stmt)
             builder.finish()
@@ -331,6 +330,9 @@ class Builder:
         views = self.views()
         setup = self.program(data["setup"], ("setup",), {}) if data.get("setup") else None
         flow = self.program(data["flow"], ("flow",), {}) if data.get("flow") else None
+        sym.events["game_start"] = ()  # the engine fires it once, after setup (see new_state)
+        start = self.program("emit game_start()", ("setup",), {}) if ("game_start", -1) in triggers else None
+        del sym.events["game_start"]
         if flow is None:
             self.error(("id",), "missing-flow", "the game has no flow: nothing would ever happen",
                        "add a `flow:` with the game's rounds and turns")
@@ -359,9 +361,7 @@ class Builder:
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
-            generated_names=tuple(self.emitter.constants()),
-        )
-
+            generated_names=tuple(self.emitter.constants()), start=start)
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:
@@ -459,6 +459,7 @@ class Builder:
                 where = logical + ("params", pname)
                 domain_text = pspec.get("in") if isinstance(pspec, dict) else pspec
                 compiled = self.expr(domain_text, where + (("in",) if isinstance(pspec, dict) else ()), locals_, "any")
+                locals_[pname] = "any"  # a broken parameter is still a name (no follow-on "unknown name")
                 if compiled is None:
                     continue
                 fn, type_ = compiled

@@ -11,12 +11,15 @@ import functools
 import hashlib
 from typing import Any
 
+import attrs
+
 from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.compile.build import build
-from interpreter.diagnostics import GameError
+from interpreter.compile.lint import lint
+from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
 from interpreter.game.summary import describe_game
 from interpreter.model import GameDef
-from interpreter.rules.loader import load_raw
+from interpreter.rules.loader import explain_removed, load_raw
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.chance_zones import eager_zones
 from interpreter.runtime.layout import Layout, StartTemplate, start_template
@@ -37,6 +40,7 @@ class Game:
         shape = ",".join(str(len(code.ops)) for code in definition.codes)
         self.engine_id = f"{__version__}/{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
         self._valid_seats: set[str] = set()  # seat specs checked once (playouts make many states)
+        self.warnings: list[Diagnostic] = []  # conflicts between overlays (load_game fills it)
 
     # ---- facts -------------------------------------------------------------------
 
@@ -134,9 +138,19 @@ class Game:
 
 
 def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
-              overlays: list[str] | tuple[str, ...] = ()) -> Game:
+              overlays: list[str] | tuple[str, ...] = (), strict: bool = False) -> Game:
     """Load a bundled game by id, or a game folder or file by path, with variants and
     overlays (bundled expansions by name, mods by path). Raises RuleFileError with
-    every diagnostic when the rule files are wrong."""
-    raw = load_raw(name, list(variants), list(overlays))
-    return Game(build(raw, tuple(kind.name for kind in registered())), raw.data)
+    every diagnostic when the rule files are wrong; conflicts between overlays are
+    `Game.warnings` (errors when `strict`)."""
+    raw = load_raw(name, list(variants), list(overlays), strict=strict)
+    try:
+        definition = build(raw, tuple(kind.name for kind in registered()))
+    except RuleFileError as err:  # the base may use what an overlay removed: say so
+        raise RuleFileError(explain_removed(err.diagnostics, raw)) from None
+    doubtful = lint(raw, definition)  # what can hardly be meant: warnings, errors when strict
+    if strict and doubtful:
+        raise RuleFileError([attrs.evolve(d, severity="error") for d in doubtful])
+    game = Game(definition, raw.data)
+    game.warnings = [*raw.warnings, *doubtful]
+    return game

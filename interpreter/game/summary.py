@@ -36,6 +36,8 @@ def describe_game(gd: GameDef, raw: dict[str, Any]) -> dict[str, Any]:
         "zones": [_zone(z, gd) for z in gd.zones],
         "cards": [_card(c, gd) for c in gd.cards],
         "actions": _actions(gd, raw),
+        "triggers": _triggers(raw),
+        "modifiers": _modifiers(raw),
         "end": _ends(gd, raw),
         "scoring": _scoring(raw),
         "assumptions": [{"where": a.where, "text": a.text} for a in gd.assumptions],
@@ -85,6 +87,39 @@ def _actions(gd: GameDef, raw: dict[str, Any]) -> list[dict[str, Any]]:
         for key in ("condition", "cost"):
             if spec.get(key):
                 entry[key] = spec[key]
+        result.append(entry)
+    return result
+
+
+def _triggers(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every trigger (the game's, then each card's): its event, condition and effect."""
+    found: list[tuple[str, str | None, Any]] = [(str(t), None, spec) for t, spec in (raw.get("triggers") or {}).items()]
+    for cid, card in (raw.get("cards") or {}).items():
+        found.extend((str(tid), str(cid), spec) for tid, spec in ((card or {}).get("triggers") or {}).items())
+    result = []
+    for tid, card, spec in found:
+        if not isinstance(spec, dict):
+            continue
+        entry: dict[str, Any] = {"id": tid, "card": card, "on": spec.get("on"), "effect": spec.get("effect", "")}
+        if spec.get("when"):
+            entry["when"] = spec["when"]
+        result.append(entry)
+    return result
+
+
+def _modifiers(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every modifier (the game's, then each card's) and what it does to which value."""
+    found: list[tuple[str, str | None, Any]] = [(str(m), None, s) for m, s in (raw.get("modifiers") or {}).items()]
+    for cid, card in (raw.get("cards") or {}).items():
+        found.extend((str(mid), str(cid), spec) for mid, spec in ((card or {}).get("modifiers") or {}).items())
+    result = []
+    for mid, card, spec in found:
+        if not isinstance(spec, dict):
+            continue
+        entry: dict[str, Any] = {"id": mid, "card": card, "value": spec.get("value"), "op": spec.get("op"),
+                                 "amount": spec.get("amount"), "granted": bool(spec.get("granted", False))}
+        if spec.get("when"):
+            entry["when"] = spec["when"]
         result.append(entry)
     return result
 

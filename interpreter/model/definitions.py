@@ -237,6 +237,9 @@ class GameDef:
     # (name, description): what `orrery describe GAME --code` prints.
     generated_code: tuple[tuple[str, str], ...] = ()
     generated_names: tuple[tuple[str, str], ...] = ()
+    # The code that fires `game_start` (after setup, before the flow's first step), only
+    # when some trigger listens to it.
+    start: int | None = None
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)

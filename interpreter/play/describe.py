@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.rules.diff import diff_rules
+from interpreter.rules.diff import render_diff as _render_changes
+from interpreter.rules.loader import load_raw
+
 # ---- text ------------------------------------------------------------------------------
 
 
@@ -33,6 +37,8 @@ def render_description(info: dict[str, Any]) -> str:
     _section(lines, "Zones", [_zone_line(z) for z in info["zones"]])
     _section(lines, "Cards", [_card_line(c) for c in info["cards"]])
     _section(lines, "Actions", [_action_line(a) for a in info["actions"]])
+    _section(lines, "Triggers", [_trigger_line(t) for t in info.get("triggers", ())])
+    _section(lines, "Modifiers", [_modifier_line(m) for m in info.get("modifiers", ())])
     _section(lines, "End conditions", [_end_line(e) for e in info["end"]],
              empty="none declared (the game ends when its effects say `end game`)")
     _section(lines, "Scoring", [f"{key}: {value}" for key, value in info["scoring"].items()])
@@ -84,6 +90,20 @@ def _action_line(a: dict[str, Any]) -> str:
     return f"{a['id']}{params} ({'; '.join(extras)}){label}"
 
 
+def _trigger_line(t: dict[str, Any]) -> str:
+    owner = f" (card {t['card']}, while in play)" if t["card"] else ""
+    when = f" if {t['when']}" if "when" in t else ""
+    effect = " ".join(str(t["effect"]).split())
+    return f"{t['id']}{owner}: on {t['on']}{when}: {effect if len(effect) <= 70 else effect[:67] + '...'}"
+
+
+def _modifier_line(m: dict[str, Any]) -> str:
+    owner = f" (card {m['card']})" if m["card"] else ""
+    when = f" while {m['when']}" if "when" in m else ""
+    granted = ", when granted" if m["granted"] else ""
+    return f"{m['id']}{owner}: {m['value']} {m['op']} {m['amount']}{when}{granted}"
+
+
 def _end_line(e: dict[str, Any]) -> str:
     when = f" when {e['when']}" if "when" in e else ""
     winners = f", winners {e['winners']}" if "winners" in e else ""
@@ -103,3 +123,15 @@ def render_generated_code(gd: Any) -> str:
     lines.append("# bound names")
     lines.extend(f"# {name} = {shown}" for name, shown in gd.generated_names)
     return "\n".join(lines)
+
+
+def overlay_changes(game: str, variants: list[str], overlays: list[str]) -> dict[str, Any]:
+    """What `overlays` change in `game` (with `variants`), as data: {overlays, changes}."""
+    before = load_raw(game, variants).data
+    after = load_raw(game, variants, overlays).data
+    return {"overlays": overlays, "changes": [c.to_json() for c in diff_rules(before, after)]}
+
+
+def render_diff(changes: dict[str, Any]) -> str:
+    """`overlay_changes` as text for people."""
+    return _render_changes(changes["changes"], changes["overlays"])

@@ -32,8 +32,27 @@ MAP_SECTIONS = (
 )
 LIST_SECTIONS = ("assumptions", "end", "include")
 SINGLE_SECTIONS = ("setup", "flow", "scoring", "players", "description", "version", "name", "id", "orrery")
-OVERLAY_OPS = ("add", "replace", "patch", "remove", "set")
+OVERLAY_OPS = ("add", "replace", "patch", "remove", "set", "append", "prepend")
+TEXT_OPS = ("append", "prepend")  # extend effect text in place (applied after the others)
 SET_SECTIONS = ("setup", "flow", "players", "end", "scoring", "description", "name")  # what `set` may replace
+
+
+@attrs.frozen
+class Piece:
+    """One file's part of effect text that overlays joined (see Origins.pieces)."""
+
+    first_line: int
+    positions: PositionMap
+    keypath: tuple[Any, ...]
+
+
+@attrs.frozen
+class Touch:
+    """Who changed a value last: for conflicts between overlays and for removals."""
+
+    where: tuple[str, int, int]
+    source: str          # the overlay's file, or `variant NAME`
+    appended: bool = False
 
 
 @attrs.define
@@ -41,6 +60,9 @@ class Origins:
     """Logical path (e.g. ("cards", "jack", "effects", "play")) -> (file positions, path in that file)."""
 
     table: dict[tuple[Any, ...], tuple[PositionMap, tuple[Any, ...]]] = attrs.field(factory=dict)
+    # Effect text joined from several files by `append`/`prepend`: logical path ->
+    # (first line of the piece in the joined text, its file positions, its path there).
+    pieces: dict[tuple[Any, ...], list[Piece]] = attrs.field(factory=dict)
 
     def add(self, logical: tuple[Any, ...], pm: PositionMap, keypath: tuple[Any, ...]) -> None:
         self.table[logical] = (pm, keypath)
@@ -66,6 +88,10 @@ class Origins:
     def locate_text(self, logical: tuple[Any, ...], line: int, column: int) -> tuple[str, int, int, str]:
         """Position of (line, column) inside the effect text at `logical`, and that file line."""
         pm, keypath = self.find(logical)
+        for piece in reversed(self.pieces.get(logical, ())):
+            if line >= piece.first_line:
+                pm, keypath, line = piece.positions, piece.keypath, line - piece.first_line + 1
+                break
         try:
             fline, fcol = pm.text_position(keypath, line, column)
         except Exception:  # positions are a courtesy: never fail a diagnostic over them
@@ -87,11 +113,18 @@ class RawGame:
     # mistakes come all at once (the builder still runs, and what it finds on top of
     # them is added; no game is built, so nothing too large is ever made).
     schema_diagnostics: list[Diagnostic] = attrs.field(factory=list)
+    # Conflicts between overlays (warnings; errors under `strict`), and every definition an
+    # overlay removed (`section.id` -> who), so a base that still uses one says why.
+    warnings: list[Diagnostic] = attrs.field(factory=list)
+    removed: dict[str, Touch] = attrs.field(factory=dict)
 
 
 class _Collector:
     def __init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
+        self.touched: dict[tuple[Any, ...], dict[tuple[Any, ...], Touch]] = {}  # by definition
+        self.removed: dict[tuple[Any, ...], Touch] = {}
 
     def error(self, where: tuple[str, int, int], code: str, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(where[0], where[1], where[2], code, message, hint=hint))
@@ -164,7 +197,10 @@ def _is(test: Callable[[], bool]) -> bool:
 # ---- loading and merging -----------------------------------------------------------------
 
 
-def load_raw(target: str, variants: list[str] | None = None, overlays: list[str] | None = None) -> RawGame:
+def load_raw(target: str, variants: list[str] | None = None, overlays: list[str] | None = None,
+             strict: bool = False) -> RawGame:
+    """The merged rules of a game with its overlays and variants. Conflicts between
+    overlays are warnings (`RawGame.warnings`), or errors when `strict`."""
     out = _Collector()
     entry = resolve(target, "game")
     data, pm = _load_checked(entry, "game", out)
@@ -182,7 +218,7 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
             out.error(_at(pm, ("include", i)), "file-not-found",
                       f"included file '{name}' is not a file of this game's folder")
             continue
-        inc, inc_pm = _load_checked(inc_path, "include", out, base=data)
+        inc, inc_pm = _load_checked(inc_path, "include", out)
         if isinstance(inc, dict):
             files.append(str(inc_path))
             _merge_file(merged, origins, inc, inc_pm, out)
@@ -217,27 +253,46 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
             out.shape_error(_at(vpm, vpath), f"variant '{variant}' must be a map, not {_kind(body)}",
                             schema.overlay_hint(("variants", variant)))
             continue
-        apply_overlay(merged, origins, body, vpm, vpath, out)
+        apply_overlay(merged, origins, body, vpm, vpath, out, f"variant {variant}")
         chosen_variants.append(variant)
+    if strict:
+        out.diagnostics.extend(attrs.evolve(w, severity="error") for w in out.warnings)
+        out.warnings = []
     _raise_unless_only_schema(out)
     expand_card_types(merged, origins)
     for problem in size_problems(merged):
         out.error(origins.locate(problem.logical), "limit", problem.message, problem.hint)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
     return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest,
-                   list(out.diagnostics))
+                   list(out.diagnostics), list(out.warnings),
+                   {".".join(map(str, k)): t for k, t in out.removed.items()})
+
+
+def explain_removed(diagnostics: list[Diagnostic], raw: RawGame) -> list[Diagnostic]:
+    """Diagnostics of the built game, with the overlay named where one names an id an
+    overlay removed (the base still uses it): the usual did-you-mean would mislead."""
+    if not raw.removed:
+        return list(diagnostics)
+    result = []
+    for d in diagnostics:
+        for name, touch in raw.removed.items():
+            item_id = name.split(".", 1)[1]
+            if f"'{item_id}'" in d.message or f'"{item_id}"' in d.message:
+                d = attrs.evolve(d, hint=f"{name} was removed by {touch.source} ({_place(touch.where)})")
+                break
+        result.append(d)
+    return result
 
 
 def _raise_unless_only_schema(out: _Collector) -> None:
     """Stop at YAML, include and overlay errors (nothing sound to check further); schema
     errors alone let the semantic checks run too, so every mistake is reported at once
     (and so do size limits, found after merging: the builder never places anything)."""
-    if any(d.code not in ("schema", "limit") for d in out.diagnostics):
+    if any(d.code not in ("schema", "limit") for d in out.diagnostics if d.severity == "error"):
         raise RuleFileError(out.diagnostics)
 
 
-def _load_checked(path: Path, kind: str, out: _Collector,
-                  base: dict[str, Any] | None = None) -> tuple[Any, PositionMap]:
+def _load_checked(path: Path, kind: str, out: _Collector) -> tuple[Any, PositionMap]:
     try:
         data, pm = load_yaml(path)
     except RuleFileError as err:
@@ -249,12 +304,7 @@ def _load_checked(path: Path, kind: str, out: _Collector,
     if kind == "include" and not isinstance(data, dict):
         out.error(_at(pm, ()), schema.CODE, f"an included file holds sections of the game, not {_kind(data)}",
                   "write sections as in game.yaml, e.g. cards: {...}")
-    elif kind == "include":
-        # An included file holds sections only; check it as if it carried the header.
-        base = base or {}
-        checked = {"orrery": base.get("orrery"), "id": base.get("id"), "name": base.get("name"), **data}
-        out.diagnostics.extend(schema.check(checked, pm, "game"))
-    else:
+    else:  # an included file has its own schema: sections only
         out.diagnostics.extend(schema.check(data, pm, kind))
     return data, pm
 
@@ -298,10 +348,12 @@ def _key_at(pm: PositionMap, keypath: tuple[Any, ...]) -> tuple[str, int, int]:
 
 
 def apply_overlay(merged: dict[str, Any], origins: Origins, overlay: dict[str, Any], pm: PositionMap,
-                  base: tuple[Any, ...], out: _Collector) -> None:
-    """Apply add/replace/patch/remove/set of an overlay (or a variant) to the merged game.
-    A part of the wrong shape (the schema says so too) is reported and left out, so a
-    broken overlay gives diagnostics wherever it is applied: validate, play, simulate."""
+                  base: tuple[Any, ...], out: _Collector, source: str | None = None) -> None:
+    """Apply add/replace/patch/remove/set/append/prepend of an overlay (or a variant) to
+    the merged game. A part of the wrong shape (the schema says so too) is reported and
+    left out, so a broken overlay gives diagnostics wherever it is applied. `source`
+    names the overlay in conflict messages (default: its file)."""
+    source = source or pm.path
     for op in OVERLAY_OPS:
         body = overlay.get(op)
         if body is None or body == {}:
@@ -312,26 +364,31 @@ def apply_overlay(merged: dict[str, Any], origins: Origins, overlay: dict[str, A
             continue
         for section, items in body.items():
             where_section = base + (op, section)
+            if op in TEXT_OPS and section in SET_SECTIONS:
+                _extend_text(merged, origins, (section,), items, pm, where_section, out, source, op)
+                continue
             if op == "set":
                 if section not in SET_SECTIONS:
                     hint = hint_for(section, SET_SECTIONS) or f"'set' replaces one of: {', '.join(SET_SECTIONS)}"
                     out.error(_key_at(pm, where_section), "overlay-section",
                               f"'set' replaces top-level entries; '{section}' is not one", hint)
                     continue
+                _claim(out, (section,), _key_at(pm, where_section), source)
                 merged[section] = copy.deepcopy(items)
                 _forget(origins, (section,))
                 origins.add((section,), pm, where_section)
                 continue
             if section not in MAP_SECTIONS:
+                choices = MAP_SECTIONS + (("setup", "flow") if op in TEXT_OPS else ())
                 out.error(_key_at(pm, where_section), "overlay-section",
                           f"'{op}' works on sections of definitions; '{section}' is not one",
-                          hint_for(section, MAP_SECTIONS))
+                          hint_for(section, choices))
                 continue
             if items is None:
                 continue
             target = merged.setdefault(section, {})
             if op == "remove" and isinstance(items, list):
-                _remove(target, section, items, pm, where_section, out)
+                _remove(target, section, items, pm, where_section, out, source)
                 continue
             if op == "remove" or not isinstance(items, dict):
                 what = "a list of ids" if op == "remove" else "a map of id -> definition"
@@ -339,37 +396,201 @@ def apply_overlay(merged: dict[str, Any], origins: Origins, overlay: dict[str, A
                                 schema.overlay_hint((op, section)))
                 continue
             for item_id, item in items.items():
-                logical = (section, item_id)
-                here = _key_at(pm, where_section + (item_id,))
-                if op == "add" and item_id in target:
-                    first = origins.locate_key(logical)
-                    out.error(here, "overlay-exists", f"cannot add {section}.{item_id}: it already exists "
-                                                      f"(at {first[0]}:{first[1]}); use replace or patch")
-                    continue
-                if op in ("replace", "patch") and item_id not in target:
-                    out.error(here, "overlay-missing", f"cannot {op} {section}.{item_id}: it does not exist",
-                              hint_for(str(item_id), target) or "use add for a new definition")
-                    continue
-                if op == "patch":
-                    target[item_id] = _deep_merge(target[item_id], item, origins, logical, pm,
-                                                  where_section + (item_id,))
-                else:
-                    target[item_id] = copy.deepcopy(item)
-                    _forget(origins, logical)
-                    origins.add(logical, pm, where_section + (item_id,))
+                _apply_one(merged, origins, op, section, item_id, item, pm, where_section + (item_id,), out, source)
+
+
+def _apply_one(merged: dict[str, Any], origins: Origins, op: str, section: str, item_id: Any, item: Any,
+               pm: PositionMap, keypath: tuple[Any, ...], out: _Collector, source: str) -> None:
+    """One definition of one operation of an overlay."""
+    target = merged[section]
+    logical = (section, item_id)
+    here = _key_at(pm, keypath)
+    if op == "add" and item_id in target:
+        clashes = _clashes(target[item_id], item)
+        if clashes or not isinstance(item, dict) or not isinstance(target[item_id], dict):
+            first = origins.locate_key(logical)
+            also = f" and so does its {', '.join(clashes[:3])}" if clashes else ""
+            out.error(here, "overlay-exists", f"cannot add {section}.{item_id}: it already exists "
+                                              f"(at {first[0]}:{first[1]}){also}; use replace or patch")
+            return
+        # Adding fields a definition lacks: the way to give it genuinely new properties.
+        target[item_id] = _deep_merge(target[item_id], item, origins, logical, pm, keypath, out, source)
+        return
+    if op == "add" and isinstance(item, dict) and item_id not in target:  # a new definition is complete
+        required = (schema.load_schema("game").get("definitions", {}).get(SECTION_ENTRY.get(section, ""))
+                    or {}).get("required", ())
+        for key in [k for k in required if k not in item]:
+            out.error(here, schema.CODE, f"missing required key '{key}' in add.{section}.{item_id}",
+                      "a new definition is complete; to change an existing one, use patch")
+    if op != "add" and item_id not in target:
+        removed = out.removed.get(logical)
+        if removed is not None:
+            out.error(here, "overlay-missing", f"cannot {op} {section}.{item_id}: {removed.source} removed it",
+                      f"removed at {_place(removed.where)}; apply this overlay first, or drop one of the two")
+        else:
+            out.error(here, "overlay-missing", f"cannot {op} {section}.{item_id}: it does not exist",
+                      hint_for(str(item_id), target) or "use add for a new definition")
+        return
+    if op in TEXT_OPS:
+        _extend_fields(merged, origins, logical, item, target[item_id], pm, keypath, out, source, op)
+    elif op == "patch":
+        if not _unknown_fields(merged, section, item_id, item, pm, keypath, out):
+            target[item_id] = _deep_merge(target[item_id], item, origins, logical, pm, keypath, out, source)
+    else:
+        _claim(out, logical, here, source)
+        target[item_id] = copy.deepcopy(item)
+        _forget(origins, logical)
+        origins.add(logical, pm, keypath)
+
+
+def _place(where: tuple[str, int, int]) -> str:
+    return f"{where[0]}:{where[1]}:{where[2]}"
+
+
+def _claim(out: _Collector, logical: tuple[Any, ...], where: tuple[str, int, int], source: str,
+           appended: bool = False) -> None:
+    """Record that `source` changes the value at `logical`; when another overlay changed
+    it (or a part of it) before, that change is lost: a warning naming both."""
+    group = out.touched.setdefault(logical[:2], {})
+    if not appended:
+        for other_path, other in group.items():
+            if other.source == source:
+                continue
+            if other_path[: len(logical)] != logical and logical[: len(other_path)] != other_path:
+                continue
+            name = ".".join(str(p) for p in logical)
+            lost = "appended text is" if other.appended else "change is"
+            out.warnings.append(Diagnostic(
+                where[0], where[1], where[2], "overlay-conflict",
+                f"{name} is changed by two overlays: {other.source} ({_place(other.where)}) and {source} "
+                f"(here); this one wins, being applied later, and the other's {lost} lost",
+                hint="make one overlay build on the other (append, or patch different fields); "
+                     "--strict makes this an error", severity="warning"))
+            break
+    group[logical] = Touch(where, source, appended)
+
+
+def _clashes(old: Any, new: Any, prefix: str = "") -> list[str]:
+    """The fields of `new` that `old` has already (as dotted paths), for `add`."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return [prefix.rstrip(".")] if prefix else []
+    found: list[str] = []
+    for key, value in new.items():
+        if key in old:
+            found.extend(_clashes(old[key], value, f"{prefix}{key}.") if isinstance(value, dict)
+                         and isinstance(old[key], dict) else [f"{prefix}{key}"])
+    return found
+
+
+def _unknown_fields(merged: dict[str, Any], section: str, item_id: Any, item: Any, pm: PositionMap,
+                    keypath: tuple[Any, ...], out: _Collector) -> bool:
+    """A patch changes what is there: a field that no definition of the section has is a
+    typo (a new one is written under `add:`). Constants are data and may grow."""
+    if section == "constants" or not isinstance(item, dict):
+        return False
+    defs = [d for d in (merged.get(section) or {}).values() if isinstance(d, dict)]
+    known = {k for d in defs for k in d} | _schema_fields(section)
+    bad = False
+    for key, value in item.items():
+        if key not in known:
+            bad = True
+            out.error(_key_at(pm, keypath + (key,)), "patch-unknown",
+                      f"no definition of {section} has a field '{key}', so patching it changes nothing",
+                      hint_for(str(key), known) or f"a genuinely new field: add: {{{section}: {{{item_id}: "
+                                                   f"{{{key}: ...}}}}}}")
+        elif section == "cards" and key == "properties" and isinstance(value, dict):
+            props = {k for d in defs for k in (d.get("properties") or {})}
+            for prop in value:
+                if prop not in props:
+                    bad = True
+                    out.error(_key_at(pm, keypath + (key, prop)), "patch-unknown",
+                              f"no card has a property '{prop}', so patching it changes nothing",
+                              hint_for(str(prop), props) or f"a genuinely new property: add: {{cards: "
+                                                              f"{{{item_id}: {{properties: {{{prop}: ...}}}}}}}}")
+    return bad
+
+
+def _schema_fields(section: str) -> set[str]:
+    """The fields the game schema allows in a definition of `section`."""
+    definitions = schema.load_schema("game").get("definitions", {})
+    entry = SECTION_ENTRY.get(section, "")
+    return set((definitions.get(entry) or {}).get("properties", {}))
+
+
+SECTION_ENTRY = {s: s[:-1] for s in MAP_SECTIONS if s != "constants"}
+
+
+def _extend_fields(merged: dict[str, Any], origins: Origins, logical: tuple[Any, ...], item: Any, old: Any,
+                   pm: PositionMap, keypath: tuple[Any, ...], out: _Collector, source: str, op: str) -> None:
+    """`append`/`prepend` inside a definition: follow the map down to the effect texts."""
+    if isinstance(item, str):
+        _extend_text(merged, origins, logical, item, pm, keypath, out, source, op)
+        return
+    if not isinstance(item, dict) or not isinstance(old, dict):
+        name = ".".join(str(p) for p in logical)
+        out.error(_at(pm, keypath), "overlay-shape", f"'{op}' adds effect text; {name} is not a map of texts",
+                  f"e.g. {op}: {{procedures: {{deal: {{effect: TEXT}}}}}}")
+        return
+    for key, value in item.items():
+        if key not in old:
+            name = ".".join(str(p) for p in logical + (key,))
+            out.error(_key_at(pm, keypath + (key,)), "overlay-missing",
+                      f"cannot {op} to {name}: it does not exist", hint_for(str(key), old)
+                      or "append and prepend extend existing effect text; add a new one with add or patch")
+            continue
+        _extend_fields(merged, origins, logical + (key,), value, old[key], pm, keypath + (key,), out, source, op)
+
+
+def _extend_text(merged: dict[str, Any], origins: Origins, logical: tuple[Any, ...], text: Any, pm: PositionMap,
+                 keypath: tuple[Any, ...], out: _Collector, source: str, op: str) -> None:
+    """Join `text` after (append) or before (prepend) the effect text at `logical`; the
+    joined text remembers which lines came from which file."""
+    container: Any = merged
+    for part in logical[:-1]:
+        container = container.get(part) if isinstance(container, dict) else None
+    name = ".".join(str(p) for p in logical)
+    old = container.get(logical[-1]) if isinstance(container, dict) else None
+    if not isinstance(text, str):
+        out.shape_error(_at(pm, keypath), f"'{op}' adds effect text; this is {_kind(text)}",
+                        f"write the text to {op} to {name}")
+        return
+    if not isinstance(old, str):
+        what = "does not exist" if old is None else "is not effect text"
+        out.error(_key_at(pm, keypath), "overlay-missing", f"cannot {op} to {name}: it {what}",
+                  "append and prepend extend existing effect text (setup, flow, an effect, ...)")
+        return
+    _claim(out, logical, _key_at(pm, keypath), source, appended=True)
+    pieces = origins.pieces.get(logical)
+    if pieces is None:
+        opm, okey = origins.find(logical)
+        pieces = [Piece(1, opm, okey)]
+    head, tail = old.rstrip("\n"), text.rstrip("\n")
+    if op == "append":
+        joined = head + "\n" + tail + "\n"
+        pieces = pieces + [Piece(head.count("\n") + 2, pm, keypath)]
+    else:
+        joined = tail + "\n" + head + "\n"
+        shift = tail.count("\n") + 1
+        pieces = [Piece(1, pm, keypath)] + [attrs.evolve(p, first_line=p.first_line + shift) for p in pieces]
+    container[logical[-1]] = joined
+    origins.pieces[logical] = pieces
 
 
 def _remove(target: dict[str, Any], section: str, ids: list[Any], pm: PositionMap, where: tuple[Any, ...],
-            out: _Collector) -> None:
+            out: _Collector, source: str) -> None:
     for i, item_id in enumerate(ids):
         if not isinstance(item_id, str):
             out.shape_error(_at(pm, where + (i,)), f"'remove: {section}' lists ids; {_kind(item_id)} is not one",
                             schema.overlay_hint(("remove", section, i)))
             continue
         if item_id not in target:
-            out.error(_at(pm, where + (i,)), "overlay-missing", f"cannot remove {section}.{item_id}: it does not exist",
-                      hint_for(item_id, target))
+            removed = out.removed.get((section, item_id))
+            out.error(_at(pm, where + (i,)), "overlay-missing", f"cannot remove {section}.{item_id}: " + (
+                f"{removed.source} removed it already" if removed else "it does not exist"),
+                f"removed at {_place(removed.where)}" if removed else hint_for(item_id, target))
             continue
+        _claim(out, (section, item_id), _at(pm, where + (i,)), source)
+        out.removed[(section, item_id)] = Touch(_at(pm, where + (i,)), source)
         del target[item_id]
 
 
@@ -391,15 +612,19 @@ def _kind(value: Any) -> str:
 def _forget(origins: Origins, logical: tuple[Any, ...]) -> None:
     for key in [k for k in origins.table if k[: len(logical)] == logical and len(k) > len(logical)]:
         del origins.table[key]
+    for key in [k for k in origins.pieces if k[: len(logical)] == logical]:
+        del origins.pieces[key]
 
 
 def _deep_merge(old: Any, new: Any, origins: Origins, logical: tuple[Any, ...], pm: PositionMap,
-                keypath: tuple[Any, ...]) -> Any:
+                keypath: tuple[Any, ...], out: _Collector | None = None, source: str = "") -> Any:
     if not isinstance(old, dict) or not isinstance(new, dict):
+        if out is not None:
+            _claim(out, logical, _key_at(pm, keypath), source)
         _forget(origins, logical)
         origins.add(logical, pm, keypath)
         return copy.deepcopy(new)
     result = dict(old)
     for key, value in new.items():
-        result[key] = _deep_merge(old.get(key), value, origins, logical + (key,), pm, keypath + (key,))
+        result[key] = _deep_merge(old.get(key), value, origins, logical + (key,), pm, keypath + (key,), out, source)
     return result

@@ -1,6 +1,6 @@
 """JSON Schema checks of rule files, reported as diagnostics in plain words.
 
-The schemas (`schema/game.schema.json`, `schema/overlay.schema.json`) are the contract
+The schemas (`schema/game.schema.json`, `overlay.schema.json`, `include.schema.json`) are the contract
 of the file format: every key is known, every enumerated value listed. `check` runs one
 over a loaded YAML document and turns each jsonschema error into a `Diagnostic` with
 the line and column of the offending key or value.
@@ -25,7 +25,7 @@ from interpreter.resources import data_path
 if TYPE_CHECKING:
     from interpreter.rules.positions import Located, PositionMap
 
-KINDS = ("game", "overlay")
+KINDS = ("game", "overlay", "include")  # an included file: sections only
 CODE = "schema"
 
 # How each overlay operation is written (docs/format.md), for the hints of badly shaped
@@ -50,7 +50,7 @@ _TYPE_WORDS = {
 
 
 def schema_path(kind: str) -> pathlib.Path:
-    """The JSON Schema file for `kind` ("game" or "overlay")."""
+    """The JSON Schema file for `kind` ("game", "overlay" or "include")."""
     if kind not in KINDS:
         raise ValueError(
             f"unknown schema kind {kind!r}; expected one of {', '.join(KINDS)}"

@@ -395,6 +395,8 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     st.history, st.log, st.legal_cache = Journal(), Journal(), None
     if gd.flow is not None:
         st.stack.append(Frame(gd.flow, 0, {}))
+    if gd.start is not None:
+        st.stack.append(Frame(gd.start, 0, {}))
     if gd.setup is not None:
         st.stack.append(Frame(gd.setup, 0, {}))
     run(st)
