@@ -106,3 +106,19 @@ def test_describe_code_of_an_unknown_game_is_a_clear_error(capsys) -> None:
     code, _, err = run(capsys, "describe", "no-such-game", "--code")
     assert code != 0
     assert "no-such-game" in err
+
+
+def test_a_local_that_hides_a_zone_or_counter_cannot_be_called(tmp_path) -> None:
+    from conftest import toy_errors
+    errors = toy_errors(tmp_path, """
+        counters:
+          vp: {scope: player, initial: 0}
+        zones:
+          hand: {scope: player, visible: owner}
+        flow: |
+          let hand = 3
+          let vp = 2
+          log "{len(hand(0))} {vp(0)}"
+        """)
+    assert {e.code for e in errors} == {"shadowed-name"}
+    assert any("'hand' is a local here" in e.message for e in errors)

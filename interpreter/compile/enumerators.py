@@ -42,12 +42,12 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     lines = [f"def {name}(st, me, out):", "    env = {'me': me}"]
     checks: list[str] = []
     if action.condition is not None:
-        checks.append(f"{em.const(action.condition, 'condition')}(st, env)")
+        checks.append(em.inline(action.condition, "condition"))
     for ci, offset, amount in action.cost:
         cdef = counters[ci]
         slot = f"me * {cdef.width} + {offset}" if cdef.scope == "player" else str(offset)
         floor = cdef.min if cdef.min is not None else 0
-        checks.append(f"st.counters[{ci}][{slot}] - {em.const(amount, 'cost')}(st, env) >= {floor}")
+        checks.append(f"st.counters[{ci}][{slot}] - {em.inline(amount, 'cost')} >= {floor}")
     test = " and ".join(checks) or "True"
     if not action.params:
         bare = em.const(Action(action.id, (action.index, ())), "action")
@@ -61,7 +61,7 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     for i, param in enumerate(action.params):
         var = f"_p{i}"
         values.append(var)
-        lines.append(f"{indent}for {var} in {em.const(param.domain, 'domain')}(st, env):")
+        lines.append(f"{indent}for {var} in {em.inline(param.domain, 'domain')}:")
         indent += "    "
         lines.append(f"{indent}env[{param.name!r}] = {var}")
         text += f" + ' ' + {_render_src(em, var, param.type, card_ids)}"

@@ -25,7 +25,7 @@ from typing import Any
 # What generated code may call besides its own constants.
 _ALLOWED_BUILTINS = ("abs", "all", "any", "bool", "dict", "int", "isinstance", "len", "list", "max", "min",
                      "range", "reversed", "sorted", "str", "sum", "tuple", "type", "next", "iter", "enumerate",
-                     "zip", "set", "frozenset", "divmod")
+                     "zip", "set", "frozenset", "divmod", "Exception")
 _BUILTINS = {name: getattr(builtins, name) for name in _ALLOWED_BUILTINS}
 _PLAIN_TYPES = (bool, int, str, type(None))
 
@@ -42,6 +42,7 @@ class Emitter:
         self.listing: list[tuple[str, str]] = []  # (what, source): for `describe --code`
         self.memo: dict[Any, Any] = {}  # what compilers share within one game (tables, readers)
         self.where = "expression"  # the rule being compiled (set by the builder), for the listing
+        self.bodies: dict[Callable[[Any, Any], Any], str] = {}  # function -> its expression's source
 
     def const(self, value: Any, stem: str = "k") -> str:
         """Source text naming `value`: a literal for plain values, else a bound name."""
@@ -73,7 +74,14 @@ class Emitter:
             _CODE_CACHE[source] = code
         self.listing.append((what or self.where, source))
         fn: Callable[[Any, Any], Any] = eval(code, self.ns)  # our own checked source, never user text
+        self.bodies[fn] = body
         return fn
+
+    def inline(self, fn: Callable[[Any, Any], Any], stem: str) -> str:
+        """Source computing `fn(st, env)` where `st` and `env` are in scope: the
+        expression itself when this emitter made `fn`, else a call of it."""
+        body = self.bodies.get(fn)
+        return f"({body})" if body is not None else f"{self.const(fn, stem)}(st, env)"
 
     def define(self, source: str, name: str, what: str) -> Any:
         """Run a generated `def name(...)` block in this namespace and return the function."""

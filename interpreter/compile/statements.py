@@ -1,10 +1,15 @@
 """Compile statement nodes into the operations of a `Code`, run by loop.run.
 
-Each operation is a closure `op(state, frame) -> bool`; the loop has already moved the
+Each operation is a function `op(state, frame) -> bool`; the loop has already moved the
 frame's pc to the next operation, so control flow sets `frame.pc` to jump, and an
 operation that needs a decision sets `frame.pc` back to itself and returns True. Its
 answer arrives in the frame's locals under a hidden key, and the operation runs again.
 Hidden locals start with '#', which no name in effect text can.
+
+Most statements never wait (let, set, gain, move, log, if, loops, turn bookkeeping):
+they are written as Python source (`OpSource`), made into their operation, and
+fusion.py joins straight-line runs of them into one generated function. Statements
+that wait, call, or draw random numbers stay operations of their own (closures).
 """
 
 from __future__ import annotations
@@ -13,19 +18,27 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.compile.expressions import (
+    ME,
     Context,
     compile_expr,
-    counter_ref,
     describe,
     expect,
+    gen,
+    gen_counter_ref,
+    gen_expect,
+    gen_zone_slot,
+    unpacked,
+    unpacked_type,
     yields_seats,
     zone_slot,
 )
+from interpreter.compile.fusion import OpSource, draws_random, fuse, single_op
 from interpreter.compile.templates import compile_template
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.model import Code, Expr, Op, Where
+from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
@@ -33,8 +46,10 @@ from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choic
 from interpreter.runtime.ending import check_end, finish
 from interpreter.runtime.events import fire
 from interpreter.runtime.present import render_template
+from interpreter.runtime.private import reveal_to, show_to
 from interpreter.runtime.records import STOPPED, Frame, Grant
 from interpreter.runtime.rng import shuffle_in_place
+from interpreter.runtime.simultaneous import take_simultaneously
 
 Locator = Callable[[int, int], Where]
 
@@ -47,19 +62,44 @@ class CodeBuilder:
         self.ctx = ctx
         self.locate = locate
         self.loop_depth = 0
+        self.sources: list[OpSource | None] = []  # per operation: its source if it never waits
+        self.entries: set[int] = set()  # where closures jump to (fused runs start there too)
         self.scope_depth = 0  # turn/round blocks: `stop` may not leave them half done
 
     # -- emitting
     def emit(self, node: ast.Node, op: Op) -> int:
         self.code.ops.append(op)
         self.code.wheres.append(self.locate(node.line, node.column))
+        self.sources.append(None)
         return len(self.code.ops) - 1
+
+    def emit_src(self, node: ast.Node, source: OpSource, fusible: bool = True) -> int:
+        """An operation written as Python source (see fusion.py); a statement that draws
+        random numbers is not fusible: it stays an operation of its own."""
+        at = self.emit(node, _placeholder)
+        self.set_src(at, source, fusible)
+        return at
+
+    def set_src(self, at: int, source: OpSource, fusible: bool = True) -> None:
+        self.code.ops[at] = single_op(self.ctx.emitter, source, f"{self.code.name} (operation {at})")
+        self.sources[at] = source if fusible else None
+
+    def finish(self) -> None:
+        """All statements are in: join straight-line runs (fusion.py)."""
+        fuse(self.ctx.emitter, self.code, self.sources, self.entries)
+
+    def src(self, node: ast.Node, want: str = "any") -> str:
+        return gen_expect(node, self.ctx, want)
+
+    def const(self, value: object, stem: str = "k") -> str:
+        return self.ctx.const(value, stem)
 
     def here(self) -> int:
         return len(self.code.ops)
 
     def patch(self, at: int, op: Op) -> None:
         self.code.ops[at] = op
+        self.sources[at] = None
 
     def block(self, stmts: tuple[ast.Node, ...]) -> None:
         saved = dict(self.ctx.locals)
@@ -84,70 +124,44 @@ class CodeBuilder:
 
     # -- simple statements
     def s_Let(self, node: ast.Let) -> None:
-        fn, type_ = compile_expr(node.value, self.ctx)
+        value, type_ = gen(node.value, self.ctx)
         name = node.name
         self.ctx.locals[name] = type_
         self.ctx.seats = self.ctx.seats - {name}
-
-        def let(st: Any, fr: Frame) -> bool:
-            fr.env[name] = fn(st, fr.env)
-            return False
-        self.emit(node, let)
+        self.emit_src(node, OpSource([f"env[{name!r}] = {value}"]), not draws_random(node.value))
 
     def s_Set(self, node: ast.Set) -> None:
         target = node.target
-        ref = counter_ref(target, self.ctx)
+        fusible = not draws_random(node)
+        ref = gen_counter_ref(target, self.ctx)
         if ref is not None:
             ci, slot = ref
-            value = self.expr(node.value, "int")
-
-            def set_counter_op(st: Any, fr: Frame) -> bool:
-                env = fr.env
-                set_counter(st, ci, slot(st, env), value(st, env))
-                return False
-            self.emit(node, set_counter_op)
+            value = self.src(node.value, "int")
+            line = f"{self.const(set_counter, 'set_counter')}(st, {ci}, {slot}, {value})"
+            self.emit_src(node, OpSource([line], fires=True), fusible)
             return
         if isinstance(target, ast.Attr):
-            card = self.expr(target.target, "card")
-            value, field = self.expr(node.value), target.name
-
-            def set_attr(st: Any, fr: Frame) -> bool:
-                env = fr.env
-                st.attrs[(card(st, env), field)] = value(st, env)
-                return False
-            self.emit(node, set_attr)
+            card, value = self.src(target.target, "card"), self.src(node.value)
+            self.emit_src(node, OpSource([f"st.attrs[({card}, {target.name!r})] = {value}"]), fusible)
             return
         if isinstance(target, ast.Name) and target.name in self.ctx.locals:
             name = target.name
-            value = self.expr(node.value, self.ctx.locals[name])
+            value = self.src(node.value, self.ctx.locals[name])
             self.ctx.seats = self.ctx.seats - {name}  # no longer known to be a seat
-
-            def set_local(st: Any, fr: Frame) -> bool:
-                fr.env[name] = value(st, fr.env)
-                return False
-            self.emit(node, set_local)
+            self.emit_src(node, OpSource([f"env[{name!r}] = {value}"]), fusible)
             return
         raise CompileError(target, "bad-target", "can only set a counter, a card attribute (c.name) or a local",
                            _name_hint(target, self.ctx))
 
     def s_Change(self, node: ast.Change) -> None:
-        ref = counter_ref(node.target, self.ctx)
+        ref = gen_counter_ref(node.target, self.ctx)
         if ref is None:
             raise CompileError(node.target, "bad-target", f"'{node.verb}' needs a counter, e.g. {node.verb} 2 vp(p)",
                                _name_hint(node.target, self.ctx))
         ci, slot = ref
-        amount = self.expr(node.amount, "int")
-        verb = node.verb
-        sign = 1 if verb == "gain" else -1
-
-        def change(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            n = amount(st, env)
-            if n < 0:
-                raise RuleRuntimeError(f"cannot {verb} a negative amount ({n})")
-            change_counter(st, ci, slot(st, env), sign * n, verb)
-            return False
-        self.emit(node, change)
+        amount = self.src(node.amount, "int")
+        line = f"{self.const(_change, 'change')}(st, {ci}, {amount}, {slot}, {node.verb!r})"
+        self.emit_src(node, OpSource([line], fires=True), not draws_random(node))
 
     def zone(self, node: ast.Node) -> Expr:
         slot = zone_slot(node, self.ctx)
@@ -161,16 +175,23 @@ class CodeBuilder:
             raise CompileError(node, "type", f"expected a card or a list of cards, got {describe(type_)}")
         return fn
 
-    def s_Move(self, node: ast.Move) -> None:
-        cards, slot, top = self.cards(node.cards), self.zone(node.zone), node.place == "top"
+    def zone_src(self, node: ast.Node) -> str:
+        slot = gen_zone_slot(node, self.ctx)
+        if slot is None:
+            raise CompileError(node, "bad-target", "expected a zone, e.g. hand(p) or deck", _name_hint(node, self.ctx))
+        return slot
 
-        def move(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            dest = slot(st, env)
-            for iid in as_cards(cards(st, env)):
-                place_card(st, iid, dest, top)
-            return False
-        self.emit(node, move)
+    def cards_src(self, node: ast.Node) -> str:
+        src, type_ = gen(node, self.ctx)
+        if type_ not in ("card", "any", "none") and not (is_list(type_) and elem_of(type_) in ("card", "any")):
+            raise CompileError(node, "type", f"expected a card or a list of cards, got {describe(type_)}")
+        return src
+
+    def s_Move(self, node: ast.Move) -> None:
+        cards, slot, top = self.cards_src(node.cards), self.zone_src(node.zone), node.place == "top"
+        place, as_list = self.const(place_card, "place_card"), self.const(as_cards, "as_cards")
+        lines = [f"_dest = {slot}", f"for _card in {as_list}({cards}):", f"    {place}(st, _card, _dest, {top})"]
+        self.emit_src(node, OpSource(lines, fires=True), not draws_random(node))
 
     def s_Draw(self, node: ast.Draw) -> None:
         count, src, dst = self.expr(node.count, "int"), self.zone(node.source), self.zone(node.dest)
@@ -182,6 +203,8 @@ class CodeBuilder:
             source = src(st, env)
             if remaining is None:
                 remaining = count(st, env)
+            elif remaining >= 0:  # explicit chance, a card dealt: go on (count's chance answers are read again)
+                count(st, env)
             elif remaining < 0:  # the refill's triggers have run: now refill, then go on
                 remaining = -remaining
                 _refill(st, source)
@@ -192,6 +215,8 @@ class CodeBuilder:
             while remaining > 0:
                 pile = zones[source]
                 if pile:
+                    if st.unordered:  # explicit chance: which card is on top of a shuffled pile?
+                        chance.before_deal(st, source, env, left, remaining)
                     place_card(st, pile[-1], dest)
                     remaining -= 1
                     continue
@@ -212,26 +237,44 @@ class CodeBuilder:
         self.emit(node, draw)
 
     def s_ZoneStmt(self, node: ast.ZoneStmt) -> None:
-        slot = self.zone(node.zone)
+        slot, done = self.zone(node.zone), self.hidden("shuffled")
 
         def shuffle(st: Any, fr: Frame) -> bool:
+            if st.explicit:  # no order fixed: the cards are dealt as they are taken (runtime/chance.py)
+                chance.shuffle_zone(st, fr.env, slot(st, fr.env), done)
+                return False
             shuffle_in_place(st, st.zones[slot(st, fr.env)])
             return False
         self.emit(node, shuffle)
 
     def s_CardsStmt(self, node: ast.CardsStmt) -> None:
-        cards = self.cards(node.cards)
+        cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")
         if node.verb == "destroy":
-            def destroy(st: Any, fr: Frame) -> bool:
-                for iid in as_cards(cards(st, fr.env)):
-                    remove_card(st, iid)
-                return False
-            self.emit(node, destroy)
+            lines = [f"for _card in {as_list}({cards}):", f"    {self.const(remove_card, 'remove_card')}(st, _card)"]
+            self.emit_src(node, OpSource(lines, fires=True), not draws_random(node))
         else:
-            def reveal(st: Any, fr: Frame) -> bool:
-                st.revealed.update(as_cards(cards(st, fr.env)))
-                return False
-            self.emit(node, reveal)
+            self.emit_src(node, OpSource([f"st.revealed.update({as_list}({cards}))"]), not draws_random(node))
+
+    def s_RevealTo(self, node: ast.RevealTo) -> None:
+        cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")
+        players = self.players_src(node.players)
+        line = f"{self.const(reveal_to, 'reveal_to')}(st, {as_list}({cards}), {players})"
+        self.emit_src(node, OpSource([line]), not draws_random(node))
+
+    def s_Show(self, node: ast.Show) -> None:
+        parts = self.const(_template(node, self.ctx), "template")
+        players = self.players_src(node.players)
+        text = f"{self.const(render_template, 'render_template')}(st, {parts}, env)"
+        self.emit_src(node, OpSource([f"{self.const(show_to, 'show_to')}(st, {text}, {players})"]),
+                      not draws_random(node))
+
+    def players_src(self, node: ast.Node) -> str:
+        """A player or a list of players (the seats something is shown to)."""
+        src, type_ = gen(node, self.ctx)
+        seats = ("player", "any", "int")
+        if type_ not in seats and not (is_list(type_) and elem_of(type_) in seats):
+            raise CompileError(node, "type", f"expected a player or a list of players, got {describe(type_)}")
+        return src
 
     def s_Create(self, node: ast.Create) -> None:
         if node.card_id not in self.ctx.symbols.cards:
@@ -330,7 +373,9 @@ class CodeBuilder:
             jumps.append(self.emit(option, _placeholder))
         end = self.here()
         for at in jumps:
-            self.patch(at, _jump(end))
+            self.set_src(at, _jump(end))
+        self.entries.update(targets)
+        self.entries.add(end)
 
         def choose_one(st: Any, fr: Frame) -> bool:
             env = fr.env
@@ -352,6 +397,10 @@ class CodeBuilder:
             raise CompileError(node, "unknown-group", f"no action is available 'during: {node.group}'",
                                hint_for(node.group, self.ctx.symbols.groups))
         group = node.group
+        if node.simultaneous:  # runtime/simultaneous.py
+            players = self.expr(node.player, "list:player") if node.player is not None else None
+            self.emit(node, take_simultaneously(group, players, self.hidden("picks")))
+            return
         player = self.chooser(node.player) if node.player is not None else (lambda st, env: st.active)
         done = self.hidden("done")
 
@@ -378,18 +427,18 @@ class CodeBuilder:
         if len(node.args) != len(proc.params):
             raise CompileError(node, "arity", f"{node.name}() takes {len(proc.params)} argument(s), "
                                               f"got {len(node.args)}", width=len(node.name))
-        args = [self.expr(a) for a in node.args]
-        params, code = proc.params, proc.code
-
-        def call(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            local = {name: fn(st, env) for name, fn in zip(params, args, strict=True)}
-            local.setdefault("me", env.get("me", st.active))
-            if "this" in env:
-                local.setdefault("this", env["this"])
-            st.stack.append(Frame(code, 0, local))
-            return False
-        self.emit(node, call)
+        compiled = [gen(a, self.ctx) for a in node.args]
+        seen = self.ctx.symbols.call_arg_types.setdefault(node.name, [set() for _ in proc.params])
+        for kinds, (_, type_) in zip(seen, compiled, strict=True):
+            kinds.add(type_)  # a parameter every call gives a player is typed player (build.py)
+        args = ", ".join(f"{name!r}: {src}" for name, (src, _) in zip(proc.params, compiled, strict=True))
+        at = self.emit(node, _placeholder)
+        # The procedure's frame goes on top and runs first: the run ends here.
+        self.set_src(at, OpSource([
+            f"_local = {{{args}}}", f"_local.setdefault('me', {ME})",
+            "if 'this' in env:", "    _local.setdefault('this', env['this'])",
+            f"st.stack.append({self.const(Frame, 'Frame')}({proc.code}, 0, _local))",
+            f"fr.pc = {at + 1}", "return False"], exits=True, targets=(at + 1,)), not draws_random(node))
 
     def s_Use(self, node: ast.Use) -> None:
         if node.effect not in self.ctx.symbols.card_effects:
@@ -415,203 +464,151 @@ class CodeBuilder:
                                hint_for(node.event, self.ctx.symbols.events))
         if len(params) != len(node.args):
             raise CompileError(node, "arity", f"event '{node.event}' has {len(params)} parameter(s)")
-        args, event = [self.expr(a) for a in node.args], node.event
-
-        def emit(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            fire(st, event, -1, {name: fn(st, env) for name, fn in zip(params, args, strict=True)})
-            return False
-        self.emit(node, emit)
+        args = ", ".join(f"{name!r}: {self.src(a)}" for name, a in zip(params, node.args, strict=True))
+        line = f"{self.const(fire, 'fire')}(st, {node.event!r}, -1, {{{args}}})"
+        self.emit_src(node, OpSource([line], fires=True), not draws_random(node))
 
     def s_Grant(self, node: ast.Grant) -> None:
         if node.modifier not in self.ctx.symbols.modifiers:
             raise CompileError(node, "unknown-modifier", f"no modifier '{node.modifier}'",
                                hint_for(node.modifier, self.ctx.symbols.modifiers))
-        mi, duration = self.ctx.symbols.modifiers[node.modifier], node.duration
-        player = self.expr(node.player, "player")
-
-        def grant(st: Any, fr: Frame) -> bool:
-            st.grants.append(Grant(mi, player(st, fr.env), duration))
-            return False
-        self.emit(node, grant)
+        mi = self.ctx.symbols.modifiers[node.modifier]
+        player = self.src(node.player, "player")
+        line = f"st.grants.append({self.const(Grant, 'Grant')}({mi}, {player}, {node.duration!r}))"
+        self.emit_src(node, OpSource([line]), not draws_random(node))
 
     def s_EndGame(self, node: ast.EndGame) -> None:
-        winners = self.expr(node.winners) if node.winners is not None else None
-
-        def end_game(st: Any, fr: Frame) -> bool:
-            finish(st, winners(st, fr.env) if winners is not None else None, "end-game")
-            return False
-        self.emit(node, end_game)
+        winners = self.src(node.winners) if node.winners is not None else "None"
+        line = f"{self.const(finish, 'finish')}(st, {winners}, 'end-game')"
+        self.emit_src(node, OpSource([line], ends=True), not draws_random(node))
 
     def s_Log(self, node: ast.Log) -> None:
-        parts = _template(node, self.ctx)
-
-        def log(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            st.log.append(render_template(st, parts, env))
-            return False
-        self.emit(node, log)
+        parts = self.const(_template(node, self.ctx), "template")
+        line = f"st.log.append({self.const(render_template, 'render_template')}(st, {parts}, env))"
+        self.emit_src(node, OpSource([line]), not draws_random(node))
 
     def s_Stop(self, node: ast.Stop) -> None:
         if self.scope_depth:
             raise CompileError(node, "bad-stop", "'stop' cannot leave a turn: or round: block",
                                "use if/else inside the block instead")
+        # past the end: the frame returns
+        self.emit_src(node, OpSource([f"fr.pc = {STOPPED}", "return False"], exits=True))
 
-        def stop(st: Any, fr: Frame) -> bool:
-            fr.pc = STOPPED  # past the end: the frame returns
-            return False
-        self.emit(node, stop)
-
-    # -- control flow
     def s_If(self, node: ast.If) -> None:
         ends: list[int] = []
         last = len(node.branches) - 1
         for i, (cond_node, body) in enumerate(node.branches):
-            cond = self.expr(cond_node, "bool")
+            cond = self.src(cond_node, "bool")
             test = self.emit(cond_node, _placeholder)
             self.block(body)
             if i < last or node.orelse:  # the last branch with no else just falls through
                 ends.append(self.emit(cond_node, _placeholder))
-            self.patch(test, _jump_unless(cond, self.here()))
+            self.set_src(test, _jump_unless(cond, self.here()), not draws_random(cond_node))
         self.block(node.orelse)
         for at in ends:
-            self.patch(at, _jump(self.here()))
+            self.set_src(at, _jump(self.here()))
 
     def s_ForEach(self, node: ast.ForEach) -> None:
-        source, type_ = compile_expr(node.source, self.ctx)
+        source, type_ = gen(node.source, self.ctx)
         if not is_list(type_):
             raise CompileError(node.source, "type", f"'for each' needs a list, got {describe(type_)}")
-        items, index, var = self.hidden("items"), self.hidden("i"), node.var
-
-        def start(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            env[items] = list(source(st, env))
-            env[index] = 0
-            return False
-        self.emit(node, start)
-        # The loop variable belongs to the loop: after it (or when the list was empty)
-        # it has no value, so using it there is a compile error, not a runtime surprise.
-        shadowed, seats = self.ctx.locals.get(var), self.ctx.seats
-        self.ctx.locals[var] = elem_of(type_)
-        self.ctx.seats = seats | {var} if yields_seats(node.source) else seats - {var}
+        items, index = self.hidden("items"), self.hidden("i")
+        names = node.unpack or (node.var,)
+        if node.unpack:
+            part = unpacked_type(node.source, elem_of(type_), len(names))
+            source = f"{self.const(unpacked, 'unpacked')}({source}, {len(names)})"
+            bound = {name: part for name in names}
+        else:
+            bound = {node.var: elem_of(type_)}
+        start = OpSource([f"env[{items!r}] = list({source})", f"env[{index!r}] = 0"])
+        self.emit_src(node, start, not draws_random(node.source))
+        # The loop variables belong to the loop: after it (or when the list was empty)
+        # they have no value, so using one there is a compile error, not a runtime surprise.
+        shadowed, seats = {name: self.ctx.locals.get(name) for name in names}, self.ctx.seats
+        self.ctx.locals.update(bound)
+        self.ctx.seats = seats | {node.var} if yields_seats(node.source) and not node.unpack else seats - set(names)
         head = self.emit(node, _placeholder)
         self.block(node.body)
         self.ctx.seats = seats
-        if shadowed is None:
-            del self.ctx.locals[var]
-        else:
-            self.ctx.locals[var] = shadowed
-        self.emit(node, _jump(head))
+        for name, before in shadowed.items():
+            if before is None:
+                del self.ctx.locals[name]
+            else:
+                self.ctx.locals[name] = before
+        self.emit_src(node, _jump(head))
         end = self.here()
-
-        def step(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            i, seq = env[index], env[items]
-            if i >= len(seq):
-                del env[items], env[index]
-                fr.pc = end
-                return False
-            env[var] = seq[i]
-            env[index] = i + 1
-            return False
-        self.patch(head, step)
+        target = ", ".join(f"env[{name!r}]" for name in names)
+        self.set_src(head, OpSource([
+            f"_i = env[{index!r}]", f"_seq = env[{items!r}]",
+            "if _i >= len(_seq):", f"    del env[{items!r}], env[{index!r}]", f"    fr.pc = {end}", "    return False",
+            f"{target} = _seq[_i]", f"env[{index!r}] = _i + 1"], targets=(end,)))
 
     def s_Repeat(self, node: ast.Repeat) -> None:
         if node.count is None:
             head = self.here()
             self.block(node.body)
-            self.emit(node, _jump(head))
+            self.emit_src(node, _jump(head))
             return
-        count, left = self.expr(node.count, "int"), self.hidden("left")
-
-        def start(st: Any, fr: Frame) -> bool:
-            fr.env[left] = count(st, fr.env)
-            return False
-        self.emit(node, start)
+        count, left = self.src(node.count, "int"), self.hidden("left")
+        self.emit_src(node, OpSource([f"env[{left!r}] = {count}"]), not draws_random(node.count))
         head = self.emit(node, _placeholder)
         self.block(node.body)
-        self.emit(node, _jump(head))
+        self.emit_src(node, _jump(head))
         end = self.here()
-
-        def step(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            if env[left] <= 0:
-                del env[left]
-                fr.pc = end
-                return False
-            env[left] -= 1
-            return False
-        self.patch(head, step)
+        self.set_src(head, OpSource([
+            f"if env[{left!r}] <= 0:", f"    del env[{left!r}]", f"    fr.pc = {end}", "    return False",
+            f"env[{left!r}] -= 1"], targets=(end,)))
 
     def s_While(self, node: ast.While) -> None:
-        cond = self.expr(node.condition, "bool")
+        cond = self.src(node.condition, "bool")
         head = self.emit(node, _placeholder)
         self.block(node.body)
-        self.emit(node, _jump(head))
-        self.patch(head, _jump_unless(cond, self.here()))
+        self.emit_src(node, _jump(head))
+        self.set_src(head, _jump_unless(cond, self.here()), not draws_random(node.condition))
 
     def s_Turn(self, node: ast.Turn) -> None:
-        player, saved = self.expr(node.player, "player"), self.hidden("prev")
-
-        def turn_start(st: Any, fr: Frame) -> bool:
-            p = player(st, fr.env)
-            fr.env[saved] = st.active
-            st.active = p
-            st.turn_no += 1
-            st.uses["turn"] = {}
-            _refresh(st, "turn_start", p)
-            return False
-        self.emit(node, turn_start)
+        player, saved = self.src(node.player, "player"), self.hidden("prev")
+        refresh, check = self.const(_refresh, "refresh"), self.const(check_end, "check_end")
+        end = self.const(finish, "finish")
+        self.emit_src(node, OpSource([
+            f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
+            "st.uses['turn'] = {}", f"{refresh}(st, 'turn_start', _p)"], fires=True), not draws_random(node.player))
         self.scope_depth += 1
         self.block(node.body)
         self.scope_depth -= 1
-
         # The turn_end triggers run first, still inside the turn (its player active, its
         # grants on), so what they change counts for the end conditions checked next.
-        def turn_end_event(st: Any, fr: Frame) -> bool:
-            _refresh(st, "turn_end", st.active)
-            return False
-        self.emit(node, turn_end_event)
-
-        def turn_end(st: Any, fr: Frame) -> bool:
-            st.grants = [g for g in st.grants if g.until != "turn"]
-            if check_end(st, "turn"):
-                return False
-            if st.ending == "turn":
-                finish(st, None, st.ending_reason or "finish-turn")
-                return False
-            st.active = fr.env.pop(saved)
-            return False
-        self.emit(node, turn_end)
+        self.emit_src(node, OpSource([f"{refresh}(st, 'turn_end', st.active)"], fires=True))
+        self.emit_src(node, OpSource([
+            "st.grants = [g for g in st.grants if g.until != 'turn']",
+            f"if {check}(st, 'turn'):", "    pass",
+            "elif st.ending == 'turn':", f"    {end}(st, None, st.ending_reason or 'finish-turn')",
+            "else:", f"    st.active = env.pop({saved!r})"], ends=True))
 
     def s_Round(self, node: ast.Round) -> None:
-        def round_start(st: Any, fr: Frame) -> bool:
-            st.round_no += 1
-            st.uses["round"] = {}
-            if ("round_start", -1) in st.gd_listens:
-                fire(st, "round_start", -1, {})
-            return False
-        self.emit(node, round_start)
+        fire_ = self.const(fire, "fire")
+        self.emit_src(node, OpSource([
+            "st.round_no += 1", "st.uses['round'] = {}",
+            "if ('round_start', -1) in st.gd_listens:", f"    {fire_}(st, 'round_start', -1, {{}})"], fires=True))
         self.scope_depth += 1
         self.block(node.body)
         self.scope_depth -= 1
-
         # As for turns: end-of-round hooks run first (also in the game's last round),
         # then the round's end conditions are checked.
-        def round_end_event(st: Any, fr: Frame) -> bool:
-            if ("round_end", -1) in st.gd_listens:
-                fire(st, "round_end", -1, {})
-            return False
-        self.emit(node, round_end_event)
+        self.emit_src(node, OpSource([
+            "if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, {{}})"], fires=True))
+        check, end = self.const(check_end, "check_end"), self.const(finish, "finish")
+        self.emit_src(node, OpSource([
+            "st.grants = [g for g in st.grants if g.until != 'round']",
+            f"if not {check}(st, 'round') and st.ending is not None:",
+            f"    {end}(st, None, st.ending_reason or 'finish-round')"], ends=True))
 
-        def round_end(st: Any, fr: Frame) -> bool:
-            st.grants = [g for g in st.grants if g.until != "round"]
-            if check_end(st, "round"):
-                return False
-            if st.ending is not None:
-                finish(st, None, st.ending_reason or "finish-round")
-            return False
-        self.emit(node, round_end)
+
+def _change(st: Any, ci: int, amount: int, slot: int, verb: str) -> None:
+    """gain/lose/pay: a negative amount is the rule's mistake, not a change of sign."""
+    if amount < 0:
+        raise RuleRuntimeError(f"cannot {verb} a negative amount ({amount})")
+    change_counter(st, ci, slot, amount if verb == "gain" else -amount, verb)
 
 
 def _refresh(st: Any, event: str, player: int) -> None:
@@ -633,26 +630,22 @@ def _refill(st: Any, source: int) -> None:
     for iid in list(st.zones[from_slot]):
         place_card(st, iid, source)
     if zdef.refill_shuffle:
-        shuffle_in_place(st, st.zones[source])
+        if st.explicit:
+            chance.mark(st, source)
+        else:
+            shuffle_in_place(st, st.zones[source])
 
 
 def _placeholder(st: Any, fr: Frame) -> bool:  # replaced by patch() before use
     raise RuleRuntimeError("internal error: unpatched jump")
 
 
-def _jump(target: int) -> Op:
-    def jump(st: Any, fr: Frame) -> bool:
-        fr.pc = target
-        return False
-    return jump
+def _jump(target: int) -> OpSource:
+    return OpSource([f"fr.pc = {target}", "return False"], exits=True, targets=(target,))
 
 
-def _jump_unless(cond: Expr, target: int) -> Op:
-    def jump_unless(st: Any, fr: Frame) -> bool:
-        if not cond(st, fr.env):
-            fr.pc = target
-        return False
-    return jump_unless
+def _jump_unless(cond: str, target: int) -> OpSource:
+    return OpSource([f"if not {cond}:", f"    fr.pc = {target}", "    return False"], targets=(target,))
 
 
 def _name_hint(node: ast.Node, ctx: Context) -> str | None:
@@ -663,13 +656,13 @@ def _name_hint(node: ast.Node, ctx: Context) -> str | None:
 
 
 def _template(node: ast.Node, ctx: Context) -> list[Any]:
-    """A log statement's text as template parts; errors point into the statement's string
-    (it starts 5 columns after `log`, past `log "`)."""
+    """A log or show statement's text as template parts; errors point into the
+    statement's string (it starts past `log "` or `show "`)."""
     try:
         return compile_template(getattr(node, "text", ""), ctx)
     except CompileError as err:
         if err.line == 1:
-            err.column += node.column + 4
+            err.column += node.column + (5 if isinstance(node, ast.Show) else 4)
         err.line += node.line - 1
         raise
 

@@ -41,6 +41,9 @@ class Comprehension(Node):
     var: str
     source: Node
     condition: Node | None
+    # `for a, b in L`: each item is unpacked into these names (`var` is then a name no
+    # rule can write, holding the whole item)
+    unpack: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -123,6 +126,22 @@ class CardsStmt(Node):
 
 
 @attrs.frozen
+class RevealTo(Node):
+    """`reveal CARDS to PLAYERS`: the cards become visible to those players only."""
+
+    cards: Node
+    players: Node
+
+
+@attrs.frozen
+class Show(Node):
+    """`show "TEXT" to PLAYERS`: a line (a template, like log's) only those players read."""
+
+    text: str
+    players: Node
+
+
+@attrs.frozen
 class Create(Node):
     count: Node
     card_id: str
@@ -155,7 +174,8 @@ class ChooseOne(Node):
 @attrs.frozen
 class TakeActions(Node):
     group: str
-    player: Node | None
+    player: Node | None  # `for P`; with `simultaneously`, `for LIST` (a list of players)
+    simultaneous: bool = False
 
 
 @attrs.frozen
@@ -209,6 +229,7 @@ class ForEach(Node):
     var: str
     source: Node
     body: tuple[Node, ...]
+    unpack: tuple[str, ...] = ()  # as in Comprehension
 
 
 @attrs.frozen

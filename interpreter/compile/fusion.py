@@ -1,0 +1,114 @@
+"""Straight-line statements as one generated function each run.
+
+Most statements never wait for a decision (let, set, gain, move, log, if, loops, turn
+bookkeeping). The statement compiler writes each of them as Python source (an
+`OpSource`) and makes its run-loop operation from it; this module then joins a run of
+such operations into one generated function that does their work in order, so the
+run loop dispatches once per run instead of once per statement.
+
+Every operation keeps its own index and its own single version, so a frame's pc means
+what it meant before: a save made at any decision resumes identically, and a jump may
+land anywhere. Only the entry points (the start, jump targets, the operation after a
+statement that waits or calls) get a fused version that runs on from there. A run
+stops where triggers were queued (`st.queue`: they must resolve before the next
+statement), where the game ended, and where it jumps away. An error inside a run is
+placed at the statement that raised it: the run records which one (`_at`) on the
+exception, and the loop reads it (`ERROR_AT`).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from interpreter.compile.pysource import Emitter
+from interpreter.lang import ast
+from interpreter.model import Code, Op
+from interpreter.runtime.loop import ERROR_AT
+
+MAX_RUN = 24  # operations joined at most (a bound on generated code per entry point)
+RANDOM_FUNCTIONS = frozenset({"random", "pick_random", "shuffled"})
+
+
+@attrs.define
+class OpSource:
+    """One operation as Python statements over `st`, `fr` and `env`."""
+
+    lines: list[str]
+    fires: bool = False  # may queue triggers: the run stops if it did
+    ends: bool = False  # may end the game: the run stops if it did
+    exits: bool = False  # always jumps away (sets fr.pc and returns)
+    targets: tuple[int, ...] = ()  # where it may jump
+
+
+def draws_random(*nodes: ast.Node | None) -> bool:
+    """Whether an expression calls a random built-in (such a statement stays an
+    operation of its own, so a chance outcome can be asked for before it changes anything)."""
+    todo: list[object] = [n for n in nodes if n is not None]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Call) and node.name in RANDOM_FUNCTIONS:
+            return True
+        if isinstance(node, ast.Node):
+            todo.extend(getattr(node, f.name) for f in node.__attrs_attrs__)  # type: ignore[attr-defined]
+        elif isinstance(node, tuple):
+            todo.extend(node)
+    return False
+
+
+def single_op(em: Emitter, source: OpSource, what: str) -> Op:
+    """The operation of one statement, from its source."""
+    name = em.fresh("op")
+    body = "\n".join("    " + line for line in source.lines) or "    pass"
+    text = f"def {name}(st, fr):\n    env = fr.env\n{body}\n    return False\n"
+    return em.define(text, name, what)  # type: ignore[no-any-return]
+
+
+def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[int]) -> None:
+    """Give each entry point of a run of two or more fusible operations a fused version
+    (`entries`: where operations that are not sources jump to)."""
+    count = len(code.ops)
+    targets = {t for s in sources if s is not None for t in s.targets} | entries
+    for head in range(count):
+        src = sources[head]
+        if src is None:
+            continue
+        before = sources[head - 1] if head else None
+        entry = head == 0 or before is None or before.fires or head in targets
+        if not entry:
+            continue
+        run = [head]
+        while not sources[run[-1]].exits and len(run) < MAX_RUN:  # type: ignore[union-attr]
+            nxt = run[-1] + 1
+            if nxt >= count or sources[nxt] is None:
+                break
+            run.append(nxt)
+        if len(run) < 2:
+            continue
+        code.ops[head] = _fused(em, code, sources, run)
+
+
+def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[int]) -> Op:
+    name = em.fresh("run")
+    lines = [f"def {name}(st, fr):", "    env = fr.env", f"    _at = {run[0]}", "    try:"]
+    for k in run:
+        src = sources[k]
+        assert src is not None
+        if k != run[0]:
+            lines.append(f"        _at = {k}")
+        lines.extend("        " + line for line in src.lines)
+        if src.ends:
+            lines.append("        if st.terminal:")
+            lines.append("            return False")
+        if src.fires:
+            lines.append("        if st.queue:")
+            lines.append(f"            fr.pc = {k + 1}")
+            lines.append("            return False")
+    last = sources[run[-1]]
+    assert last is not None
+    if not last.exits:
+        lines.append(f"        fr.pc = {run[-1] + 1}")
+        lines.append("        return False")
+    lines.append("    except Exception as _error:")
+    lines.append(f"        _error.{ERROR_AT} = _at")
+    lines.append("        raise")
+    return em.define("\n".join(lines) + "\n", name, f"{code.name} (operations {run[0]}-{run[-1]})")  # type: ignore[no-any-return]
