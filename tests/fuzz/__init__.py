@@ -37,10 +37,13 @@ class Report:
     playouts: Counter[str] = attrs.Factory(Counter)  # ended, capped, rule-error, variant-refused
     failures: list[Result] = attrs.Factory(list)
     known: list[Result] = attrs.Factory(list)
+    warned: list[Result] = attrs.Factory(list)  # mutants that made Python warnings (not failures)
     seconds: float = 0.0
 
     def add(self, result: Result) -> None:
         self.mutants += 1
+        if result.warnings:
+            self.warned.append(result)
         if result.outcome == "accepted":
             self.accepted += 1
             self.rule_errors.update(result.codes)
@@ -64,6 +67,9 @@ class Report:
             f"  rule errors at run time {sum(self.rule_errors.values())}: {table(self.rule_errors) or 'none'}",
             f"  known failures {len(self.known)}"
             + (f": {table(Counter(f'{r.codes[0]} at {r.where}' for r in self.known))}" if self.known else ""),
+            f"  warnings  {len(self.warned)}"
+            + "".join(f"\n    mutant {r.index}: {r.warnings[0][:160]}" for r in sorted(self.warned,
+                                                                               key=lambda r: r.index)[:10]),
             f"  failures  {len(self.failures)}",
         ]
         for result in sorted(self.failures, key=lambda r: r.index):

@@ -18,6 +18,7 @@ import random
 import shutil
 import tempfile
 import traceback
+import warnings
 from collections.abc import Callable
 
 import attrs
@@ -69,6 +70,7 @@ class Result:
     playouts: tuple[str, ...] = ()  # per playout: ended, capped, rule-error:CODE, variant-refused
     error: str = ""  # failure: the exception and its traceback
     where: str = ""  # failure: innermost engine frame, path:function
+    warnings: tuple[str, ...] = ()  # Python warnings raised (a user would see them on stderr)
 
 
 def write_unit(mutant: Mutant, folder: pathlib.Path) -> pathlib.Path:
@@ -85,12 +87,18 @@ def check(mutant: Mutant, validate: Validate | None = None) -> Result:
     """Load and play one mutant as `validate` (default: the CLI's) and short playouts
     do; never raises (a failure is a Result)."""
     folder = pathlib.Path(tempfile.mkdtemp(prefix="orrery-fuzz-"))
-    try:
-        return _check(mutant, write_unit(mutant, folder / "unit"), validate or validate_target)
-    except (Exception, Hang) as err:  # MemoryError and RecursionError included: every one is a finding
-        return _failure(mutant, err)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = _check(mutant, write_unit(mutant, folder / "unit"), validate or validate_target)
+        except (Exception, Hang) as err:  # MemoryError and RecursionError included: every one is a finding
+            result = _failure(mutant, err)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    if caught:
+        shown = tuple(dict.fromkeys(f"{w.category.__name__}: {w.message} ({w.filename}:{w.lineno})" for w in caught))
+        result = attrs.evolve(result, warnings=shown)
+    return result
 
 
 def _check(mutant: Mutant, target: pathlib.Path, validate: Validate) -> Result:
