@@ -12,6 +12,8 @@ actions and fixed-shape observations from every game (docs/learning.md), and the
 optional `interpreter.openspiel` and `interpreter.pettingzoo` adapters.
 """
 
+from interpreter.agents import Agent
+from interpreter.agents import create_agent as _create_seat_agent
 from interpreter.diagnostics import (
     Diagnostic,
     GameError,
@@ -26,10 +28,18 @@ from interpreter.runtime.actions import Action
 from interpreter.runtime.state import TERMINAL, State
 from interpreter.version import __version__
 
+
+def create_agent(spec: str, game: Game, seed: int = 0, seat: int = 0) -> Agent:
+    """The agent for a seat spec (`random`, `mcts:iterations=200`, `ismcts:seconds=0.5`,
+    ...) in `game`; its `step(state)` gives an action for the player to move."""
+    return _create_seat_agent(spec, game.definition, seed, seat)
+
+
 __all__ = [
     "TERMINAL",
     "Action",
     "ActionSpaceError",
+    "Agent",
     "Diagnostic",
     "Game",
     "GameError",
@@ -39,5 +49,6 @@ __all__ = [
     "RuleRuntimeError",
     "State",
     "__version__",
+    "create_agent",
     "load_game",
 ]
