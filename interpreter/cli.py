@@ -1,4 +1,4 @@
-"""The `orrery` command line: list, validate, describe, play, simulate,
+"""The `orrery` command line: list, validate, describe, play, simulate, analyze,
 replay and schema.
 
 Exit codes: 0 ok, 1 a rule or game error, 2 a usage error (bad arguments), 130 when
@@ -24,6 +24,8 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
+from interpreter.play.analyze import ANALYZE_HELP, analyze
+from interpreter.play.analyze import progress_stream as analyze_progress
 from interpreter.play.describe import render_description, render_generated_code
 from interpreter.play.logs import (
     GameLog,
@@ -36,6 +38,7 @@ from interpreter.play.logs import (
     shown_diagnostics,
     target_for_log,
 )
+from interpreter.play.report import render_html, render_text
 from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
@@ -92,6 +95,18 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
                         help="play with the game's variant V (repeatable)")
     parser.add_argument("--with", dest="overlays", action="append", default=[], metavar="X",
                         help="add overlay X: a bundled expansion by name or a mod file/folder by path (repeatable)")
+
+
+def _add_run_options(parser: argparse.ArgumentParser, games: int) -> None:
+    """The options of commands that play many games: simulate, analyze."""
+    parser.add_argument("--games", type=_positive_int, default=games, metavar="N",
+                        help=f"number of games (default {games})")
+    _add_table_options(parser, "all random")
+    parser.add_argument("--seed", type=_int, default=1, metavar="N", help="seed of the first game (default 1)")
+    parser.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    parser.add_argument("--max-actions", type=_positive_int, default=MAX_ACTIONS, metavar="N",
+                        help=f"a game with more actions is an error (default {MAX_ACTIONS})")
+    _add_rules_options(parser)
 
 
 def _add_table_options(parser: argparse.ArgumentParser, default_seats: str) -> None:
@@ -178,14 +193,18 @@ def build_parser() -> argparse.ArgumentParser:
                                         "raises or does not end within --max-actions counts as an error (exit 1).",
                             epilog="example:\n  orrery simulate kuhn-poker --games 10000 --workers 4 --json")
     p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
-    p.add_argument("--games", type=_positive_int, default=100, metavar="N", help="number of games (default 100)")
-    _add_table_options(p, "all random")
-    p.add_argument("--seed", type=_int, default=1, metavar="N", help="seed of the first game (default 1)")
-    p.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--max-actions", type=_positive_int, default=MAX_ACTIONS, metavar="N",
-                   help=f"a game with more actions is an error (default {MAX_ACTIONS})")
-    _add_rules_options(p)
+    _add_run_options(p, 100)
     p.add_argument("--json", action="store_true", help="print one JSON object with the summary")
+
+    p = commands.add_parser("analyze", help="a balance report: win rates with intervals, cards, overlays compared",
+                            formatter_class=_Formatter, description=ANALYZE_HELP,
+                            epilog="example:\n  orrery analyze star-market --seats market-bot,market-bot "
+                                   "--compare-with examples/star-market-overcharge --report star.html")
+    p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
+    _add_run_options(p, 200)
+    p.add_argument("--compare-with", metavar="OVERLAY", help="also play the same seeds with this overlay added")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the report")
+    p.add_argument("--report", metavar="FILE.html", help="also write the report as one self-contained HTML page")
 
     p = commands.add_parser("replay", help="re-run a game log", formatter_class=_Formatter,
                             description="Re-run a game log: prints the game's course (each action by its player, "
@@ -653,12 +672,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_ERROR if summary["errors"] else EXIT_OK
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    gd = game.definition
+    n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
+    if compare_with := target_for_log(args.compare_with) if args.compare_with else None:  # checked before playing
+        load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with])
+    spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
+                          tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
+    report = analyze(spec, args.games, args.seed, args.workers, game, compare_with, analyze_progress(args.json))
+    if args.report:
+        Path(args.report).write_text(render_html(report, gd.name), encoding="utf-8")
+    print(json.dumps(report, indent=2) if args.json else render_text(report, gd.name, args.report))
+    return EXIT_ERROR if report["errors"] else EXIT_OK
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "list": cmd_list,
     "validate": cmd_validate,
     "describe": cmd_describe,
     "play": cmd_play,
     "simulate": cmd_simulate,
+    "analyze": cmd_analyze,
     "replay": cmd_replay,
     "schema": cmd_schema,
 }
