@@ -152,6 +152,8 @@ class SafeLoop:
 
 @dataclass
 class Settings:
+    """The budgets of one run (see parse_args)."""
+
     seconds: float
     clone_seconds: float
     rounds: int

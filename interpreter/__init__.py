@@ -25,7 +25,7 @@ from interpreter.diagnostics import (
 from interpreter.game import Game, load_game
 from interpreter.runtime.action_space import ActionSpaceError
 from interpreter.runtime.actions import Action
-from interpreter.runtime.state import TERMINAL, State
+from interpreter.runtime.state import SIMULTANEOUS, TERMINAL, State
 from interpreter.version import __version__
 
 
@@ -36,6 +36,7 @@ def create_agent(spec: str, game: Game, seed: int = 0, seat: int = 0) -> Agent:
 
 
 __all__ = [
+    "SIMULTANEOUS",
     "TERMINAL",
     "Action",
     "ActionSpaceError",

@@ -47,6 +47,7 @@ from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import load_yaml
 from interpreter.runtime.present import describe_result
 from interpreter.runtime.saves import checked_key, read_key
+from interpreter.runtime.simultaneous import split_pick
 from interpreter.runtime.state import State
 from interpreter.version import __version__
 
@@ -621,7 +622,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(line)
     else:
         print(f"The log ends before the game does (after {len(log.actions)} actions; "
-              f"P{state.current_player() + 1} to act).")
+              f"{', '.join(f'P{p + 1}' for p in state.players_to_act())} to act).")
     if args.verify:
         return _verify_result(log, state)
     return EXIT_OK
@@ -637,7 +638,8 @@ class _CoursePrinter:
 
     def __call__(self, state: State, player: int, text: str) -> None:
         self.count += 1
-        print(f"{self.count:>4}. P{player + 1}: {text}")
+        # A pick of a simultaneous step is recorded as `P2: text` already.
+        print(f"{self.count:>4}. {text if split_pick(text)[0] is not None else f'P{player + 1}: {text}'}")
         self._lines(state)
 
     def _lines(self, state: State) -> None:

@@ -13,7 +13,12 @@ For each player count it plays seeded random games and checks, for every game:
     their owner (or to nobody) never appear in another player's (or a spectator's)
     view unless revealed, and such counters show no value; visible zones show exactly
     their cards, sorted when their order is hidden;
-  - legal actions have unique canonical texts, each of which applies (on a clone).
+  - legal actions have unique canonical texts, each of which applies (on a clone);
+  - in a simultaneous step: every seat still to pick has legal actions, the others
+    none; nothing any player sees changes while picks come in (the picks are secret);
+    the picks given at once (`apply_actions`), or one by one in another order, end the
+    step in the same state, whose history replays to it; a bad joint action is refused
+    and changes nothing.
 
 Failures raise AssertionError with the game, player count, seed and step, so a failing
 game can be replayed by hand.
@@ -27,7 +32,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from interpreter import TERMINAL, Game, GameError, State, load_game
+from interpreter import SIMULTANEOUS, TERMINAL, Game, GameError, State, load_game
+from interpreter.runtime.simultaneous import picks_so_far
 
 ACTION_CAP = 5_000  # actions in one game before it counts as stalled
 SAVE_POINTS = 2  # random decision points per game where save/load and clone are checked
@@ -101,7 +107,7 @@ def _playout(game: Game, n: int, game_seed: int, seats: list[str] | None, cap: i
         _expect(bool(legal), f"{where}: step {len(actions)}: not over, but nothing is legal")
         text = rng.choice(legal).text
         _apply(state, text, f"{where}: step {len(actions)}")
-        actions.append(text)
+        actions.append(state.history[-1])  # a pick of a simultaneous step is recorded `P1: text`
     return state, actions
 
 
@@ -130,19 +136,31 @@ def _checked_playout(game: Game, n: int, game_seed: int, seats: list[str] | None
     # Decision points where saving is checked, among the `length` steps the same game
     # took when played plainly.
     save_at = set(probe.sample(range(length), min(SAVE_POINTS, length)))
+    step_views: dict[int, Any] | None = None  # what each player saw when the simultaneous step began
     while not state.is_terminal():
         step = len(actions)
         here = f"{where}: step {step}"
         _expect(step < cap, f"{where}: no end after {cap} actions (stalled?)")
-        player = state.current_player()
-        _expect(0 <= player < n, f"{here}: current_player() is {player}, not a seat")
+        if state.is_simultaneous_node():
+            _expect(state.current_player() == SIMULTANEOUS, f"{here}: a simultaneous step is not SIMULTANEOUS")
+            waiting = state.players_to_act()
+            _expect(bool(waiting), f"{here}: a simultaneous step waits for no one")
+            player = waiting[0]
+            if not picks_so_far(state):  # a new step begins (maybe right after another)
+                step_views = None
+            step_views = _check_simultaneous(state, waiting, step_views, probe, here)
+        else:
+            step_views = None
+            player = state.current_player()
+            _expect(0 <= player < n, f"{here}: current_player() is {player}, not a seat")
+            _expect(state.players_to_act() == [player], f"{here}: players_to_act() is not [current_player()]")
         legal = state.legal_actions()
         _expect(bool(legal), f"{here}: not over, but nothing is legal")
         legal_texts = [a.text for a in legal]
         _expect(len(set(legal_texts)) == len(legal_texts),
                 f"{here}: legal action texts are not unique: {_dupes(legal_texts)}")
         _expect(state.legal_actions(player) == legal and all(state.legal_actions(p) == [] for p in range(n)
-                                                              if p != player),
+                                                              if p not in state.players_to_act()),
                 f"{here}: legal_actions(p) disagrees with current_player()")
         if full and step < FULL_STEPS:
             _check_each_applies(state, legal_texts, here)
@@ -157,7 +175,7 @@ def _checked_playout(game: Game, n: int, game_seed: int, seats: list[str] | None
                            (step, "cloned", cloned))
         text = rng.choice(legal).text
         _apply(state, text, here)
-        actions.append(text)
+        actions.append(state.history[-1])
     _check_final(state, n, actions, where)
     check_observations(state, f"{where}: at the end")
     final_json = state.to_json()
@@ -172,12 +190,71 @@ def _checked_playout(game: Game, n: int, game_seed: int, seats: list[str] | None
 
 def _check_each_applies(state: State, legal_texts: list[str], here: str) -> None:
     before = state.to_json()
+    picker = state.players_to_act()[0] if state.is_simultaneous_node() else None
     for text in legal_texts:
         copy = state.clone()
         _apply(copy, text, f"{here} (on a clone)")
-        _expect(copy.history[-1] == text if copy.history else False,
+        recorded = text if picker is None else f"P{picker + 1}: {text}"
+        _expect(copy.history[-1] == recorded if copy.history else False,
                 f"{here}: '{text}' applied but the history says {copy.history[-1:]} ")
     _expect(state.to_json() == before, f"{here}: applying actions to clones changed the original")
+
+
+def _visible(state: State) -> dict[int, Any]:
+    """What every player and a spectator see, less their own decision."""
+    return {v: {k: x for k, x in state.observation(v).items() if k != "decision"} for v in [*range(state.n), -1]}
+
+
+def _check_simultaneous(state: State, waiting: list[int], began: dict[int, Any] | None, probe: random.Random,
+                        here: str) -> dict[int, Any]:
+    """The checks of a simultaneous step (see the module's docstring); returns what each
+    player saw when the step began."""
+    n = state.n
+    for p in range(n):
+        legal = state.legal_actions(p)
+        _expect(bool(legal) == (p in waiting), f"{here}: P{p + 1} has {len(legal)} legal actions in the step")
+        _expect(state.pending_for(p) == (p in waiting), f"{here}: pending_for(P{p + 1}) is wrong")
+    views = _visible(state)
+    if began is not None:
+        _expect(views == began, f"{here}: a pick of the simultaneous step shows in an observation")
+    before = state.to_json()
+    for bad in ([None] * (n + 1), [None] * n, "x"):
+        try:
+            state.apply_actions(bad)  # type: ignore[arg-type]
+        except GameError:
+            pass
+        else:
+            raise ConformanceError(f"{here}: apply_actions({bad!r}) was accepted")
+    _expect(state.to_json() == before, f"{here}: a refused joint action changed the state")
+    picks = {p: probe.choice(state.legal_actions(p)).text for p in waiting}
+    joint = state.clone()
+    _apply_joint(joint, [picks.get(p) for p in range(n)], here)
+    reverse = state.clone()
+    for p in reversed(waiting):
+        try:
+            reverse.apply_action(picks[p], player=p)
+        except GameError as err:
+            raise ConformanceError(f"{here}: P{p + 1}'s pick '{picks[p]}' in reverse order failed: {err}") from err
+    _expect(_less_history(joint) == _less_history(reverse),
+            f"{here}: the picks at once and one by one in reverse order give other states")
+    replayed = state.clone()
+    for text in joint.history[len(state.history):]:
+        _apply(replayed, text, f"{here} (replaying the joint action)")
+    _expect(replayed.to_json() == joint.to_json(), f"{here}: the history of a joint action replays to another state")
+    return began if began is not None else views
+
+
+def _apply_joint(state: State, joint: list[str | None], here: str) -> None:
+    try:
+        state.apply_actions(joint)
+    except GameError as err:
+        raise ConformanceError(f"{here}: apply_actions({joint}) failed: {err}") from err
+
+
+def _less_history(state: State) -> dict[str, Any]:
+    data = json.loads(state.to_json())
+    data.pop("history")
+    return data
 
 
 def _check_save_and_clone(game: Game, state: State, probe: random.Random, here: str) -> tuple[State, State]:

@@ -17,6 +17,7 @@ from conftest import find_column, toy_errors, write_toy
 
 from interpreter import RuleFileError, load_game
 from interpreter.cli import main
+from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import (
     MAX_CARDS,
     MAX_CARDS_PER_DEF,
@@ -300,6 +301,13 @@ def test_players_and_counter_sizes_are_limited(tmp_path: pathlib.Path) -> None:
     assert str(MAX_PLAYERS) in found[0].message and all(d.hint for d in found)
 
 
+def test_the_default_player_count_must_be_one_the_game_takes(tmp_path: pathlib.Path) -> None:
+    text = "players: {min: 2, max: 3, default: 7}\n" + GAME
+    path = write_toy(tmp_path, text)
+    found = toy_errors(tmp_path, text)
+    assert [(d.code, d.line, d.column) for d in found] == [("bad-value", *find_column(path, "7"))]
+
+
 def test_every_bundled_game_fits_the_limits_easily() -> None:
     for target, overlays in [("tic-tac-toe", []), ("kuhn-poker", []), ("star-market", []), ("race-to-mars", []),
                              ("for-all-mankind", []), ("rocketmen", ["target-jupiter"])]:
@@ -308,6 +316,30 @@ def test_every_bundled_game_fits_the_limits_easily() -> None:
         assert sum(c.count for c in gd.cards if c.zone is not None) <= MAX_CARDS // 10
         assert gd.max_players <= MAX_PLAYERS // 4
         assert max(c.width for c in gd.counters) <= MAX_COUNTER_SIZE // 10
+
+
+def test_a_cost_that_is_not_a_whole_number_is_a_placed_rule_error(tmp_path: pathlib.Path) -> None:
+    text = """
+counters:
+  vp: {scope: player, initial: 5}
+zones:
+  deck: {scope: global}
+cards:
+  odd: {name: Odd, count: 1, in: deck, properties: {price: 2.5}}
+actions:
+  buy: {during: main, params: {c: "deck"}, cost: {vp: "c.price"}, effect: "gain 1 vp(me)", ends: turn}
+flow: |
+  turn 0:
+    take actions main
+scoring: {score: "vp(p)"}
+"""
+    path = write_toy(tmp_path, text)
+    state = load_game(str(path)).new_initial_state(2, seed=1)
+    with pytest.raises(RuleRuntimeError) as caught:
+        state.apply_action(state.legal_actions()[0])
+    err = caught.value
+    assert (err.path, err.line, err.column) == (str(path), *find_column(path, "take actions"))
+    assert err.context == ("paying for 'buy odd#0'",) and "whole numbers" in err.message
 
 
 # ---- out of memory ---------------------------------------------------------------------------

@@ -217,6 +217,7 @@ def test_every_game_plays_through_pyspiel(path: pathlib.Path) -> None:
         if state.is_terminal():
             break
         player = state.current_player()
-        assert len(state.observation_tensor(player)) == shape[0]
-        state.apply_action(int(rng.choice(state.legal_actions())))
+        for p in range(game.num_players()) if player == pyspiel.PlayerId.SIMULTANEOUS else [player]:
+            assert len(state.observation_tensor(p)) == shape[0]
+        state.apply_action(int(rng.choice(state.legal_actions())))  # a flat joint action in a simultaneous step
     assert state.is_terminal() or len(state.history()) == 300

@@ -7,7 +7,12 @@ Each rule set (a game with its variants and overlays) is registered once with
 `pyspiel.load_game("orrery_kuhn_poker(players=2)")` works too once it is loaded.
 Its GameType comes from the rules:
 
-* dynamics SEQUENTIAL (one seat decides at a time);
+* dynamics SEQUENTIAL (one seat decides at a time), or SIMULTANEOUS when an effect
+  has a simultaneous step (`take actions GROUP simultaneously`): there
+  `current_player()` is SIMULTANEOUS, `legal_actions(p)` each seat's, and
+  `apply_actions` takes one action per seat (any value, OpenSpiel passes 0, for a seat
+  with no legal action); `apply_action` there takes a flat joint action, numbered as
+  OpenSpiel's own simultaneous games number them (docs/simultaneous.md);
 * chance DETERMINISTIC when no effect draws a random number, else
   SAMPLED_STOCHASTIC: the engine draws them itself from the state's seed, and each
   new game played takes the next seed from the `seed` parameter on. This is the seam for explicit
@@ -38,9 +43,10 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
                       "install them with: pip install 'orrery[openspiel]'") from None
 
-from interpreter.diagnostics import GameError
+from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
-from interpreter.runtime.learning import Step, action_of_id, begin_step, information_state_string
+from interpreter.runtime.learning import Steps, action_of_id, begin_step, information_state_string, record_step
+from interpreter.runtime.simultaneous import SIMULTANEOUS, uses_simultaneous
 from interpreter.runtime.state import State
 
 MAX_GAME_LENGTH = 10_000  # a bound OpenSpiel needs; pass max_game_length for a tighter one
@@ -107,7 +113,8 @@ def _register(rules: Game, utility: str | None) -> str:
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"orrery: {gd.name}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if uses_simultaneous(gd, rules.raw)
+                  else pyspiel.GameType.Dynamics.SEQUENTIAL),
         chance_mode=_CHANCE.SAMPLED_STOCHASTIC if rules.uses_chance() else _CHANCE.DETERMINISTIC,
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION if _perfect(rules)
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
@@ -185,7 +192,7 @@ class _Core:
     good only when the game is played (`state`): a state only observed (`peek`) takes
     the next seed without using it up."""
 
-    def __init__(self, game: OrreryGame, state: State | None = None, steps: list[Step] | None = None):
+    def __init__(self, game: OrreryGame, state: State | None = None, steps: Steps | None = None):
         self.game, self._state, self.steps = game, state, steps if steps is not None else []
         self._played = state is not None
 
@@ -219,18 +226,61 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         return int(self.core.state.current_player())
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.core.state.legal_action_ids(player)
+        st = self.core.state
+        if player == SIMULTANEOUS:  # flat joint actions, as OpenSpiel's SimMoveState lists them
+            count = 1
+            for p in range(st.n):
+                count *= max(len(st.legal_action_ids(p)), 1)
+            return list(range(count)) if st.is_simultaneous_node() else []
+        return st.legal_action_ids(player)
 
     def _apply_action(self, action: int) -> None:
         st = self.core.state
+        if st.is_simultaneous_node():
+            self._apply_actions(self._joint_of_flat(action))
+            return
         space = self.core.game.rules.action_space(st.n)
         chosen = action_of_id(st, space, action)  # raises, changing nothing, when not legal
         pending = begin_step(st, chosen, space)
         st.apply_action(chosen)
-        self.core.steps.append(pending.finish(st))
+        record_step(self.core.steps, pending, st)
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        """One action per seat; a seat with nothing to pick may give anything (OpenSpiel
+        passes 0 or -1). All are checked before any is made."""
+        st = self.core.state
+        space = self.core.game.rules.action_space(st.n)
+        if not st.is_simultaneous_node():
+            raise IllegalActionError("apply_actions is for a simultaneous step; this state waits for "
+                                     f"{'no one' if st.is_terminal() else f'P{st.current_player() + 1} alone'}")
+        if len(actions) != st.n:
+            raise IllegalActionError(f"a joint action has one action per seat ({st.n}), got {len(actions)}")
+        picks = [(p, action_of_id(st, space, int(a), p)) for p, a in enumerate(actions) if st.pending_for(p)]
+        for p, chosen in picks:
+            pending = begin_step(st, chosen, space, p)
+            st.apply_action(chosen, p)
+            record_step(self.core.steps, pending, st)
+
+    def _joint_of_flat(self, flat: int) -> list[int]:
+        """A flat joint action as one action per seat (OpenSpiel's FlatJointActionToActions:
+        the first seat's index among its legal actions is the lowest digit)."""
+        st = self.core.state
+        joint = []
+        for p in range(st.n):
+            legal = st.legal_action_ids(p)
+            if legal:
+                joint.append(legal[flat % len(legal)])
+                flat //= len(legal)
+            else:
+                joint.append(-1)
+        return joint
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self.core.state.action_to_string(player, action)
+        st = self.core.state
+        if player == SIMULTANEOUS:
+            return "[" + ", ".join(f"P{p + 1}: {st.action_to_string(p, a)}"
+                                   for p, a in enumerate(self._joint_of_flat(action)) if a >= 0) + "]"
+        return st.action_to_string(player, action)
 
     def is_terminal(self) -> bool:
         return self.core.state.is_terminal()

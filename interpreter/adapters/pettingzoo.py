@@ -3,7 +3,10 @@
 docs/pettingzoo.md.
 
 Agents are `player_0` .. `player_{N-1}` (seat P1 is `player_0`). The agent to act is
-the seat the game waits for, so one agent may act several times in a row. Spaces:
+the seat the game waits for, so one agent may act several times in a row. In a
+simultaneous step the seats still to pick act in turn, as PettingZoo's own
+parallel-to-AEC wrapper has them: each sees only its own decision (the others' picks
+stay secret), and the step is carried out once the last has acted. Spaces:
 
 * action space: `Discrete(num_distinct_actions)`, the game's integer actions
   (docs/learning.md); an action that is not legal raises IllegalActionError and
@@ -32,7 +35,7 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
 
 from interpreter.diagnostics import IllegalActionError
 from interpreter.game import Game, load_game
-from interpreter.runtime.learning import Step, action_of_id, begin_step, information_state_string
+from interpreter.runtime.learning import Steps, action_of_id, begin_step, information_state_string, record_step
 from interpreter.runtime.state import State
 
 
@@ -72,7 +75,7 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
         }) for a in self.possible_agents}
         self._next_seed = 0 if seed is None else int(seed)
         self.state: State = self._new_game(None)
-        self.steps: list[Step] = []
+        self.steps: Steps = []
         self._reset_bookkeeping()
 
     # ---- spaces -------------------------------------------------------------------------
@@ -108,7 +111,8 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
             self._finish()
 
     def _select_current(self) -> None:
-        player = self.state.current_player()
+        waiting = self.state.players_to_act()  # a simultaneous step: the first seat still to pick
+        player = waiting[0] if waiting else self.state.current_player()
         if 0 <= player < self.num_players:
             self.agent_selection = self.possible_agents[player]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
@@ -133,12 +137,13 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
                                      f"not {action!r}") from None
         st = self.state
         space = self.rules.action_space(self.num_players)
-        chosen = action_of_id(st, space, a)  # raises, changing nothing, when not legal
-        pending = begin_step(st, chosen, space)
+        player = self._seat[agent]
+        chosen = action_of_id(st, space, a, player)  # raises, changing nothing, when not legal
+        pending = begin_step(st, chosen, space, player)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        st.apply_action(chosen)
-        self.steps.append(pending.finish(st))
+        st.apply_action(chosen, player)
+        record_step(self.steps, pending, st)
         if st.is_terminal():
             self._finish()
         else:

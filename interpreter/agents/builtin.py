@@ -29,10 +29,13 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def legal_or_fail(state: State) -> list[Action]:
-    legal = state.legal_actions()
+def legal_or_fail(state: State, player: int | None = None) -> list[Action]:
+    """The legal actions of `player` (default: the one asked now; in a simultaneous
+    step, the first seat still to pick)."""
+    legal = state.legal_actions(player)
     if not legal:
-        raise GameError(f"P{state.current_player() + 1} has to act but has no legal action")
+        who = player if player is not None else (state.players_to_act() or [state.current_player()])[0]
+        raise GameError(f"P{who + 1} has to act but has no legal action")
     return legal
 
 
@@ -51,7 +54,7 @@ class RandomAgent(BaseAgent):
     def inform_action(self, state: State, player: int, action: Action | str) -> None:
         # Its own move made without asking it (a resumed game): draw as it would have.
         if player == self.seat:
-            self._rng.randrange(len(legal_or_fail(state)))
+            self._rng.randrange(len(legal_or_fail(state, player)))
 
     def restart(self) -> None:
         self._rng = random.Random(self.seed)

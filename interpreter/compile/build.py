@@ -335,6 +335,9 @@ class Builder:
         min_p, max_p = int(players.get("min", 1)), int(players.get("max", players.get("min", 1)))
         if min_p > max_p:
             self.error(("players",), "bad-value", f"players.min ({min_p}) is more than players.max ({max_p})")
+        elif not min_p <= int(players.get("default", min_p)) <= max_p:
+            self.error(("players", "default"), "bad-value", f"players.default ({players['default']}) is not "
+                       f"between players.min ({min_p}) and players.max ({max_p})")
         seat_rules = build_seat_rules(players, [*self.seat_kinds, *bots], self.error)
         if self.diagnostics:
             raise RuleFileError(self.diagnostics)

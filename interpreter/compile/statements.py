@@ -45,6 +45,7 @@ from interpreter.runtime.events import fire
 from interpreter.runtime.present import render_template
 from interpreter.runtime.records import STOPPED, Frame, Grant
 from interpreter.runtime.rng import shuffle_in_place
+from interpreter.runtime.simultaneous import take_simultaneously
 
 Locator = Callable[[int, int], Where]
 
@@ -364,6 +365,10 @@ class CodeBuilder:
             raise CompileError(node, "unknown-group", f"no action is available 'during: {node.group}'",
                                hint_for(node.group, self.ctx.symbols.groups))
         group = node.group
+        if node.simultaneous:  # runtime/simultaneous.py
+            players = self.expr(node.player, "list:player") if node.player is not None else None
+            self.emit(node, take_simultaneously(group, players, self.hidden("picks")))
+            return
         player = self.chooser(node.player) if node.player is not None else (lambda st, env: st.active)
         done = self.hidden("done")
 

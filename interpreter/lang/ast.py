@@ -155,7 +155,8 @@ class ChooseOne(Node):
 @attrs.frozen
 class TakeActions(Node):
     group: str
-    player: Node | None
+    player: Node | None  # `for P`; with `simultaneously`, `for LIST` (a list of players)
+    simultaneous: bool = False
 
 
 @attrs.frozen

@@ -414,6 +414,9 @@ class _ToAst(Transformer[Token, Any]):
     def take_actions(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.TakeActions(*_pos(meta), str(c[0]), c[1])
 
+    def take_actions_simultaneously(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.TakeActions(*_pos(meta), str(c[0]), c[1], simultaneous=True)
+
     def call(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.CallStmt(*_pos(meta), str(c[0]), c[1] or ())
 

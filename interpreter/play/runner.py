@@ -17,11 +17,13 @@ from interpreter.agents import Agent, create_agent, is_bot, parse_seat
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game
 from interpreter.runtime.actions import Action
+from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 
 MAX_ACTIONS = 100_000
 
-# Called after every applied action: (state after it, player who acted, canonical text).
+# Called after every applied action: (state after it, player who acted, the text the
+# history records: the canonical text, or `P2: text` for a pick of a simultaneous step).
 OnAction = Callable[[State, int, str], None]
 
 
@@ -59,21 +61,37 @@ def _inform(agents: Mapping[int, Agent], state: State, player: int, action: Acti
 
 def run(state: State, agents: Mapping[int, Agent], on_action: OnAction | None = None,
         max_actions: int = MAX_ACTIONS) -> State:
-    """Let the agents play `state` to its end; returns the same (terminal) state."""
+    """Let the agents play `state` to its end; returns the same (terminal) state.
+
+    A simultaneous step is played one seat at a time, in the step's order: each agent
+    is asked (`step`) when its seat is the first still to pick, sees a state where the
+    picks made so far are secret, and the other agents are told the picks only once
+    the step is over (each with the state before that pick)."""
     informed = len({id(a) for a in agents.values()}) > 1
+    sealed: list[tuple[State, int, Action | str, Agent]] = []  # picks of a step under way, not told yet
     while not state.is_terminal():
         if len(state.history) >= max_actions:
             raise GameError(f"the game did not end within {max_actions} actions (an endless game?)")
-        player = state.current_player()
-        if player < 0:
+        waiting = state.players_to_act()
+        if not waiting:
             raise GameError("the game waits for no one but is not over (a rule error in the flow?)")
+        player = waiting[0]
         agent = _agent_for(agents, state, player)
         action = agent.step(state)
-        if informed:
-            _inform(agents, state, player, action, agent)
-        state.apply_action(action)
+        if state.is_simultaneous_node():
+            if informed:
+                sealed.append((state.clone(), player, action, agent))
+            state.apply_action(action, player)
+            if not state.is_simultaneous_node() or player not in picks_so_far(state):  # the step is over
+                for before, who, pick, asked in sealed:
+                    _inform(agents, before, who, pick, asked)
+                sealed.clear()
+        else:
+            if informed:
+                _inform(agents, state, player, action, agent)
+            state.apply_action(action)
         if on_action is not None:
-            on_action(state, player, str(action))
+            on_action(state, player, state.history[-1])
     return state
 
 
@@ -84,6 +102,17 @@ def play_game(game: Game, num_players: int | None, seats: Sequence[str], seed: i
     state = game.new_initial_state(num_players, seed, list(seats))
     agents = seat_agents(game, seats, seed, agents_for_humans)
     return run(state, agents, on_action, max_actions)
+
+
+def player_of(state: State, text: str) -> int:
+    """The seat that makes the recorded action `text` in `state` (in a simultaneous
+    step, the seat its `P2: ...` names, else the first still to pick)."""
+    if state.is_simultaneous_node():
+        named, _ = split_pick(text)
+        if named is not None:
+            return named
+    waiting = state.players_to_act()
+    return waiting[0] if waiting else state.current_player()
 
 
 def replay_actions(state: State, actions: Sequence[str], agents: Mapping[int, Agent] | None = None,
@@ -98,7 +127,7 @@ def replay_actions(state: State, actions: Sequence[str], agents: Mapping[int, Ag
         where = f"action {i + 1} of {total} ('{text}')"
         if state.is_terminal():
             raise GameError(f"{where}: the game was already over after {i} actions")
-        player = state.current_player()
+        player = player_of(state, text)
         if agents:
             _inform(agents, state, player, text, None)
         try:

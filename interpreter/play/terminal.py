@@ -21,6 +21,7 @@ from interpreter.play.logs import GameLog, write_log
 from interpreter.play.runner import run
 from interpreter.runtime.actions import Action
 from interpreter.runtime.present import describe_result, option_text, render_observation, seat_name
+from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 
 RECENT = 15  # actions shown by the `log` command
@@ -94,8 +95,8 @@ class HumanTerminal(BaseAgent):
 
     def step(self, state: State) -> Action:
         table = self.table
-        player = state.current_player()
-        legal = state.legal_actions()
+        player = state.players_to_act()[0]  # in a simultaneous step, the first still to pick
+        legal = state.legal_actions(player)
         table.show_decision(state, player, legal)
         while True:
             answer = table.console.read(f"P{player + 1}> ").strip()
@@ -123,9 +124,9 @@ class HumanTerminal(BaseAgent):
         elif command in ("log", "history"):
             table.show_recent(state)
         elif command in ("view", "show", "look"):
-            table.show_decision(state, state.current_player(), legal)
+            table.show_decision(state, state.players_to_act()[0], legal)
         elif command in ("all", "view all", "show all"):
-            table.show_decision(state, state.current_player(), legal, full=True)
+            table.show_decision(state, state.players_to_act()[0], legal, full=True)
         elif command in ("quit", "exit", "q"):
             raise QuitRequested()
         else:
@@ -168,6 +169,12 @@ class Table:
         self.moves: list[tuple[int, str]] = list(moves or [])
         self.log_seen = len(state.log)
         self.humans = {i for i, seat in enumerate(state.seats) if seat == "human"}
+        # Where the picks of the simultaneous step under way start in `moves`: they are
+        # secret until the step is over (None: no step under way).
+        self.sealed_from: int | None = None
+        if picks_so_far(state):
+            picks = len(picks_so_far(state))
+            self.sealed_from = max(len(self.moves) - picks, 0)
 
     # -- the log file
 
@@ -188,10 +195,29 @@ class Table:
     def on_action(self, state: State, player: int, text: str) -> None:
         self.state = state
         self.moves.append((player, text))
-        if player not in self.humans:
+        named, _ = split_pick(text)
+        if named is not None:  # a pick of a simultaneous step: secret until all have picked
+            if self.sealed_from is None:
+                self.sealed_from = len(self.moves) - 1
+            if state.is_simultaneous_node() and player in picks_so_far(state):
+                self.console.write(f"{seat_name(player, self.humans)} has chosen.")
+            else:
+                self.reveal(state)
+        elif player not in self.humans:
             self.console.write(f"{seat_name(player, self.humans)}: {redact(text, state, self.humans)}")
         self.show_new_log_lines(state)
         self.save()
+
+    def reveal(self, state: State) -> None:
+        """The simultaneous step is over: show every pick of it."""
+        start = len(self.moves) if self.sealed_from is None else self.sealed_from
+        shown = []
+        for player, text in self.moves[start:]:
+            _, plain = split_pick(text)
+            shown.append(f"{seat_name(player, self.humans)}: {redact(plain, state, self.humans)}")
+        self.sealed_from = None
+        if shown:
+            self.console.write("All have chosen. " + "; ".join(shown))
 
     def show_new_log_lines(self, state: State) -> None:
         for line in state.log[self.log_seen:]:
@@ -222,7 +248,12 @@ class Table:
         else:
             first = max(len(self.moves) - RECENT, 0)
             write(f"Last {len(self.moves) - first} of {len(self.moves)} actions:")
+            sealed = len(self.moves) if self.sealed_from is None else self.sealed_from
             for i, (player, text) in enumerate(self.moves[first:], first + 1):
+                if i > sealed:  # a pick of the step under way: nobody at this terminal sees it yet
+                    write(f"  {i:>3}. P{player + 1}: (secret until everyone has chosen)")
+                    continue
+                _, text = split_pick(text)
                 shown = text if player in self.humans else redact(text, state, self.humans)
                 write(f"  {i:>3}. P{player + 1}: {shown}")
         if state.log:

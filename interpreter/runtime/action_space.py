@@ -125,10 +125,11 @@ class ActionSpace:
 
     # ---- ids of a state's legal actions --------------------------------------------------
 
-    def legal(self, st: State) -> dict[int, Action]:
-        """The legal actions by id, ids ascending; copies sharing an id give the first."""
+    def legal(self, st: State, player: int | None = None) -> dict[int, Action]:
+        """The legal actions (of `player`, as `State.legal_actions` says) by id, ids
+        ascending; copies sharing an id give the first."""
         found: dict[int, Action] = {}
-        for action in st.legal_actions():
+        for action in st.legal_actions(player):
             a = self.id_of(st, action)
             if a not in found:
                 found[a] = action

@@ -97,20 +97,26 @@ def legal_actions(st: State) -> list[Action]:
     if pending is None:
         pass
     elif isinstance(pending, PendingActions):
-        player = pending.player
-        with MEMO:
-            for action in st.gd.groups[pending.group]:
-                if _within_limits(st, action, player):
-                    try:
-                        _enumerate(st, action, player, result)
-                    except RULE_SLIPS as err:  # conditions run outside the effect loop
-                        raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
+        result = group_actions(st, pending.group, pending.player)
     else:
         type_ = pending.type
         result = [Action(render(st, v, type_), v) for v in pending.options]
         if pending.allow_done:
             result.append(Action("done", DONE))
     st.legal_cache = result
+    return result
+
+
+def group_actions(st: State, group: str, player: int) -> list[Action]:
+    """The legal actions of `group` for `player` in this state, in their stable order."""
+    result: list[Action] = []
+    with MEMO:
+        for action in st.gd.groups[group]:
+            if _within_limits(st, action, player):
+                try:
+                    _enumerate(st, action, player, result)
+                except RULE_SLIPS as err:  # conditions run outside the effect loop
+                    raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
     return result
 
 
@@ -207,7 +213,12 @@ def find(st: State, action: Action | str) -> Action:
 def apply(st: State, action: Action | str) -> None:
     chosen = find(st, action)
     st.history.append(chosen.text)
-    _perform(st, chosen)
+    waiting = st.stack[-1]
+    try:
+        _perform(st, chosen)
+    except RULE_SLIPS as err:  # paying a cost runs outside the loop: placed where the game waited
+        where = st.gd.codes[waiting.code].wheres[waiting.pc]  # the waiting statement runs again next
+        raise rule_error(where, rule_error(f"paying for '{chosen.text}'", err)) from None
     run(st)
 
 
@@ -223,21 +234,28 @@ def _perform(st: State, chosen: Action) -> None:
         frame.env[pending.answer_key] = chosen.payload
     else:
         index, values = chosen.payload
+        env = pay_for(st, pending.player, index, values)
         act = st.gd.actions[index]
-        player = pending.player
-        for scope, _ in act.limits:
-            key = f"{act.id}:{player}"
-            st.uses[scope][key] = st.uses[scope].get(key, 0) + 1
-        env: dict[str, Any] = {"me": player}
-        for param, value in zip(act.params, values, strict=True):
-            env[param.name] = value
-        for ci, offset, amount in act.cost:
-            cdef = st.gd.counters[ci]
-            slot = player * cdef.width + offset if cdef.scope == "player" else offset
-            change_counter(st, ci, slot, -amount(st, env), "pay")
         if act.ends:
             frame.env[pending.done_key] = True
         st.stack.append(Frame(act.code, 0, env))
         if st.queue:  # triggers of paying the cost resolve before the action's effect
             st.stack.extend(reversed(st.queue))
             st.queue = []
+
+
+def pay_for(st: State, player: int, index: int, values: Any) -> dict[str, Any]:
+    """Count a use of action `index` by `player` and pay its cost; the locals its effect
+    runs with (`me` and its parameters). Triggers of the payment are left queued."""
+    act = st.gd.actions[index]
+    for scope, _ in act.limits:
+        key = f"{act.id}:{player}"
+        st.uses[scope][key] = st.uses[scope].get(key, 0) + 1
+    env: dict[str, Any] = {"me": player}
+    for param, value in zip(act.params, values, strict=True):
+        env[param.name] = value
+    for ci, offset, amount in act.cost:
+        cdef = st.gd.counters[ci]
+        slot = player * cdef.width + offset if cdef.scope == "player" else offset
+        change_counter(st, ci, slot, -amount(st, env), "pay")
+    return env

@@ -22,6 +22,7 @@ from interpreter.diagnostics import GameError
 from interpreter.runtime.actions import render
 from interpreter.runtime.journal import Journal
 from interpreter.runtime.records import STOPPED, Frame, Grant, pending_from_json
+from interpreter.runtime.simultaneous import load_pending as load_simultaneous
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -182,13 +183,16 @@ def _load_pending(st: State, value: Any) -> Any:
     if value is None:
         need(st.stack == [], "a running effect that waits for no decision")
         return None
-    need(isinstance(value, list) and len(value) > 0 and value[0] in ("actions", "choice"), "bad pending decision")
+    need(isinstance(value, list) and len(value) > 0 and value[0] in ("actions", "choice", "simultaneous"),
+         "bad pending decision")
     need(st.stack != [], "a decision without a running effect")
     need(len(value) > 1 and _is_int(value[1]) and 0 <= value[1] < st.n, "bad deciding player")
     # The innermost effect waits at the operation that asked (it runs again with the
     # answer), and that answer is not given yet.
     top = st.stack[-1]
     need(top.pc < len(st.gd.codes[top.code].ops), "the effect waiting for the decision is over")
+    if value[0] == "simultaneous":
+        return load_simultaneous(st, value)
     if value[0] == "actions":
         need(len(value) == 4 and isinstance(value[2], str) and isinstance(value[3], str)
              and value[3].startswith("#"), "bad pending actions")

@@ -23,12 +23,13 @@ record the steps as they go instead (`begin_step`/`Step`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from interpreter.diagnostics import GameError, IllegalActionError
+from interpreter.runtime import simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action
 from interpreter.runtime.decisions import find
@@ -63,7 +64,7 @@ def observation_data(st: State, player: int, space: ActionSpace) -> dict[str, An
                     names = [text.rsplit("#", 1)[0] for text in entry[key]]
                     entry[key] = names if key == "cards" and zdef.order_visible else sorted(names)
     if "decision" in obs:
-        obs["decision"]["legal"] = [space.to_string(a) for a in space.legal(st)]
+        obs["decision"]["legal"] = [space.to_string(a) for a in space.legal(st, player)]
     return obs
 
 
@@ -96,12 +97,19 @@ class Step:
 
 @attrs.define
 class PendingStep:
-    """A decision about to be carried out: who sees its cards before it."""
+    """A decision about to be carried out: who sees its cards before it. A pick in a
+    simultaneous step stays one (sealed: only its player sees it) until the step is
+    over (`record_step`)."""
 
     player: int
     words: list[str]
     cards: list[int | None]
     seen_before: list[frozenset[int]]
+    simultaneous: bool = False
+
+    def text_for(self, viewer: int) -> str | None:
+        """A sealed pick, as `viewer` sees it: whole by its player, not at all by others."""
+        return f"P{self.player + 1}: " + " ".join(self.words) if viewer == self.player else None
 
     def finish(self, after: State) -> Step:
         """The step, once the decision is carried out (`after` is the state then)."""
@@ -115,65 +123,109 @@ class PendingStep:
         return Step(self.player, tuple(words))
 
 
-def begin_step(st: State, action: Action, space: ActionSpace) -> PendingStep:
-    """Note what `action` (one of the state's legal actions) shows, before it is made."""
+def begin_step(st: State, action: Action, space: ActionSpace, player: int | None = None) -> PendingStep:
+    """Note what `action` (one of the legal actions of `player`, default the one
+    `State.legal_actions()` lists for) shows, before it is made."""
+    in_step = simultaneous.in_step(st)
+    if player is None:
+        player = st.players_to_act()[0] if in_step else st.current_player()
     words = space.id_words(space.id_of(st, action))
     cards = space.cards_named(st, action)
     seen = [frozenset() if iid is None else frozenset(p for p in range(st.n) if card_seen_by(st, iid, p))
             for iid in cards]
-    return PendingStep(st.current_player(), words, cards, seen)
+    return PendingStep(player, words, cards, seen, in_step)
 
 
-def replay_steps(start: State, history: Iterable[str], space: ActionSpace) -> list[Step]:
+Steps = list[Step | PendingStep]  # decisions so far; sealed picks of a step under way at the end
+
+
+def record_step(steps: Steps, pending: PendingStep, after: State) -> None:
+    """Add a decision just made (`after` is the state then). A pick of a simultaneous
+    step stays sealed while the step waits for others; once it is over, its picks are
+    finished against the state after it (what the picks moved is seen then)."""
+    steps.append(pending)
+    if pending.simultaneous and pending.player in simultaneous.picks_so_far(after):
+        return
+    first = len(steps)
+    while first > 0 and isinstance(steps[first - 1], PendingStep):
+        first -= 1
+    steps[first:] = [s.finish(after) if isinstance(s, PendingStep) else s for s in steps[first:]]
+
+
+def replay_steps(start: State, history: Iterable[str], space: ActionSpace) -> Steps:
     """The steps of a history, replayed from the game's first state (which is used up)."""
-    steps = []
+    steps: Steps = []
     for text in history:
-        action = find(start, text)
-        pending = begin_step(start, action, space)
-        start.apply_action(action)
-        steps.append(pending.finish(start))
+        player: int | None = None
+        if simultaneous.in_step(start):
+            player, text = simultaneous.split_pick(text)
+            if player is None:
+                player = start.players_to_act()[0]
+            action = simultaneous.find_for(start, player, text)
+        else:
+            action = find(start, text)
+        pending = begin_step(start, action, space, player)
+        start.apply_action(action, player)
+        record_step(steps, pending, start)
     return steps
 
 
-def information_state_string(st: State, player: int, steps: list[Step], space: ActionSpace) -> str:
-    """The player's view now, then every decision so far as the player saw it."""
+def information_state_string(st: State, player: int, steps: Steps, space: ActionSpace) -> str:
+    """The player's view now, then every decision so far as the player saw it (a pick
+    of a simultaneous step under way only by its own player)."""
     lines = [observation_string(st, player, space)]
-    lines += [step.text_for(player) for step in steps]
+    lines += [text for step in steps if (text := step.text_for(player)) is not None]
     return "\n".join(lines)
 
 
 # ---- integer actions on a state ------------------------------------------------------------
 
 
-def id_of_text(st: State, space: ActionSpace, text: Any) -> int:
+def id_of_text(st: State, space: ActionSpace, text: Any, player: int | None = None) -> int:
     """The id of an id text (`buy asteroid-miner`) or of a legal action's canonical
-    text (`buy asteroid-miner#23`)."""
+    text (`buy asteroid-miner#23`; of `player`'s actions, when given)."""
     if not isinstance(text, str):
         raise IllegalActionError(f"an action text is a string, not {text!r}")
     a = space.from_string(text)
     if a is not None:
         return a
     wanted = text.strip()
-    for a, action in space.legal(st).items():
+    for a, action in space.legal(st, player).items():
         if action.text == wanted:
             return a
     raise IllegalActionError(f"'{text}' is not an action of {st.gd.name} (for example: "
                              f"{', '.join(space.to_string(a) for a in range(min(3, space.size)))})")
 
 
-def action_of_id(st: State, space: ActionSpace, a: Any) -> Action:
-    """The legal action with id `a`; IllegalActionError saying why when there is none."""
+def action_of_id(st: State, space: ActionSpace, a: Any, player: int | None = None) -> Action:
+    """The legal action with id `a` (of `player`, as `State.legal_actions` says);
+    IllegalActionError saying why when there is none."""
     a = space.check(a)
     if st.terminal:
         raise IllegalActionError(f"the game is over; action {a} ({space.to_string(a)}) cannot be played")
-    legal = space.legal(st)
+    if player is not None:
+        check_player(st, player)
+    legal = space.legal(st, player)
     chosen = legal.get(a)
     if chosen is None:
         sample = ", ".join(f"{b} ({space.to_string(b)})" for b in list(legal)[:6]) + (" ..." if len(legal) > 6 else "")
-        raise IllegalActionError(f"action {a} ({space.to_string(a)}) is not legal now; legal: {sample}")
+        whose = "" if player is None else f" for P{player + 1}"
+        raise IllegalActionError(f"action {a} ({space.to_string(a)}) is not legal now{whose}; "
+                                 f"legal: {sample or 'none'}")
     return chosen
 
 
-def apply_id(st: State, space: ActionSpace, a: Any) -> None:
+def apply_id(st: State, space: ActionSpace, a: Any, player: int | None = None) -> None:
     """Make the legal move with id `a`; anything else raises and changes nothing."""
-    st.apply_action(action_of_id(st, space, a))
+    st.apply_action(action_of_id(st, space, a, player), player)
+
+
+def apply_joint_ids(st: State, space: ActionSpace, joint: Any) -> None:
+    """A simultaneous step's picks as ids, one entry per seat (None: no pick); each is
+    checked before any is made."""
+    if (not simultaneous.in_step(st) or isinstance(joint, str | bytes) or not isinstance(joint, Sequence)
+            or len(joint) != st.n):
+        st.apply_actions(joint)  # refuses it, saying what is wrong
+        return
+    st.apply_actions([a if a is None or not st.pending_for(p) else action_of_id(st, space, a, p)
+                      for p, a in enumerate(joint)])

@@ -77,8 +77,8 @@ def observe(st: State, player: int) -> dict[str, Any]:
         obs["views"] = {view.id: render_view(st, view, player) for view in gd.views}
     if st.terminal:
         obs["winners"] = list(st.winners)
-    if st.pending is not None and st.pending.player == player:
-        obs["decision"] = {"prompt": st.prompt(), "legal": [a.text for a in st.legal_actions()]}
+    if st.pending is not None and st.pending.waits_for(player):  # never another player's pick
+        obs["decision"] = {"prompt": st.prompt(), "legal": [a.text for a in st.legal_actions(player)]}
     return obs
 
 

@@ -51,7 +51,8 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full
     With `full` False and views defined, the views stand for the whole table (the
     generic listing is long for big games; `view all` shows it)."""
     lines = [f"Turn {obs['turn']}" + (f", round {obs['round']}" if obs["round"] else "")
-             + f"; active player P{obs['active'] + 1}"]
+             + ("; all players pick at once, unseen" if obs.get("current_player") == -2  # a simultaneous step
+                else f"; active player P{obs['active'] + 1}")]
     labels = {view.id: view.label for view in gd.views}
     for view_id, text in (obs.get("views") or {}).items():
         # The game's own views of the table come first: they are made for people.

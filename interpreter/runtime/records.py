@@ -51,6 +51,10 @@ class PendingActions:
     def to_json(self) -> list[Any]:
         return ["actions", self.player, self.group, self.done_key]
 
+    def waits_for(self, player: int) -> bool:
+        """Whether `player` has a decision to make now."""
+        return player == self.player
+
 
 @attrs.define(slots=True, eq=True)
 class PendingChoice:
@@ -73,6 +77,42 @@ class PendingChoice:
     def to_json(self) -> list[Any]:
         return ["choice", self.player, list(self.options), self.type, self.prompt, self.answer_key, self.allow_done]
 
+    def waits_for(self, player: int) -> bool:
+        """Whether `player` has a decision to make now."""
+        return player == self.player
+
+
+TURN = "#turn"  # the pick of a game bot that plays its own `turn` effect in a simultaneous step
+
+
+@attrs.define(slots=True, eq=True)
+class PendingSimultaneous(PendingActions):
+    """Several players each pick one action of `group` at once (`take actions GROUP
+    simultaneously`; see runtime/simultaneous.py). `players` take part in this order,
+    the order their actions are carried out; `chosen[i]` is the canonical text of
+    `players[i]`'s pick, None while they have not chosen (TURN for a game bot that
+    plays its `turn` effect). `player` is the first of them still to choose: the one
+    asked when the step is played one player at a time. `done_key` is the local where
+    the picks are put, once all are in, for the statement to carry them out.
+
+    It is a PendingActions (what is legal for one player is listed the same way), so
+    code that reads the decision of `player` works unchanged; `waits_for` tells every
+    player still to choose."""
+
+    players: list[int]
+    chosen: list[str | None]
+
+    kind = "simultaneous"
+
+    def copy(self) -> PendingSimultaneous:
+        return self  # never changed in place once made: a new pick makes a new record
+
+    def to_json(self) -> list[Any]:
+        return ["simultaneous", self.player, self.group, self.done_key, list(self.players), list(self.chosen)]
+
+    def waits_for(self, player: int) -> bool:
+        return any(p == player and c is None for p, c in zip(self.players, self.chosen, strict=True))
+
 
 Pending = PendingActions | PendingChoice
 
@@ -81,6 +121,8 @@ def pending_from_json(data: list[Any]) -> Pending:
     """The record of a pending decision saved as a list (shape checked by the caller)."""
     if data[0] == "actions":
         return PendingActions(data[1], data[2], data[3])
+    if data[0] == "simultaneous":
+        return PendingSimultaneous(data[1], data[2], data[3], list(data[4]), list(data[5]))
     return PendingChoice(data[1], list(data[2]), data[3], data[4], data[5], data[6])
 
 

@@ -271,6 +271,8 @@ def _decision(st: State, pending: list[Any] | None) -> str:
     who = f"P{pending[1] + 1}"
     if pending[0] == PendingActions.kind:
         return f"{who} to pick a '{pending[2]}' action"
+    if pending[0] == "simultaneous":
+        return f"a simultaneous '{pending[2]}' step waiting for {who}"
     options = ", ".join(render(st, o, pending[3]) for o in pending[2][:4])
     return f"{who} to choose from {options}{', ...' if len(pending[2]) > 4 else ''}"
 

@@ -10,11 +10,12 @@ to_json() is exact. The fields are declared once, in fields.py.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, Protocol
 
-from interpreter.diagnostics import GameError
+from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.model import GameDef
-from interpreter.runtime import decisions, learning
+from interpreter.runtime import decisions, learning, simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
@@ -24,7 +25,7 @@ from interpreter.runtime.layout import Layout, StartTemplate
 from interpreter.runtime.loop import run
 from interpreter.runtime.observation import observe
 from interpreter.runtime.present import render_observation
-from interpreter.runtime.records import Frame, Grant, Pending, PendingActions
+from interpreter.runtime.records import Frame, Grant, Pending, PendingActions, PendingSimultaneous
 from interpreter.runtime.saves import (
     STATE_FORMAT,
     code_shape,
@@ -34,10 +35,11 @@ from interpreter.runtime.saves import (
     parse_save,
     state_to_dict,
 )
+from interpreter.runtime.simultaneous import SIMULTANEOUS
 from interpreter.runtime.tensor import TensorLayout
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
-__all__ = ["STATE_FORMAT", "TERMINAL", "Rules", "State", "load_state", "new_state"]
+__all__ = ["SIMULTANEOUS", "STATE_FORMAT", "TERMINAL", "Rules", "State", "load_state", "new_state"]
 
 
 class Rules(Protocol):
@@ -94,20 +96,55 @@ class State:
     # ---- OpenSpiel-like API --------------------------------------------------------
 
     def current_player(self) -> int:
-        """The seat to act now, or TERMINAL (-4) when the game is over."""
+        """The seat to act now, SIMULTANEOUS (-2) during a simultaneous step (several
+        seats pick at once: `players_to_act()`), or TERMINAL (-4) when the game is over."""
         if self.terminal or self.pending is None:
             return TERMINAL
+        if isinstance(self.pending, PendingSimultaneous):
+            return SIMULTANEOUS
         return self.pending.player
 
+    def is_simultaneous_node(self) -> bool:
+        """Whether several seats pick at once now (docs/simultaneous.md)."""
+        return simultaneous.in_step(self)
+
+    def players_to_act(self) -> list[int]:
+        """The seats with a decision to make now: during a simultaneous step those still
+        to pick (in the step's order), else the one to act; none when the game is over."""
+        return simultaneous.players_to_act(self)
+
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        if self.terminal or (player is not None and player != self.current_player()):
+        """The legal actions of `player` (empty if they have no decision now). Without
+        a player: those of the player to act; during a simultaneous step, those of the
+        first player still to pick (so a step can be played one seat at a time)."""
+        if self.terminal:
+            return []
+        if isinstance(self.pending, PendingSimultaneous):
+            return list(simultaneous.legal_for(self, self.pending.player if player is None else player))
+        if player is not None and player != self.current_player():
             return []
         return list(decisions.legal_actions(self))
 
-    def apply_action(self, action: Action | str) -> None:
+    def apply_action(self, action: Action | str, player: int | None = None) -> None:
+        """Make a legal move. During a simultaneous step it is one seat's pick: of
+        `player`, or the seat a `P2: ...` text names, or else the first still to pick;
+        the last pick carries the step out. Elsewhere `player`, if given, must be the
+        player to act. IllegalActionError, changing nothing, for a move that is not legal."""
         if self.terminal:
             raise GameError("the game is over; no more actions")
+        if isinstance(self.pending, PendingSimultaneous):
+            simultaneous.choose(self, action, player)
+            return
+        if player is not None and player != self.current_player():
+            raise IllegalActionError(f"P{player + 1 if isinstance(player, int) else player} is not to act now "
+                                     f"(P{self.current_player() + 1} is)")
         decisions.apply(self, action)
+
+    def apply_actions(self, joint: Sequence[Action | str | None]) -> None:
+        """A simultaneous step's picks at once: a list indexed by seat, with a legal
+        action for each seat still to pick and None for the others. Checked whole:
+        IllegalActionError, changing nothing, when any entry is wrong."""
+        simultaneous.apply_joint(self, joint)
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -169,10 +206,15 @@ class State:
         return self.game.action_space(self.n).size
 
     def legal_action_ids(self, player: int | None = None) -> list[int]:
-        """The legal actions as integer ids, ascending (see runtime/action_space.py)."""
-        if self.terminal or (player is not None and player != self.current_player()):
+        """The legal actions as integer ids, ascending (see runtime/action_space.py);
+        `player` as for `legal_actions`."""
+        if self.terminal or (player is not None and not self.pending_for(player)):
             return []
-        return list(self.game.action_space(self.n).legal(self))
+        return list(self.game.action_space(self.n).legal(self, player))
+
+    def pending_for(self, player: int) -> bool:
+        """Whether `player` has a decision to make now."""
+        return not self.terminal and self.pending is not None and self.pending.waits_for(player)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         """1 for each legal id, 0 elsewhere, over the whole action space."""
@@ -186,12 +228,19 @@ class State:
         return self.game.action_space(self.n).to_string(action)
 
     def string_to_action(self, player: int, text: str) -> int:
-        """The id of an id text or of one of this state's legal action texts."""
-        return learning.id_of_text(self, self.game.action_space(self.n), text)
+        """The id of an id text or of one of `player`'s legal action texts."""
+        mine = player if isinstance(player, int) and self.pending_for(player) else None
+        return learning.id_of_text(self, self.game.action_space(self.n), text, mine)
 
-    def apply_action_id(self, action: int) -> None:
-        """Make the legal move with this id (IllegalActionError, state unchanged, if none)."""
-        learning.apply_id(self, self.game.action_space(self.n), action)
+    def apply_action_id(self, action: int, player: int | None = None) -> None:
+        """Make the legal move with this id (IllegalActionError, state unchanged, if none);
+        `player` as for `apply_action`."""
+        learning.apply_id(self, self.game.action_space(self.n), action, player)
+
+    def apply_action_ids(self, joint: Sequence[int | None]) -> None:
+        """A simultaneous step's picks as integer ids, one entry per seat (None for the
+        seats that do not pick now); checked whole, as `apply_actions`."""
+        learning.apply_joint_ids(self, self.game.action_space(self.n), joint)
 
     def observation_string(self, player: int) -> str:
         """What `player` may see now, as a canonical string (see runtime/learning.py)."""

@@ -94,7 +94,7 @@ class TensorLayout:
         at = piece["progress"].offset
         out[at:at + 3] = [1.0 if st.terminal else 0.0, float(st.round_no), float(st.turn_no)]
         pending = st.pending
-        if pending is not None and pending.player == player and not st.terminal:
+        if pending is not None and pending.waits_for(player) and not st.terminal:
             at = piece["decision"].offset
             if isinstance(pending, PendingActions):
                 out[at + self.group_index[pending.group]] = 1.0

@@ -178,6 +178,13 @@ def _mutate_data(rng: random.Random, data: Any, names: list[str], overlay: bool,
         node, key, path = rng.choice(effects if effects and rng.random() < 0.85 else texts)
         node[key] = _mutate_effect(rng, node[key], names, changes, path)
         return data
+    references = [s for s in slots if isinstance(s[0][s[1]], str) and s[0][s[1]] in names]
+    if references and rng.random() < 0.15:
+        node, key, path = rng.choice(references)
+        new = rng.choice(names)
+        changes.append(f"{_show(path)}: name {node[key]!r} -> {new!r}")
+        node[key] = new
+        return data
     node, key, path = rng.choice(slots)
     value = node[key]
     where = _show(path)
@@ -233,7 +240,7 @@ def _mutate_effect(rng: random.Random, text: str, names: list[str], changes: lis
     tokens = TOKEN.findall(text)
     words = [i for i, t in enumerate(tokens) if not t.isspace()]
     lines = text.split("\n")
-    choice = rng.randrange(9)
+    choice = rng.randrange(10)
     where = _show(path)
     if choice == 0 and words:
         i = rng.choice(words)
@@ -273,6 +280,15 @@ def _mutate_effect(rng: random.Random, text: str, names: list[str], changes: lis
         else:
             tokens.insert(i, f" {big} ")
         changes.append(f"{where}: number {_short(big)}")
+    elif choice == 9 and words:
+        i = rng.choice(words)
+        depth = rng.choice((20, 60, 120, 400))
+        opening, closing = rng.choice((("(", ")"), ("[", "][0]"), ("-", ""), ("not ", ""), ("max(", ", 0)")))
+        if rng.random() < 0.3:
+            tokens[i] = tokens[i] + " + 1" * depth
+        else:
+            tokens[i] = opening * depth + tokens[i] + closing * depth
+        changes.append(f"{where}: {tokens[i][:12]!r}... nested {depth} deep")
     elif choice == 7 and words:
         i = rng.choice(words)
         tokens.insert(i, tokens[i] + " ")
