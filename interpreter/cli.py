@@ -24,7 +24,7 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
-from interpreter.play.analyze import ANALYZE_HELP, analyze
+from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze
 from interpreter.play.analyze import progress_stream as analyze_progress
 from interpreter.play.describe import render_description, render_generated_code
 from interpreter.play.logs import (
@@ -198,9 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object with the summary")
 
     p = commands.add_parser("analyze", help="a balance report: win rates with intervals, cards, overlays compared",
-                            formatter_class=_Formatter, description=ANALYZE_HELP,
-                            epilog="example:\n  orrery analyze star-market --seats market-bot,market-bot "
-                                   "--compare-with examples/star-market-overcharge --report star.html")
+                            formatter_class=_Formatter, description=ANALYZE_HELP, epilog=ANALYZE_EXAMPLE)
     p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
     _add_run_options(p, 200)
     p.add_argument("--compare-with", metavar="OVERLAY", help="also play the same seeds with this overlay added")

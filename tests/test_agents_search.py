@@ -153,3 +153,22 @@ def test_cli_plays_with_search_seats(capsys: pytest.CaptureFixture[str]) -> None
                  "--games", "2"]) == 0
     assert "Wins" in capsys.readouterr().out
     assert main(["simulate", "kuhn-poker", "--seats", "mcts,random", "--games", "1"]) != 0
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_a_sealed_pick_of_a_simultaneous_step_is_not_seen(kind: str) -> None:
+    """Rock-paper-scissors: whatever P1 picked (sealed), P2's search decides the same;
+    had it seen the pick it would always answer with the winning shape."""
+    game = load_game("rock-paper-scissors")
+    answers = set()
+    for pick in ("rock", "paper", "scissors"):
+        st = game.new_initial_state(2, 0)
+        st.apply_action(pick, 0)
+        assert st.players_to_act() == [1]
+        answers.add(create_agent(f"{kind}:iterations=200", game, seed=4, seat=1).step(st).text)
+    assert len(answers) == 1
+
+
+def test_search_plays_a_simultaneous_game_to_its_end() -> None:
+    st = play_game(load_game("goofspiel"), 2, ["ismcts:iterations=30", "random"], 3)
+    assert st.terminal

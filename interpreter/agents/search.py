@@ -4,7 +4,8 @@
 Each iteration samples a world (`sample`): for `ismcts`, the hidden cards dealt again
 among the places the seat cannot see into and the generator reseeded
 (`runtime.determinize`); for `mcts`, the true state with only the generator reseeded
-(future chance is never known). It then walks one tree of actions keyed by their
+(future chance is never known); in both, the picks other seats made already in a
+simultaneous step are forgotten. It then walks one tree of actions keyed by their
 canonical texts (single-observer information-set MCTS): at a node, only the actions
 legal in this world count, an untried one is added, else the child with the best UCB
 score, where a child's exploration term counts the visits in which it was available.
@@ -33,7 +34,7 @@ from interpreter.agents.protocol import BaseAgent
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
 from interpreter.runtime.actions import Action
-from interpreter.runtime.determinize import determinize
+from interpreter.runtime.determinize import determinize, forget_sealed_picks
 from interpreter.runtime.state import State
 
 OPTIONS = ("iterations", "seconds", "c", "rollout", "depth")
@@ -132,7 +133,7 @@ class SearchAgent(BaseAgent):
         if len(legal) == 1:
             self.iterations_done = 0
             return legal[0]
-        me = state.current_player()
+        me = state.players_to_act()[0]  # in a simultaneous step: the seat asked now
         rng = self._rng_for(state)
         root = Node(me)
         opts = self.options
@@ -149,6 +150,7 @@ class SearchAgent(BaseAgent):
         if self.determinizing:
             return determinize(state, me, rng)
         world = state.clone()
+        forget_sealed_picks(world, me)
         world.rng = rng.getrandbits(64)
         return world
 
@@ -158,10 +160,11 @@ class SearchAgent(BaseAgent):
         node = root
         steps = 0
         while not world.terminal and (opts.depth == 0 or steps < opts.depth):
-            player = world.current_player()
-            if player < 0:
+            waiting = world.players_to_act()
+            if not waiting:
                 break
-            legal = world.legal_actions()
+            player = waiting[0]
+            legal = world.legal_actions(player)
             untried = [a for a in legal if a.text not in node.children]
             for action in legal:
                 child = node.children.get(action.text)
@@ -172,13 +175,13 @@ class SearchAgent(BaseAgent):
                 child = Node(player)
                 child.available = 1
                 node.children[action.text] = child
-                world.apply_action(action)
+                world.apply_action(action, player)
                 path.append(child)
                 steps += 1
                 break
             action = self._select(node, legal)
             node = node.children[action.text]
-            world.apply_action(action)
+            world.apply_action(action, player)
             path.append(node)
             steps += 1
         values = self._rollout(world, rng, steps)
@@ -201,11 +204,10 @@ class SearchAgent(BaseAgent):
         if opts.rollout not in ("random", "first"):
             world.seats = [opts.rollout] * world.n  # the game's bot picks inside the state
         while not world.terminal and (opts.depth == 0 or steps < opts.depth):
-            if world.current_player() < 0:
-                break
-            legal = world.legal_actions()
+            waiting = world.players_to_act()
+            legal = world.legal_actions(waiting[0]) if waiting else []
             if not legal:
                 break
-            world.apply_action(legal[0] if opts.rollout == "first" else legal[rng.randrange(len(legal))])
+            world.apply_action(legal[0] if opts.rollout == "first" else legal[rng.randrange(len(legal))], waiting[0])
             steps += 1
         return world.returns() if world.terminal else heuristic_values(world)

@@ -8,7 +8,8 @@ consistent with what a seat has seen, built from declared visibility only:
   never dealt into the pile of Headquarters cards);
 * the order of a zone the seat sees but whose order is hidden is shuffled;
 * the state's random generator is reseeded, so future chance is unknown too.
-Cards that a running effect or a pending choice refers to stay where they are, so the
+In a simultaneous step, the picks other seats have made already are forgotten: in the
+copy they have still to pick. Cards that a running effect or a pending choice refers to stay where they are, so the
 copy is still a state the rules could reach.
 
 The deal depends only on the set of cards in hidden places (sorted by copy before the
@@ -24,6 +25,7 @@ import random
 from typing import TYPE_CHECKING
 
 from interpreter.runtime.observation import _may_see
+from interpreter.runtime.records import TURN, PendingSimultaneous
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -92,8 +94,23 @@ def redeal(st: State, player: int, rng: random.Random) -> State:
             rng.shuffle(moved)
             for i, iid in zip(free, moved, strict=True):
                 cards[i] = iid
+    forget_sealed_picks(copy, player)
     copy.legal_cache = None
     return copy
+
+
+def forget_sealed_picks(copy: State, player: int) -> None:
+    """In a simultaneous step, the picks other seats made already are secret: the copy
+    has them still to pick (a game bot's own `turn` stays, it is no secret)."""
+    pending = copy.pending
+    if not isinstance(pending, PendingSimultaneous):
+        return
+    chosen = [c if p == player or c is None or c == TURN else None
+              for p, c in zip(pending.players, pending.chosen, strict=True)]
+    waiting = [p for p, c in zip(pending.players, chosen, strict=True) if c is None]
+    copy.pending = PendingSimultaneous(waiting[0] if waiting else -1, pending.group, pending.done_key,
+                                       list(pending.players), chosen)
+    copy.legal_cache = None
 
 
 def determinize(st: State, player: int, rng: random.Random) -> State:
