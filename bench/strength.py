@@ -48,15 +48,17 @@ class Match:
 
 
 def matches(search: str) -> list[Match]:
-    """The matches; `search` is the budget of the heavy games' search seat."""
+    """The matches; `search` is the budget of the heavy games' search seat, whose
+    rollouts are played by the game's own bot (several times shorter and more telling
+    than random play to the end)."""
     return [
         Match("ttt", "tic-tac-toe", (), ("mcts:iterations=400", "random"), 200),
         Match("kuhn", "kuhn-poker", (), ("ismcts:iterations=400", "random"), 1000),
-        Match("mars", "race-to-mars", (), (f"ismcts:{search}", "random", "random"), 8),
-        Match("fam", "for-all-mankind", (), (f"ismcts:{search}", "bot", "bot", "bot"), 8),
         Match("fam-random", "for-all-mankind", (), ("random", "bot", "bot", "bot"), 100),
-        Match("jupiter", "rocketmen", ("target-jupiter",), (f"ismcts:{search}", "rocket-bot"), 8),
         Match("jupiter-bot", "rocketmen", ("target-jupiter",), ("rocket-bot", "rocket-bot"), 100),
+        Match("mars", "race-to-mars", (), (f"ismcts:{search},rollout=pilot", "random", "random"), 8),
+        Match("jupiter", "rocketmen", ("target-jupiter",), (f"ismcts:{search},rollout=rocket-bot", "rocket-bot"), 8),
+        Match("fam", "for-all-mankind", (), (f"ismcts:{search},rollout=bot", "bot", "bot", "bot"), 8),
     ]
 
 
@@ -147,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="games per match (default: each match's own)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--search", default="iterations=25",
+    parser.add_argument("--search", default="iterations=20",
                         help="options of the search seat in the big games (default: %(default)s)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)

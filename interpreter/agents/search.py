@@ -5,7 +5,9 @@ Each iteration samples a world (`sample`): for `ismcts`, the hidden cards dealt 
 among the places the seat cannot see into and the generator reseeded
 (`runtime.determinize`); for `mcts`, the true state with only the generator reseeded
 (future chance is never known); in both, the picks other seats made already in a
-simultaneous step are forgotten. It then walks one tree of actions keyed by their
+simultaneous step are forgotten; in a simultaneous step the searching seat picks first
+and the other seats' sealed picks are sampled at random, not searched (in the tree
+they would answer a pick they cannot see). It then walks one tree of actions keyed by their
 canonical texts (single-observer information-set MCTS): at a node, only the actions
 legal in this world count, an untried one is added, else the child with the best UCB
 score, where a child's exploration term counts the visits in which it was available.
@@ -140,7 +142,7 @@ class SearchAgent(BaseAgent):
         deadline = self.clock() + opts.seconds if opts.seconds > 0 else math.inf
         done = 0
         while (opts.iterations == 0 or done < opts.iterations) and (done == 0 or self.clock() < deadline):
-            self._iterate(self._sample(state, me, rng), root, rng)
+            self._iterate(self._sample(state, me, rng), root, rng, me)
             done += 1
         self.iterations_done = done
         best = max(legal, key=lambda a: root.children[a.text].visits if a.text in root.children else -1)
@@ -154,7 +156,7 @@ class SearchAgent(BaseAgent):
         world.rng = rng.getrandbits(64)
         return world
 
-    def _iterate(self, world: State, root: Node, rng: random.Random) -> None:
+    def _iterate(self, world: State, root: Node, rng: random.Random, me: int) -> None:
         opts = self.options
         path = [root]
         node = root
@@ -163,8 +165,14 @@ class SearchAgent(BaseAgent):
             waiting = world.players_to_act()
             if not waiting:
                 break
-            player = waiting[0]
+            player = me if me in waiting else waiting[0]
             legal = world.legal_actions(player)
+            if player != me and world.is_simultaneous_node():
+                # Picked after the searching seat in the tree, another seat would answer
+                # a pick it cannot see: its sealed pick is sampled instead.
+                world.apply_action(legal[rng.randrange(len(legal))], player)
+                steps += 1
+                continue
             untried = [a for a in legal if a.text not in node.children]
             for action in legal:
                 child = node.children.get(action.text)
