@@ -233,7 +233,9 @@ class Bench:
             row.players, row.load_ms, row.first_load_ms = loaded["players"], loaded["load_ms"], loaded["first_ms"]
             row.rules = choice.label
             return row, choice
-        row.error = "refused the rules (" + " / ".join(refused) + ")"
+        missing = "" if (self.extracted.root / "games" / t.base).is_dir() or (
+            self.extracted.root / "examples" / t.base).is_dir() else f"not in {self.baseline_label}; "
+        row.error = f"{missing}refused the rules ({' / '.join(refused)})"
         return row, None
 
     def _openspiel(self, short: str, players: int) -> tuple[Row, Any] | None:

@@ -89,9 +89,14 @@ def print_table(rows: list[Row]) -> None:
         lines.append((
             r.engine, r.name, str(r.players) if r.players else "-", _fmt(r.cold_ms, 0), _fmt(r.load_ms, 1),
             _fmt(r.playouts_per_s), _fmt(r.best_playouts_per_s), _fmt(r.decisions_per_s), _fmt(r.actions_per_game, 2),
-            _fmt(r.clones_per_s), _kib(r.state_bytes), _kib(r.clone_bytes), "; ".join(notes),
+            _fmt(r.clones_per_s), _kib(r.state_bytes), _kib(r.clone_bytes), _cut("; ".join(notes)),
         ))
     _print_lines(lines, right=set(range(2, 12)))
+
+
+def _cut(text: str, width: int = 100) -> str:
+    """A note short enough for the table (the JSON has it whole)."""
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _print_lines(lines: list[tuple[str, ...]], right: set[int]) -> None:
@@ -170,7 +175,7 @@ def print_baseline(comps: list[dict[str, Any]], label: str) -> None:
               "act/game now | " + label, "rules")]
     for c in comps:
         if c.get("decisions_ratio") is None:
-            lines.append((c["game"], "-", "-", "-", "-", "-", "-", "-", c["error"] or "-"))
+            lines.append((c["game"], "-", "-", "-", "-", "-", "-", "-", _cut(c["error"] or "-")))
             continue
         now, old = c["actions_per_game"]
         lines.append((c["game"], _x(c["decisions_ratio"]), _x(c["best_decisions_ratio"]), _x(c["playouts_ratio"]),

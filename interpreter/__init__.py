@@ -9,7 +9,9 @@
 The engine is generic: games are YAML data plus a small effect language (see
 docs/format.md); nothing here knows any particular game. Learning code gets integer
 actions and fixed-shape observations from every game (docs/learning.md), and the
-optional `interpreter.openspiel` and `interpreter.pettingzoo` adapters.
+optional `interpreter.openspiel` and `interpreter.pettingzoo` adapters. With
+`new_initial_state(..., chance="explicit")` random events are chance nodes, where
+`current_player()` is CHANCE (docs/chance.md).
 """
 
 from interpreter.agents import Agent
@@ -25,7 +27,7 @@ from interpreter.diagnostics import (
 from interpreter.game import Game, load_game
 from interpreter.runtime.action_space import ActionSpaceError
 from interpreter.runtime.actions import Action
-from interpreter.runtime.state import SIMULTANEOUS, TERMINAL, State
+from interpreter.runtime.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from interpreter.version import __version__
 
 
@@ -36,6 +38,7 @@ def create_agent(spec: str, game: Game, seed: int = 0, seat: int = 0) -> Agent:
 
 
 __all__ = [
+    "CHANCE",
     "SIMULTANEOUS",
     "TERMINAL",
     "Action",

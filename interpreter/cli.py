@@ -1,4 +1,4 @@
-"""The `orrery` command line: list, validate, describe, play, simulate, analyze,
+"""The `orrery` command line: list, validate, describe, play, serve, simulate, analyze,
 replay and schema.
 
 Exit codes: 0 ok, 1 a rule or game error, 2 a usage error (bad arguments), 130 when
@@ -24,8 +24,7 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
-from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze
-from interpreter.play.analyze import progress_stream as analyze_progress
+from interpreter.play.analyze_cli import add_analyze, add_run_options, run_analyze
 from interpreter.play.describe import render_description, render_generated_code
 from interpreter.play.logs import (
     GameLog,
@@ -38,8 +37,7 @@ from interpreter.play.logs import (
     shown_diagnostics,
     target_for_log,
 )
-from interpreter.play.report import render_html, render_text
-from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
+from interpreter.play.runner import replay_actions, seat_agents
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
 from interpreter.rules.loader import bundled_entries, resolve
@@ -50,6 +48,7 @@ from interpreter.runtime.saves import checked_key, read_key
 from interpreter.runtime.simultaneous import split_pick
 from interpreter.runtime.state import State
 from interpreter.version import __version__
+from interpreter.web.launch import add_serve_options, new_session, resume_session, serve
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 HELP_WIDTH = 88
@@ -98,18 +97,6 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
                         help="add overlay X: a bundled expansion by name or a mod file/folder by path (repeatable)")
 
 
-def _add_run_options(parser: argparse.ArgumentParser, games: int) -> None:
-    """The options of commands that play many games: simulate, analyze."""
-    parser.add_argument("--games", type=_positive_int, default=games, metavar="N",
-                        help=f"number of games (default {games})")
-    _add_table_options(parser, "all random")
-    parser.add_argument("--seed", type=_int, default=1, metavar="N", help="seed of the first game (default 1)")
-    parser.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
-    parser.add_argument("--max-actions", type=_positive_int, default=MAX_ACTIONS, metavar="N",
-                        help=f"a game with more actions is an error (default {MAX_ACTIONS})")
-    _add_rules_options(parser)
-
-
 def _add_table_options(parser: argparse.ArgumentParser, default_seats: str) -> None:
     parser.add_argument("--players", type=_positive_int, metavar="N",
                         help="number of players (default: the game's default, or the number of --seats)")
@@ -122,6 +109,12 @@ def _add_table_options(parser: argparse.ArgumentParser, default_seats: str) -> N
 def _add_sign_option(parser: argparse.ArgumentParser, doing: str) -> None:
     parser.add_argument("--sign-key-file", metavar="FILE",
                         help=f"{doing} with the HMAC key in FILE (default: the key in ${SIGN_KEY_ENV}, if set)")
+
+
+def _add_log_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--log", metavar="FILE", help="write the game's log to FILE as it goes")
+    parser.add_argument("--resume", metavar="FILE", help="continue the game recorded in the log FILE")
+    _add_sign_option(parser, "sign the log (and accept a --resume log only if signed)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -182,9 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(p, "seat 1 human, the others random")
     p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
     _add_rules_options(p)
-    p.add_argument("--log", metavar="FILE", help="write the game's log to FILE as it goes")
-    p.add_argument("--resume", metavar="FILE", help="continue the game recorded in the log FILE")
-    _add_sign_option(p, "sign the log (and accept a --resume log only if signed)")
+    _add_log_options(p)
 
     p = commands.add_parser("simulate", help="many seeded games between agents", formatter_class=_Formatter,
                             description="Play many games with agents and bots in every seat and sum them up: wins "
@@ -193,17 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
                                         "(game seed, seat), so the results do not depend on --workers. A game that "
                                         "raises or does not end within --max-actions counts as an error (exit 1).",
                             epilog="example:\n  orrery simulate kuhn-poker --games 10000 --workers 4 --json")
-    p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
-    _add_run_options(p, 100)
+    add_run_options(p, 100, _add_table_options, _add_rules_options, _positive_int, _int)
     p.add_argument("--json", action="store_true", help="print one JSON object with the summary")
-
-    p = commands.add_parser("analyze", help="a balance report: win rates with intervals, cards, overlays compared",
-                            formatter_class=_Formatter, description=ANALYZE_HELP, epilog=ANALYZE_EXAMPLE)
-    p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
-    _add_run_options(p, 200)
-    p.add_argument("--compare-with", metavar="OVERLAY", help="also play the same seeds with this overlay added")
-    p.add_argument("--json", action="store_true", help="print one JSON object with the report")
-    p.add_argument("--report", metavar="FILE.html", help="also write the report as one self-contained HTML page")
+    add_analyze(commands, _Formatter, _add_table_options, _add_rules_options, _positive_int, _int)
 
     p = commands.add_parser("replay", help="re-run a game log", formatter_class=_Formatter,
                             description="Re-run a game log: prints the game's course (each action by its player, "
@@ -215,6 +198,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", metavar="GAME",
                    help="load the rules from GAME (id, folder or file) instead of where the log says")
     _add_sign_option(p, "accept the log only if it is signed")
+
+    p = commands.add_parser("serve", help="play in the browser (a local web table)", formatter_class=_Formatter,
+                            description="A web page per human seat, at a secret URL; needs pip install 'orrery[web]'.")
+    p.add_argument("game", nargs="?", metavar="GAME", help="a game id, folder or game.yaml (optional with --resume)")
+    _add_table_options(p, "seat 1 human, the others random")
+    p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
+    _add_rules_options(p)
+    add_serve_options(p)
+    _add_log_options(p)
 
     p = commands.add_parser("schema", help="the JSON Schema of rule files", formatter_class=_Formatter,
                             description="Print the JSON Schema of game files (or, with --overlay, of overlay "
@@ -519,10 +511,7 @@ def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[
 
 
 def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[int, Any]]:
-    given = [flag for flag, value in (("--players", args.players), ("--seats", args.seats), ("--seed", args.seed),
-                                      ("--variant", args.variant), ("--with", args.overlays)) if value]
-    if given:
-        raise UsageError(f"--resume takes the game's settings from the log; drop {', '.join(given)}")
+    _check_resume_flags(args)
     key = _sign_key(args)
     log = read_log(args.resume, key)
     log_path = Path(args.log) if args.log else Path(args.resume)
@@ -545,6 +534,12 @@ def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, di
     console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(log.seats)))
     table.log_seen = len(state.log)
     return table, agents
+
+
+def _check_resume_flags(args: argparse.Namespace) -> None:  # play and serve
+    flags = (("--players", args.players), ("--seats", args.seats), ("--seed", args.seed), ("--variant", args.variant))
+    if given := [flag for flag, value in (*flags, ("--with", args.overlays)) if value]:
+        raise UsageError(f"--resume takes the game's settings from the log; drop {', '.join(given)}")
 
 
 def _play_table(table: Table, agents: dict[int, Any]) -> int:
@@ -672,19 +667,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_ERROR if summary["errors"] else EXIT_OK
 
 
-def cmd_analyze(args: argparse.Namespace) -> int:
-    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
-    gd = game.definition
-    n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
-    if compare_with := target_for_log(args.compare_with) if args.compare_with else None:  # checked before playing
-        load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with])
-    spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
-                          tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
-    report = analyze(spec, args.games, args.seed, args.workers, game, compare_with, analyze_progress(args.json))
-    if args.report:
-        Path(args.report).write_text(render_html(report, gd.name), encoding="utf-8")
-    print(json.dumps(report, indent=2) if args.json else render_text(report, gd.name, args.report))
-    return EXIT_ERROR if report["errors"] else EXIT_OK
+def cmd_serve(args: argparse.Namespace) -> int:
+    log_path, key = Path(args.log) if args.log else None, _sign_key(args)
+    if args.resume:
+        _check_resume_flags(args)
+        session = resume_session(args.resume, key, log_path, args.game)
+    elif not args.game:
+        raise UsageError("serve needs a GAME (or --resume LOG)")
+    else:
+        game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+        n, seats = choose_seats(game.definition, args.players, args.seats, "human", "random")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+        session = new_session(game, args.game, args.overlays, n, seats, seed, log_path, key)
+    serve(session, args.host, args.port, not args.no_browser, lambda line: print(line, flush=True))
+    return EXIT_OK
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -693,7 +689,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "describe": cmd_describe,
     "play": cmd_play,
     "simulate": cmd_simulate,
-    "analyze": cmd_analyze,
+    "analyze": lambda args: run_analyze(args, choose_seats),
     "replay": cmd_replay,
     "schema": cmd_schema,
+    "serve": cmd_serve,
 }

@@ -16,14 +16,14 @@ NAME_PATTERN = "^[a-z][a-z0-9_]*$"
 
 SECTIONS = [
     "constants", "counters", "zones", "cards", "values", "modifiers",
-    "procedures", "actions", "triggers", "events", "variants", "bots", "views", "functions",
+    "procedures", "actions", "triggers", "events", "variants", "bots", "views", "functions", "card_types", "boards",
 ]
 # definition name of one entry of each section
 ENTRY = {
     "counters": "counter", "zones": "zone", "cards": "card", "values": "value",
     "modifiers": "modifier", "procedures": "procedure", "actions": "action",
     "triggers": "trigger", "events": "event", "variants": "variant", "bots": "bot",
-    "views": "view", "functions": "function",
+    "views": "view", "functions": "function", "card_types": "card_type", "boards": "board",
 }
 SET_KEYS = ["setup", "flow", "players", "end", "scoring", "description", "name"]
 
@@ -163,6 +163,16 @@ def definitions() -> dict:
         "tags": {"type": "array", "items": {"type": "string"}, "description": "Free labels."},
         "assumed": ASSUMED,
     }, ["name"], "A discrete component: card, token or tile.")
+    card_type = {k: v for k, v in d["card"]["properties"].items() if k not in ("name", "type")}
+    d["card_type"] = obj(card_type, None, "Defaults for every card of one `type`: each field a card does not "
+                         "set itself, and `properties` merged key by key (the card's own win).")
+    d["board"] = obj({
+        "width": {"type": "integer", "minimum": 1, "description": "Cells per row."},
+        "height": {"type": "integer", "minimum": 1, "description": "Rows."},
+        "adjacency": {"type": "string", "enum": ["orthogonal", "all"],
+                      "description": "What `neighbors` and `directions` give: n/e/s/w, or the eight."},
+        "assumed": ASSUMED,
+    }, ["width", "height"], "A rectangular grid: cells 0..width*height-1, row by row from the top-left.")
     d["value"] = obj({
         "of": {"type": "string", "enum": ["player", "none"],
                "description": "`player`: asked for a player (`hand_size(p)`); `none`: global."},
@@ -246,6 +256,10 @@ def definitions() -> dict:
     d["function"] = obj({
         "params": {"type": "array", "items": {"type": "string", "pattern": NAME_PATTERN},
                    "description": "Parameter names."},
+        "let": {"type": "object", "propertyNames": {"pattern": NAME_PATTERN},
+                "additionalProperties": {"type": ["string", "integer", "boolean"]},
+                "description": "Local names bound in order before `value`, each an expression that may read "
+                               "the parameters and the names above it."},
         "value": text("Expression: what the function gives (pure: no random numbers).",
                       ["max([vp(q) for q in players if q != p])"]),
         "assumed": ASSUMED,

@@ -3,9 +3,10 @@ where both get the same joint actions must offer each player the same legal acti
 (orrery's integer ids are OpenSpiel's: bid card n is id n-1) and end with the same
 returns, at the same moment.
 
-The point cards' order is a chance event in OpenSpiel. Orrery draws it from the game's
-seed (explicit chance nodes are not part of the engine yet), so in the random-order
-games OpenSpiel's chance node is answered with the card orrery turned up; the
+The point cards' order is a chance event in OpenSpiel. Here orrery draws it from the
+game's seed (its default, seeded chance), so in the random-order games OpenSpiel's
+chance node is answered with the card orrery turned up (with explicit chance, both
+answer the same chance nodes: tests/test_openspiel_chance.py); the
 `descending` and `ascending` variants are compared with the same settings of
 OpenSpiel's `points_order`, which need no chance at all. Skipped without OpenSpiel.
 """
@@ -143,6 +144,8 @@ def test_the_adapter_is_a_simultaneous_game_in_lockstep_with_openspiel() -> None
 
 def test_bad_joint_actions_through_pyspiel_change_nothing() -> None:
     state = openspiel.load(str(GOOFSPIEL)).new_initial_state()
+    while state.is_chance_node():  # the first point card is turned up
+        state.apply_action(state.legal_actions()[0])
     before = state.core.state.to_json()
     for joint in ([0], [0, 0, 0], [0, 99], [13, 0]):
         with pytest.raises(Exception, match=r"one action per seat|not legal|outside"):

@@ -11,10 +11,11 @@ Layers, bottom first (a module may import its own package and lower layers only)
   5  agents                             seat registry, agent protocol, built-in agents
   6  game                               Game and load_game: the pipeline's entry
   7  play                               runner, simulate, logs, describe text, terminal
-  8  cli                               the command line, on top
-  9  __main__, the package itself      `python -m interpreter`, the public API
- 10  adapters                           OpenSpiel and PettingZoo over the public API
- 11  openspiel, pettingzoo              `interpreter.openspiel`, `interpreter.pettingzoo`
+  8  web                                the browser table (`orrery serve`)
+  9  cli                               the command line, on top
+ 10  __main__, the package itself      `python -m interpreter`, the public API
+ 11  adapters                           OpenSpiel and PettingZoo over the public API
+ 12  openspiel, pettingzoo              `interpreter.openspiel`, `interpreter.pettingzoo`
 
 Type-only imports (under `if TYPE_CHECKING:`) never run, so they are not edges of the
 cycle check, but they must respect the layers like every other import.
@@ -37,9 +38,10 @@ LAYERS = {
     "interpreter.agents": 5,
     "interpreter.game": 6,
     "interpreter.play": 7,
-    "interpreter.cli": 8, "interpreter.__main__": 9, "interpreter": 9,
-    "interpreter.adapters": 10,
-    "interpreter.openspiel": 11, "interpreter.pettingzoo": 11,
+    "interpreter.web": 8,
+    "interpreter.cli": 9, "interpreter.__main__": 10, "interpreter": 10,
+    "interpreter.adapters": 11,
+    "interpreter.openspiel": 12, "interpreter.pettingzoo": 12,
 }
 MAX_LINES = 700
 

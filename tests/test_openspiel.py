@@ -1,6 +1,7 @@
 """The OpenSpiel adapter (interpreter/adapters/openspiel.py): game types from the
 rules, OpenSpiel's own algorithms on orrery games (a full tree walk of tic-tac-toe,
-MCTS), information states of Kuhn poker, clones, seeds and bad input. Skipped when
+MCTS), information states of Kuhn poker, clones, seeds and bad input (explicit
+chance against OpenSpiel's own Kuhn poker: tests/test_openspiel_chance.py). Skipped when
 OpenSpiel is not installed (`pip install 'orrery[openspiel]'`); the check that the
 engine needs none of it runs always."""
 
@@ -82,8 +83,11 @@ def test_game_types_come_from_the_rules() -> None:
     assert ttt.get_type().reward_model == kinds.RewardModel.TERMINAL
     kuhn = openspiel.load("kuhn-poker", min_utility=-2, max_utility=2)
     assert (kuhn.get_type().chance_mode, kuhn.get_type().information, kuhn.get_type().utility) == (
-        kinds.ChanceMode.SAMPLED_STOCHASTIC, kinds.Information.IMPERFECT_INFORMATION, kinds.Utility.GENERAL_SUM)
-    assert (kuhn.min_utility(), kuhn.max_utility()) == (-2.0, 2.0)
+        kinds.ChanceMode.EXPLICIT_STOCHASTIC, kinds.Information.IMPERFECT_INFORMATION, kinds.Utility.GENERAL_SUM)
+    assert (kuhn.min_utility(), kuhn.max_utility(), kuhn.max_chance_outcomes()) == (-2.0, 2.0, 3)
+    sampled = openspiel.load("kuhn-poker", chance="sampled")
+    assert sampled.get_type().chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
+    assert sampled.get_type().short_name.endswith("_sampled") and sampled.max_chance_outcomes() == 0
     zero = openspiel.load("kuhn-poker", utility="zero_sum")
     assert zero.get_type().utility == kinds.Utility.ZERO_SUM and zero.get_type().short_name.endswith("_zero_sum")
     market = openspiel.load("star-market", players=3)
@@ -126,9 +130,15 @@ def test_mcts_plays_a_card_game_with_hidden_cards() -> None:
                        evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(3)),
                        random_state=np.random.RandomState(4))
     state = game.new_initial_state()
+    chance = np.random.RandomState(5)
     while not state.is_terminal():
-        state.apply_action(bot.step(state))
+        if state.is_chance_node():  # the deal: drawn at its odds, as OpenSpiel's examples do
+            outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(chance.choice(outcomes, p=odds)))
+        else:
+            state.apply_action(bot.step(state))
     assert sum(state.returns()) == 0 and abs(state.returns()[0]) in (1.0, 2.0)
+    assert len(state.history()) >= 4 and state.action_to_string(-1, state.history()[0]).startswith("deal ")
 
 
 def _information_sets(game, player: int) -> set[str]:
@@ -143,8 +153,7 @@ def _information_sets(game, player: int) -> set[str]:
         for action in state.legal_actions():
             walk(state.child(action))
 
-    for _ in range(24):  # each new game is the next seed: every deal comes up
-        walk(game.new_initial_state())
+    walk(game.new_initial_state())  # chance nodes too: every deal comes up
     return found
 
 
@@ -161,10 +170,13 @@ def test_kuhn_information_states_match_openspiels() -> None:
 def test_information_states_hide_the_other_card_and_keep_the_betting() -> None:
     game = openspiel.load("kuhn-poker")
     state = game.new_initial_state()
+    state.apply_action(2)  # the deal: a king to P1,
+    state.apply_action(0)  # a jack to P2
     state.apply_action(1)  # P1 bets
     mine, theirs = state.information_state_string(0), state.information_state_string(1)
     core = state.core.state
-    assert mine.endswith("\nP1: bet") and theirs.endswith("\nP1: bet")
+    assert mine.endswith("\nchance: deal king\nchance: deal ?\nP1: bet")
+    assert theirs.endswith("\nchance: deal ?\nchance: deal jack\nP1: bet")
     own = [core.card_text(z[0]).split("#")[0] for z in core.zones[core.layout.zbase[1]:][:2]]
     assert own[0] in mine and own[1] not in mine and own[1] in theirs and own[0] not in theirs
     assert mine == core.information_state_string(0)  # the steps recorded = the game replayed
@@ -173,7 +185,7 @@ def test_information_states_hide_the_other_card_and_keep_the_betting() -> None:
 
 
 def test_clones_are_independent_and_use_no_seed() -> None:
-    game = openspiel.load("star-market", seed=40)
+    game = openspiel.load("star-market", seed=40, chance="sampled")  # a seed decides the shuffles
     first = game.new_initial_state()
     assert first.core.state.seed == 40
     twin = first.clone()
@@ -216,8 +228,13 @@ def test_every_game_plays_through_pyspiel(path: pathlib.Path) -> None:
     for _ in range(300):
         if state.is_terminal():
             break
+        if state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+            assert abs(sum(odds) - 1) < 1e-9 and list(outcomes) == state.legal_actions()
+            state.apply_action(int(rng.choice(outcomes, p=odds)))
+            continue
         player = state.current_player()
         for p in range(game.num_players()) if player == pyspiel.PlayerId.SIMULTANEOUS else [player]:
             assert len(state.observation_tensor(p)) == shape[0]
         state.apply_action(int(rng.choice(state.legal_actions())))  # a flat joint action in a simultaneous step
-    assert state.is_terminal() or len(state.history()) == 300
+    assert state.is_terminal() or len(state.history()) >= 300

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pathlib
 import textwrap
-import time
 from typing import Any
 
 import pytest
@@ -309,9 +308,7 @@ def test_billion_laughs_fails_fast() -> None:
         lines.append(f"l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * 9) + "]")
     text = "\n".join(lines) + "\n"
     assert len(text) < 1000
-    started = time.perf_counter()
-    found = problems(text)
-    assert time.perf_counter() - started < 0.5
+    found = problems(text)  # stops at the node limit: never builds the 9**10 nodes (no timing needed)
     assert [d.code for d in found] == ["yaml-too-large"]
     assert "too many nodes after expanding aliases" in found[0].message
     assert found[0].line == 6  # l5 is where the expansion passes the limit

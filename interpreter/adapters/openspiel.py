@@ -14,11 +14,14 @@ Its GameType comes from the rules:
   with no legal action); `apply_action` there takes a flat joint action, numbered as
   OpenSpiel's own simultaneous games number them (docs/simultaneous.md);
 * chance DETERMINISTIC when no effect draws a random number, else
-  SAMPLED_STOCHASTIC: the engine draws them itself from the state's seed, and each
-  new game played takes the next seed from the `seed` parameter on. This is the seam for explicit
-  chance nodes: once states can stop at chance events (`chance_outcomes()`), their
-  game type becomes EXPLICIT_STOCHASTIC and `current_player()` returns CHANCE there
-  (see `_CHANCE` below);
+  EXPLICIT_STOCHASTIC: states are made with explicit chance (docs/chance.md), so
+  every random event is a chance node where `current_player()` is CHANCE and
+  `chance_outcomes()` lists the outcomes as chance ids (action_space.py) with their
+  probabilities. A game whose outcomes cannot all be numbered (a `random` whose bounds
+  are not read from the rules), or one loaded with `chance="sampled"`, is
+  SAMPLED_STOCHASTIC instead: the engine draws the random numbers itself from the
+  state's seed, and each new game played takes the next seed from the `seed`
+  parameter on;
 * information PERFECT when every zone and counter is visible to all (zone order
   included), else IMPERFECT;
 * utility from `returns`: without a `returns` rule a game gives +1 to winners and -1
@@ -56,26 +59,32 @@ _UTILITIES = {
     "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
     "identical": pyspiel.GameType.Utility.IDENTICAL,
 }
-_CHANCE = pyspiel.GameType.ChanceMode  # EXPLICIT_STOCHASTIC once states have chance nodes
+_CHANCE = pyspiel.GameType.ChanceMode
+_CHANCE_OPTIONS = ("explicit", "sampled")
 _registered: dict[str, tuple[str, Game, dict[str, Any]]] = {}  # short name -> (rules hash, game, defaults)
+_explicit: dict[str, bool] = {}  # short name -> whether its states have chance nodes
 _types: dict[str, Any] = {}  # short name -> its pyspiel.GameType
 _classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
 
 
 def load(game: str | Game, *, players: int | None = None, seed: int = 0, variants: list[str] | tuple[str, ...] = (),
          overlays: list[str] | tuple[str, ...] = (), utility: str | None = None, min_utility: float | None = None,
-         max_utility: float | None = None, max_game_length: int | None = None) -> Any:
+         max_utility: float | None = None, max_game_length: int | None = None, chance: str | None = None) -> Any:
     """An orrery game (an id, a path, or a loaded Game) as a `pyspiel.Game` for
     `players` seats (default: the game's default). `seed` seeds the first new game
     (the next ones take the following seeds). `utility` is one of zero_sum,
     constant_sum, general_sum, identical; `min_utility`/`max_utility` bound the
-    returns of a game that declares `returns` (default -1 and 1 otherwise)."""
+    returns of a game that declares `returns` (default -1 and 1 otherwise). `chance`
+    is "explicit" (chance nodes) or "sampled" (the engine draws); by default explicit
+    when every chance outcome of the game has a chance id."""
     rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
     if utility is not None and utility not in _UTILITIES:
         raise GameError(f"utility '{utility}' is not one of {', '.join(_UTILITIES)}")
+    if chance is not None and chance not in _CHANCE_OPTIONS:
+        raise GameError(f"chance '{chance}' is not one of {', '.join(_CHANCE_OPTIONS)}")
     n = rules.definition.default_players if players is None else players
     rules.num_distinct_actions(n)  # checks the player count and that the actions can be numbered
-    name = _register(rules, utility)
+    name = _register(rules, utility, chance, n)
     params: dict[str, Any] = {"players": n, "seed": int(seed)}
     if min_utility is not None:
         params["min_utility"] = float(min_utility)
@@ -86,18 +95,29 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
     return _classes[name](params)
 
 
-def short_name(rules: Game, utility: str | None = None) -> str:
-    """The name a rule set is registered under (`orrery_kuhn_poker`)."""
+def short_name(rules: Game, utility: str | None = None, chance: str | None = None) -> str:
+    """The name a rule set is registered under (`orrery_kuhn_poker`); a `chance`
+    option other than the game's default is part of it (`orrery_kuhn_poker_sampled`)."""
     base = "orrery_" + re.sub(r"[^a-z0-9_]", "_", rules.id.lower())
     if rules.definition.variants or rules.definition.overlays:
         base += "_" + rules.definition.data_hash[:8]
     if utility is not None:
         base += f"_{utility}"
+    if chance is not None and chance != default_chance(rules, rules.definition.default_players):
+        base += f"_{chance}"
     return base
 
 
-def _register(rules: Game, utility: str | None) -> str:
-    name = short_name(rules, utility)
+def default_chance(rules: Game, players: int) -> str:
+    """"explicit" when the game draws random numbers and each of their outcomes has a
+    chance id, else "sampled"."""
+    return "explicit" if rules.uses_chance() and rules.action_space(players).chance_complete else "sampled"
+
+
+def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None) -> str:
+    n = rules.definition.default_players if players is None else players
+    mode = chance or default_chance(rules, n)
+    name = short_name(rules, utility, chance)
     known = _registered.get(name)
     if known is not None and known[0] != rules.definition.data_hash:
         name = f"{name}_{rules.definition.data_hash[:8]}"  # another rule set with this id
@@ -115,7 +135,8 @@ def _register(rules: Game, utility: str | None) -> str:
         long_name=f"orrery: {gd.name}",
         dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if uses_simultaneous(gd, rules.raw)
                   else pyspiel.GameType.Dynamics.SEQUENTIAL),
-        chance_mode=_CHANCE.SAMPLED_STOCHASTIC if rules.uses_chance() else _CHANCE.DETERMINISTIC,
+        chance_mode=(_CHANCE.DETERMINISTIC if not rules.uses_chance()
+                     else _CHANCE.EXPLICIT_STOCHASTIC if mode == "explicit" else _CHANCE.SAMPLED_STOCHASTIC),
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION if _perfect(rules)
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=_UTILITIES[kind],
@@ -130,6 +151,7 @@ def _register(rules: Game, utility: str | None) -> str:
     )
     _registered[name] = (gd.data_hash, rules, defaults)
     _types[name] = game_type
+    _explicit[name] = rules.uses_chance() and mode == "explicit"
     # One class per rule set, registered as its creator: pyspiel keeps the creator past
     # the interpreter's end, and a class (unlike a function) is never freed that late.
     _classes[name] = type(f"OrreryGame_{name}", (OrreryGame,), {"short_name": name})
@@ -157,11 +179,12 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         self.rules: Game = rules
         self.num_seats = int(values["players"])
         self.next_seed = int(values["seed"])  # the seed of the next random game played
+        self.explicit = _explicit[name]  # states stop at chance nodes
         space = rules.action_space(self.num_seats)
         zero = _types[name].utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=space.chance_size if self.explicit else 0,
             num_players=self.num_seats,
             min_utility=float(values["min_utility"]),
             max_utility=float(values["max_utility"]),
@@ -198,7 +221,8 @@ class _Core:
 
     def peek(self) -> State:
         if self._state is None:
-            self._state = self.game.rules.new_initial_state(self.game.num_seats, seed=self.game.next_seed)
+            mode = "explicit" if self.game.explicit else "seeded"
+            self._state = self.game.rules.new_initial_state(self.game.num_seats, seed=self.game.next_seed, chance=mode)
         return self._state
 
     @property
@@ -221,8 +245,7 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         self.core = _Core(game)
 
     def current_player(self) -> int:
-        # The seam for explicit chance: a state stopped at a chance event answers
-        # pyspiel.PlayerId.CHANCE here and lists chance_outcomes().
+        # CHANCE (-1) at a chance node (explicit chance), SIMULTANEOUS (-2) in a simultaneous step
         return int(self.core.state.current_player())
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -234,13 +257,21 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
             return list(range(count)) if st.is_simultaneous_node() else []
         return st.legal_action_ids(player)
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes of the chance node as (chance id, probability), ids ascending."""
+        st = self.core.state
+        space = self.core.game.rules.action_space(st.n)
+        odds = [p for _, p in st.chance_outcomes()]
+        return [(a, sum(odds[i] for i in at)) for a, at in space.chance_groups(st).items()]
+
     def _apply_action(self, action: int) -> None:
         st = self.core.state
         if st.is_simultaneous_node():
             self._apply_actions(self._joint_of_flat(action))
             return
         space = self.core.game.rules.action_space(st.n)
-        chosen = action_of_id(st, space, action)  # raises, changing nothing, when not legal
+        # Either raises, changing nothing, when the id is not legal (not an outcome) now.
+        chosen = space.chance_action(st, action) if st.is_chance_node() else action_of_id(st, space, action)
         pending = begin_step(st, chosen, space)
         st.apply_action(chosen)
         record_step(self.core.steps, pending, st)
@@ -298,7 +329,8 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
 
 def full_text(st: State) -> str:
     """The whole state for people and for telling states apart: what everyone sees,
-    then the contents of every zone someone may not see."""
+    then the contents of every zone someone may not see, bottom first (the unordered
+    cards of a shuffled zone not dealt yet, with explicit chance, sorted in braces)."""
     lines = [str(st)]
     layout, gd = st.layout, st.gd
     for slot, content in enumerate(st.zones):
@@ -306,7 +338,12 @@ def full_text(st: State) -> str:
         if zone.visible != "all" and content:
             owner = layout.zowner[slot]
             where = zone.name + (f"(P{owner + 1})" if owner >= 0 else "")
-            lines.append(f"{where}: {' '.join(gd.cards[st.card_def[iid]].id for iid in content)}")
+            run = st.unordered.get(slot, set())
+            ids = [gd.cards[st.card_def[iid]].id for iid in content if iid not in run]
+            if run:
+                at = next(i for i, iid in enumerate(content) if iid in run)
+                ids.insert(at, "{" + " ".join(sorted(gd.cards[st.card_def[iid]].id for iid in run)) + "}")
+            lines.append(f"{where}: {' '.join(ids)}")
     return "\n".join(lines)
 
 

@@ -14,8 +14,10 @@ from typing import Any
 import attrs
 
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
+from interpreter.compile.board_functions import build_boards
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
+from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
 from interpreter.compile.param_values import declared_values
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent, walk
@@ -52,7 +54,7 @@ RESERVED = {
     "destroy", "reveal", "choose", "up", "by", "prompt", "take", "actions", "use", "emit", "grant",
     "until", "end", "of", "game", "winners", "log", "stop", "if", "elif", "else", "for", "each",
     "repeat", "forever", "while", "turn", "round", "one", "when", "and", "or", "not", "true",
-    "false", "none", "top", "bottom",
+    "false", "none", "top", "bottom", "show",
 }
 BUILTIN_EVENTS = {
     "changed": ("counter", {"player": "player", "key": "any", "old": "int", "new": "int"}),
@@ -177,7 +179,7 @@ class Builder:
 
     def check_names(self) -> None:
         for section in ("counters", "zones", "values", "modifiers", "procedures", "functions", "constants",
-                        "events"):
+                        "events", "boards"):
             for name in self.section(section):
                 if name in RESERVED:
                     self.error((section, name), "reserved-name", f"'{name}' is a word of the effect language",
@@ -186,7 +188,7 @@ class Builder:
                     self.error((section, name), "bad-name", f"'{name}': names used in effect text cannot contain '-'",
                                f"use '{name.replace('-', '_')}'", key=True)
         seen: dict[str, str] = {}
-        for section in ("counters", "zones", "values", "procedures", "functions", "constants"):
+        for section in ("counters", "zones", "values", "procedures", "functions", "constants", "boards"):
             for name in self.section(section):
                 if name in seen:
                     self.error((section, name), "duplicate-name",
@@ -277,6 +279,7 @@ class Builder:
         sym.counters = {c.name: c for c in counters}
         sym.zones = {z.name: z for z in zones}
         sym.constants = dict(self.section("constants"))
+        sym.boards = build_boards(self.section("boards"), self.error)
         sym.events = {name: tuple((spec or {}).get("params", ())) for name, spec in self.section("events").items()}
         for name in sym.events:
             if name in BUILTIN_EVENTS:
@@ -339,6 +342,7 @@ class Builder:
             self.error(("players", "default"), "bad-value", f"players.default ({players['default']}) is not "
                        f"between players.min ({min_p}) and players.max ({max_p})")
         seat_rules = build_seat_rules(players, [*self.seat_kinds, *bots], self.error)
+        retype_procedures(self)
         if self.diagnostics:
             raise RuleFileError(self.diagnostics)
         groups: dict[str, tuple[ActionDef, ...]] = {}
@@ -381,32 +385,8 @@ class Builder:
         return tuple(result)
 
     def functions(self) -> None:
-        """Compile the game's functions into the table their calls read at run time;
-        a function that calls itself, directly or not, is an error (it could never end)."""
-        specs = self.section("functions")
-        table = self.sym.function_table
-        calls: dict[str, set[str]] = {}
-        for name, spec in specs.items():
-            locals_ = {p: "any" for p in spec.get("params", ())}
-            locals_.setdefault("me", "player")
-            compiled = self.expr(spec.get("value"), ("functions", name, "value"), locals_, "any")
-            table.append(compiled[0] if compiled else (lambda st, env: None))
-            try:
-                nodes = walk((parse_expression(str(spec.get("value", ""))),))
-            except EffectSyntaxError:
-                nodes = []  # reported above
-            calls[name] = {n.name for n in nodes if isinstance(n, ast.Call) and n.name in specs}
-        for name in specs:
-            seen, todo = set(), list(calls[name])
-            while todo:
-                callee = todo.pop()
-                if callee == name:
-                    self.error(("functions", name), "recursion", f"function '{name}' calls itself (through "
-                               "other functions or directly): it could never end", key=True)
-                    break
-                if callee not in seen:
-                    seen.add(callee)
-                    todo.extend(calls.get(callee, ()))
+        """The game's functions (functions.py): locals, result types, no recursion."""
+        compile_functions(self, RESERVED)
 
     def value_cycles(self, mod_specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                      value_specs: dict[str, Any]) -> None:
@@ -416,7 +396,7 @@ class Builder:
         for _, spec, _, _ in mod_specs:
             texts.get(str(spec.get("value")), []).extend((spec.get("amount"), spec.get("when")))
         for name, spec in self.section("functions").items():
-            texts.setdefault(name, []).append(spec.get("value"))
+            texts.setdefault(name, []).extend(texts_of(spec) if isinstance(spec, dict) else [])
         cycles = self_dependent({name: names_read(found) for name, found in texts.items()})
         for name, way in cycles.items():
             if name in value_specs:

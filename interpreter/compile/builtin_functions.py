@@ -30,6 +30,7 @@ from interpreter.compile.expressions import (
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
+from interpreter.runtime import chance
 from interpreter.runtime.present import people_text
 from interpreter.runtime.rng import randbelow, shuffle_in_place
 
@@ -122,6 +123,8 @@ def _impure(node: ast.Call, ctx: Context) -> None:
 
 
 def _roll(st: Any, a: int, b: int) -> int:
+    if st.explicit:  # a chance node (runtime/chance.py)
+        return chance.roll(st, a, b)
     return int(a + randbelow(st, b - a + 1))
 
 
@@ -132,7 +135,9 @@ def _random(node: ast.Call, ctx: Context) -> Gen:
     return f"{_helper(ctx, _roll)}(st, {lo}, {hi})", "int"
 
 
-def _pick(st: Any, items: list[Any]) -> Any:
+def _pick(st: Any, items: list[Any], elem: str = "any") -> Any:
+    if st.explicit:
+        return chance.pick(st, items, elem)
     return items[randbelow(st, len(items))] if items else None
 
 
@@ -140,10 +145,12 @@ def _pick(st: Any, items: list[Any]) -> Any:
 def _pick_random(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
     src, type_ = _scan_arg(node, ctx)
-    return f"{_helper(ctx, _pick)}(st, {src})", elem_of(type_)
+    return f"{_helper(ctx, _pick)}(st, {src}, {elem_of(type_)!r})", elem_of(type_)
 
 
-def _shuffled_copy(st: Any, items: Any) -> list[Any]:
+def _shuffled_copy(st: Any, items: Any, elem: str = "any") -> list[Any]:
+    if st.explicit:
+        return chance.shuffled(st, items, elem)
     copy = list(items)
     shuffle_in_place(st, copy)
     return copy
@@ -153,7 +160,7 @@ def _shuffled_copy(st: Any, items: Any) -> list[Any]:
 def _shuffled(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
     src, type_ = _scan_arg(node, ctx)
-    return f"{_helper(ctx, _shuffled_copy)}(st, {src})", type_
+    return f"{_helper(ctx, _shuffled_copy)}(st, {src}, {elem_of(type_)!r})", type_
 
 
 def _top_one(z: list[Any]) -> Any:
@@ -172,14 +179,50 @@ def _bottom_n(z: list[Any], n: int) -> list[Any]:
     return z[:max(0, n)]
 
 
+# The ends of a zone given by its slot: with explicit chance, the end of a shuffled
+# zone is dealt first (runtime/chance.py); `st.unordered` is empty otherwise.
+
+
+def _zone_top(st: Any, slot: int) -> Any:
+    if st.unordered:
+        chance.make_known(st, slot, 1, True)
+    z = st.zones[slot]
+    return z[-1] if z else None
+
+
+def _zone_bottom(st: Any, slot: int) -> Any:
+    if st.unordered:
+        chance.make_known(st, slot, 1, False)
+    z = st.zones[slot]
+    return z[0] if z else None
+
+
+def _zone_top_n(st: Any, slot: int, n: int) -> list[Any]:
+    if st.unordered:
+        chance.make_known(st, slot, n, True)
+    return _top_n(st.zones[slot], n)
+
+
+def _zone_bottom_n(st: Any, slot: int, n: int) -> list[Any]:
+    if st.unordered:
+        chance.make_known(st, slot, n, False)
+    return _bottom_n(st.zones[slot], n)
+
+
 def _zone_end(top: bool) -> Builtin:
     def compile_(node: ast.Call, ctx: Context) -> Gen:
         slot = gen_zone_slot(node.args[0], ctx)
-        getter = f"st.zones[{slot}]" if slot is not None else _list_arg(node, ctx)[0]
+        one, many = (_top_one, _top_n) if top else (_bottom_one, _bottom_n)
+        if slot is not None:
+            if len(node.args) == 1:
+                return f"{_helper(ctx, _zone_top if top else _zone_bottom)}(st, {slot})", "card"
+            count = gen_expect(node.args[1], ctx, "int")
+            return f"{_helper(ctx, _zone_top_n if top else _zone_bottom_n)}(st, {slot}, {count})", "list:card"
+        getter = _list_arg(node, ctx)[0]
         if len(node.args) == 1:
-            return f"{_helper(ctx, _top_one if top else _bottom_one)}({getter})", "card"
+            return f"{_helper(ctx, one)}({getter})", "card"
         count = gen_expect(node.args[1], ctx, "int")
-        return f"{_helper(ctx, _top_n if top else _bottom_n)}({getter}, {count})", "list:card"
+        return f"{_helper(ctx, many)}({getter}, {count})", "list:card"
     return compile_
 
 

@@ -74,6 +74,28 @@ def local_src(name: str, ctx: Context) -> str:
 # ---- checks the generated code calls -------------------------------------------------
 
 
+def unpacked_type(node: ast.Node, item_type: str, count: int) -> str:
+    """The type of each name of `for a, b in L` (items of L are lists)."""
+    if item_type == "any":
+        return "any"
+    if not is_list(item_type):
+        raise CompileError(node, "type", f"cannot unpack {describe(item_type)} into {count} names: "
+                           "each item must be a list")
+    return elem_of(item_type)
+
+
+def unpacked(items: Any, count: int) -> list[Any]:
+    """The items of a list, each checked to be a list of `count` values (the values
+    `for a, b in L` binds; lists, as a save holds them)."""
+    out = []
+    for item in items:
+        if not isinstance(item, list | tuple) or len(item) != count:
+            raise RuleRuntimeError(f"cannot unpack {item!r} into {count} names: "
+                                   f"each item must be a list of {count}")
+        out.append(item if type(item) is list else list(item))
+    return out
+
+
 def check_index(k: Any, width: int, name: str) -> int:
     """An index into a sized counter, refused when out of range (it would read the next
     player's part of the counter, or wrap around from the end)."""
@@ -329,10 +351,22 @@ def iteration_source(node: ast.Node, ctx: Context) -> Gen:
 
 def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str, Gen, str | None]:
     """The loop variable, source, element (with its type) and condition of
-    `[e for x in L if c]`, with `x` a Python local of the generated code."""
+    `[e for x in L if c]`, with `x` a Python local of the generated code (for
+    `for a, b in L`, a tuple of locals over the checked items)."""
     src, src_type = iteration_source(node.source, ctx)
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
+    if node.unpack:
+        part = unpacked_type(node.source, elem_of(src_type), len(node.unpack))
+        inner = ctx
+        pynames = []
+        for name in node.unpack:
+            pynames.append(ctx.emitter.fresh())
+            inner = inner.with_local(name, part, False, pynames[-1])
+        src = f"{ctx.const(unpacked, 'unpacked')}({src}, {len(node.unpack)})"
+        var = "(" + ", ".join(pynames) + ")"
+        cond = gen_expect(node.condition, inner, "bool") if node.condition is not None else None
+        return var, src, gen(node.element, inner), cond
     var = ctx.emitter.fresh()
     inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source), var)
     cond = gen_expect(node.condition, inner, "bool") if node.condition is not None else None
@@ -545,7 +579,8 @@ def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index:
                            width=len(node.name))
     args = [gen(a, ctx)[0] for a in node.args]
     local = ", ".join([f"'me': {ME}", *(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))])
-    return f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})", "any"
+    result = ctx.symbols.function_types.get(node.name, "any")
+    return f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})", result
 
 
 _DISPATCH: dict[type, Callable[[Any, Context], Gen]] = {

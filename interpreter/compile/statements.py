@@ -27,6 +27,8 @@ from interpreter.compile.expressions import (
     gen_counter_ref,
     gen_expect,
     gen_zone_slot,
+    unpacked,
+    unpacked_type,
     yields_seats,
     zone_slot,
 )
@@ -36,6 +38,7 @@ from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.model import Code, Expr, Op, Where
+from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
@@ -43,6 +46,7 @@ from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choic
 from interpreter.runtime.ending import check_end, finish
 from interpreter.runtime.events import fire
 from interpreter.runtime.present import render_template
+from interpreter.runtime.private import reveal_to, show_to
 from interpreter.runtime.records import STOPPED, Frame, Grant
 from interpreter.runtime.rng import shuffle_in_place
 from interpreter.runtime.simultaneous import take_simultaneously
@@ -199,6 +203,8 @@ class CodeBuilder:
             source = src(st, env)
             if remaining is None:
                 remaining = count(st, env)
+            elif remaining >= 0:  # explicit chance, a card dealt: go on (count's chance answers are read again)
+                count(st, env)
             elif remaining < 0:  # the refill's triggers have run: now refill, then go on
                 remaining = -remaining
                 _refill(st, source)
@@ -209,6 +215,8 @@ class CodeBuilder:
             while remaining > 0:
                 pile = zones[source]
                 if pile:
+                    if st.unordered:  # explicit chance: which card is on top of a shuffled pile?
+                        chance.before_deal(st, source, env, left, remaining)
                     place_card(st, pile[-1], dest)
                     remaining -= 1
                     continue
@@ -229,9 +237,12 @@ class CodeBuilder:
         self.emit(node, draw)
 
     def s_ZoneStmt(self, node: ast.ZoneStmt) -> None:
-        slot = self.zone(node.zone)
+        slot, done = self.zone(node.zone), self.hidden("shuffled")
 
         def shuffle(st: Any, fr: Frame) -> bool:
+            if st.explicit:  # no order fixed: the cards are dealt as they are taken (runtime/chance.py)
+                chance.shuffle_zone(st, fr.env, slot(st, fr.env), done)
+                return False
             shuffle_in_place(st, st.zones[slot(st, fr.env)])
             return False
         self.emit(node, shuffle)
@@ -243,6 +254,27 @@ class CodeBuilder:
             self.emit_src(node, OpSource(lines, fires=True), not draws_random(node))
         else:
             self.emit_src(node, OpSource([f"st.revealed.update({as_list}({cards}))"]), not draws_random(node))
+
+    def s_RevealTo(self, node: ast.RevealTo) -> None:
+        cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")
+        players = self.players_src(node.players)
+        line = f"{self.const(reveal_to, 'reveal_to')}(st, {as_list}({cards}), {players})"
+        self.emit_src(node, OpSource([line]), not draws_random(node))
+
+    def s_Show(self, node: ast.Show) -> None:
+        parts = self.const(_template(node, self.ctx), "template")
+        players = self.players_src(node.players)
+        text = f"{self.const(render_template, 'render_template')}(st, {parts}, env)"
+        self.emit_src(node, OpSource([f"{self.const(show_to, 'show_to')}(st, {text}, {players})"]),
+                      not draws_random(node))
+
+    def players_src(self, node: ast.Node) -> str:
+        """A player or a list of players (the seats something is shown to)."""
+        src, type_ = gen(node, self.ctx)
+        seats = ("player", "any", "int")
+        if type_ not in seats and not (is_list(type_) and elem_of(type_) in seats):
+            raise CompileError(node, "type", f"expected a player or a list of players, got {describe(type_)}")
+        return src
 
     def s_Create(self, node: ast.Create) -> None:
         if node.card_id not in self.ctx.symbols.cards:
@@ -395,7 +427,11 @@ class CodeBuilder:
         if len(node.args) != len(proc.params):
             raise CompileError(node, "arity", f"{node.name}() takes {len(proc.params)} argument(s), "
                                               f"got {len(node.args)}", width=len(node.name))
-        args = ", ".join(f"{name!r}: {self.src(a)}" for name, a in zip(proc.params, node.args, strict=True))
+        compiled = [gen(a, self.ctx) for a in node.args]
+        seen = self.ctx.symbols.call_arg_types.setdefault(node.name, [set() for _ in proc.params])
+        for kinds, (_, type_) in zip(seen, compiled, strict=True):
+            kinds.add(type_)  # a parameter every call gives a player is typed player (build.py)
+        args = ", ".join(f"{name!r}: {src}" for name, (src, _) in zip(proc.params, compiled, strict=True))
         at = self.emit(node, _placeholder)
         # The procedure's frame goes on top and runs first: the run ends here.
         self.set_src(at, OpSource([
@@ -476,27 +512,36 @@ class CodeBuilder:
         source, type_ = gen(node.source, self.ctx)
         if not is_list(type_):
             raise CompileError(node.source, "type", f"'for each' needs a list, got {describe(type_)}")
-        items, index, var = self.hidden("items"), self.hidden("i"), node.var
+        items, index = self.hidden("items"), self.hidden("i")
+        names = node.unpack or (node.var,)
+        if node.unpack:
+            part = unpacked_type(node.source, elem_of(type_), len(names))
+            source = f"{self.const(unpacked, 'unpacked')}({source}, {len(names)})"
+            bound = {name: part for name in names}
+        else:
+            bound = {node.var: elem_of(type_)}
         start = OpSource([f"env[{items!r}] = list({source})", f"env[{index!r}] = 0"])
         self.emit_src(node, start, not draws_random(node.source))
-        # The loop variable belongs to the loop: after it (or when the list was empty)
-        # it has no value, so using it there is a compile error, not a runtime surprise.
-        shadowed, seats = self.ctx.locals.get(var), self.ctx.seats
-        self.ctx.locals[var] = elem_of(type_)
-        self.ctx.seats = seats | {var} if yields_seats(node.source) else seats - {var}
+        # The loop variables belong to the loop: after it (or when the list was empty)
+        # they have no value, so using one there is a compile error, not a runtime surprise.
+        shadowed, seats = {name: self.ctx.locals.get(name) for name in names}, self.ctx.seats
+        self.ctx.locals.update(bound)
+        self.ctx.seats = seats | {node.var} if yields_seats(node.source) and not node.unpack else seats - set(names)
         head = self.emit(node, _placeholder)
         self.block(node.body)
         self.ctx.seats = seats
-        if shadowed is None:
-            del self.ctx.locals[var]
-        else:
-            self.ctx.locals[var] = shadowed
+        for name, before in shadowed.items():
+            if before is None:
+                del self.ctx.locals[name]
+            else:
+                self.ctx.locals[name] = before
         self.emit_src(node, _jump(head))
         end = self.here()
+        target = ", ".join(f"env[{name!r}]" for name in names)
         self.set_src(head, OpSource([
             f"_i = env[{index!r}]", f"_seq = env[{items!r}]",
             "if _i >= len(_seq):", f"    del env[{items!r}], env[{index!r}]", f"    fr.pc = {end}", "    return False",
-            f"env[{var!r}] = _seq[_i]", f"env[{index!r}] = _i + 1"], targets=(end,)))
+            f"{target} = _seq[_i]", f"env[{index!r}] = _i + 1"], targets=(end,)))
 
     def s_Repeat(self, node: ast.Repeat) -> None:
         if node.count is None:
@@ -585,7 +630,10 @@ def _refill(st: Any, source: int) -> None:
     for iid in list(st.zones[from_slot]):
         place_card(st, iid, source)
     if zdef.refill_shuffle:
-        shuffle_in_place(st, st.zones[source])
+        if st.explicit:
+            chance.mark(st, source)
+        else:
+            shuffle_in_place(st, st.zones[source])
 
 
 def _placeholder(st: Any, fr: Frame) -> bool:  # replaced by patch() before use
@@ -608,13 +656,13 @@ def _name_hint(node: ast.Node, ctx: Context) -> str | None:
 
 
 def _template(node: ast.Node, ctx: Context) -> list[Any]:
-    """A log statement's text as template parts; errors point into the statement's string
-    (it starts 5 columns after `log`, past `log "`)."""
+    """A log or show statement's text as template parts; errors point into the
+    statement's string (it starts past `log "` or `show "`)."""
     try:
         return compile_template(getattr(node, "text", ""), ctx)
     except CompileError as err:
         if err.line == 1:
-            err.column += node.column + 4
+            err.column += node.column + (5 if isinstance(node, ast.Show) else 4)
         err.line += node.line - 1
         raise
 

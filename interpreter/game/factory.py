@@ -18,6 +18,7 @@ from interpreter.game.summary import describe_game
 from interpreter.model import GameDef
 from interpreter.rules.loader import load_raw
 from interpreter.runtime.action_space import ActionSpace
+from interpreter.runtime.chance_zones import eager_zones
 from interpreter.runtime.layout import Layout, StartTemplate, start_template
 from interpreter.runtime.programs import uses_chance
 from interpreter.runtime.state import State, load_state, new_state
@@ -86,6 +87,17 @@ class Game:
         refill that shuffles): states then depend on their seed."""
         return uses_chance(self.definition, self.raw)
 
+    @functools.lru_cache(maxsize=1)  # noqa: B019
+    def eager_zones(self) -> frozenset[int]:
+        """The zones (definition indexes) a shuffle deals whole in explicit chance mode,
+        because the rules may look at their order (runtime/chance_zones.py)."""
+        return eager_zones(self.definition, self.raw)
+
+    def max_chance_outcomes(self, num_players: int | None = None) -> int:
+        """How many chance ids the game has for `num_players` seats: the outcomes of
+        its chance nodes (explicit chance) are 0..this-1 (docs/chance.md)."""
+        return self.action_space(self._players(num_players)).chance_size
+
     def _players(self, num_players: int | None) -> int:
         gd = self.definition
         n = gd.default_players if num_players is None else num_players
@@ -100,8 +112,9 @@ class Game:
     # ---- states ------------------------------------------------------------------
 
     def new_initial_state(self, num_players: int | None = None, seed: int = 0,
-                          seats: list[str] | None = None) -> State:
-        """A new game for `num_players` seats (default: the game's default), seeded."""
+                          seats: list[str] | None = None, chance: str = "seeded") -> State:
+        """A new game for `num_players` seats (default: the game's default), seeded.
+        With `chance="explicit"`, random events are chance nodes (docs/chance.md)."""
         gd = self.definition
         n = gd.default_players if num_players is None else int(num_players)
         if not gd.min_players <= n <= gd.max_players:
@@ -113,7 +126,7 @@ class Game:
             if seat not in self._valid_seats:
                 check_seat(seat, gd)
                 self._valid_seats.add(seat)
-        return new_state(self, n, int(seed), seat_list)
+        return new_state(self, n, int(seed), seat_list, chance)
 
     def state_from_json(self, text: str) -> State:
         """A state saved with `State.to_json()` (checked; GameError when corrupt)."""

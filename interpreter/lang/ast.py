@@ -41,6 +41,9 @@ class Comprehension(Node):
     var: str
     source: Node
     condition: Node | None
+    # `for a, b in L`: each item is unpacked into these names (`var` is then a name no
+    # rule can write, holding the whole item)
+    unpack: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -120,6 +123,22 @@ class ZoneStmt(Node):
 class CardsStmt(Node):
     verb: str  # destroy, reveal
     cards: Node
+
+
+@attrs.frozen
+class RevealTo(Node):
+    """`reveal CARDS to PLAYERS`: the cards become visible to those players only."""
+
+    cards: Node
+    players: Node
+
+
+@attrs.frozen
+class Show(Node):
+    """`show "TEXT" to PLAYERS`: a line (a template, like log's) only those players read."""
+
+    text: str
+    players: Node
 
 
 @attrs.frozen
@@ -210,6 +229,7 @@ class ForEach(Node):
     var: str
     source: Node
     body: tuple[Node, ...]
+    unpack: tuple[str, ...] = ()  # as in Comprehension
 
 
 @attrs.frozen

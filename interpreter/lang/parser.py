@@ -195,8 +195,8 @@ def _misplaced(token: Token, text: str) -> EffectSyntaxError | None:
 
 
 _STATEMENT_WORDS = ["let", "set", "gain", "lose", "pay", "move", "draw", "shuffle", "create", "destroy", "reveal",
-                    "choose", "take", "use", "emit", "grant", "end", "log", "stop", "if", "for", "repeat", "while",
-                    "turn", "round"]
+                    "show", "choose", "take", "use", "emit", "grant", "end", "log", "stop", "if", "for", "repeat",
+                    "while", "turn", "round"]
 
 
 @functools.cache
@@ -282,6 +282,20 @@ def parse_expression(text: str) -> ast.Node:
         raise _syntax_error(err, prepared) from None
     result: ast.Node = _transform(tree)
     return result
+
+
+def _loop_names(meta: Any, names: list[Token]) -> tuple[str, tuple[str, ...]]:
+    """The loop variable and the unpacked names of `for a` / `for a, b`; the same
+    name twice is refused. An unpacking loop's variable is "a,b": no rule can name it."""
+    seen: set[str] = set()
+    for token in names:
+        if str(token) in seen:
+            raise EffectSyntaxError(token.line or 1, token.column or 1, f"'{token}' is named twice in one loop",
+                                    width=len(token), hint="give each unpacked item its own name")
+        seen.add(str(token))
+    if len(names) == 1:
+        return str(names[0]), ()
+    return ",".join(map(str, names)), tuple(map(str, names))
 
 
 def _transform(tree: Tree[Token]) -> Any:
@@ -398,6 +412,12 @@ class _ToAst(Transformer[Token, Any]):
     def reveal(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.CardsStmt(*_pos(meta), "reveal", c[0])
 
+    def reveal_to(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.RevealTo(*_pos(meta), c[0], c[1])
+
+    def show(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Show(*_pos(meta), _unquote(c[0]), c[1])
+
     def choose(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.Choose(*_pos(meta), str(c[0]), c[1], c[2], c[3], None)
 
@@ -455,7 +475,14 @@ class _ToAst(Transformer[Token, Any]):
         return ("else", c[0])
 
     def for_each(self, meta: Any, c: list[Any]) -> ast.Node:
-        return ast.ForEach(*_pos(meta), str(c[0]), c[1], c[2])
+        var, unpack = _loop_names(meta, c[0])
+        return ast.ForEach(*_pos(meta), var, c[1], c[2], unpack)
+
+    def names(self, meta: Any, c: list[Any]) -> list[Token]:
+        return list(c)
+
+    def comp_for(self, meta: Any, c: list[Any]) -> tuple[Any, ...]:
+        return (meta, c[0], c[1], c[2])
 
     def repeat(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.Repeat(*_pos(meta), c[0], c[1])
@@ -543,7 +570,17 @@ class _ToAst(Transformer[Token, Any]):
         return ast.ListExpr(*_pos(meta), tuple(c[0] or ()))
 
     def comprehension(self, meta: Any, c: list[Any]) -> ast.Node:
-        return ast.Comprehension(*_pos(meta), c[0], str(c[1]), c[2], c[3])
+        comp_meta, names, source, condition = c[1]
+        var, unpack = _loop_names(comp_meta, names)
+        return ast.Comprehension(*_pos(meta), c[0], var, source, condition, unpack)
+
+    def call_comprehension(self, meta: Any, c: list[Any]) -> ast.Node:
+        """`count(c for c in L if C)`: a call whose one argument is the list
+        `[c for c in L if C]` (reads like Python's generator argument)."""
+        comp_meta, names, source, condition = c[2]
+        var, unpack = _loop_names(comp_meta, names)
+        element = ast.Comprehension(*_pos(meta), c[1], var, source, condition, unpack)
+        return ast.Call(*_pos(meta), str(c[0]), (element,))
 
     def __default__(self, data: Any, children: Any, meta: Any) -> Any:
         return Tree(data, children, meta)

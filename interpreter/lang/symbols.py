@@ -55,6 +55,10 @@ class Symbols:
     # Compiled functions, filled after every body is compiled (calls look them up late,
     # so functions may call each other in any order).
     function_table: list[Any] = attrs.field(factory=list)
+    boards: dict[str, Any] = attrs.field(factory=dict)  # name -> board_functions.Board
+    function_types: dict[str, str] = attrs.field(factory=dict)  # name -> result type, when known
+    # procedure -> per parameter, the types its calls pass (filled while compiling)
+    call_arg_types: dict[str, list[set[str]]] = attrs.field(factory=dict)
 
     def all_names(self) -> list[str]:
         return [

@@ -21,13 +21,14 @@ import attrs
 from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
 from interpreter.resources import data_path
 from interpreter.rules import schema
+from interpreter.rules.card_types import expand_card_types
 from interpreter.rules.positions import PositionMap
 from interpreter.rules.sizes import size_problems
 from interpreter.rules.yamlload import load_yaml
 
 MAP_SECTIONS = (
     "constants", "counters", "zones", "cards", "values", "modifiers", "procedures",
-    "actions", "triggers", "events", "variants", "bots", "views", "functions",
+    "actions", "triggers", "events", "variants", "bots", "views", "functions", "card_types", "boards",
 )
 LIST_SECTIONS = ("assumptions", "end", "include")
 SINGLE_SECTIONS = ("setup", "flow", "scoring", "players", "description", "version", "name", "id", "orrery")
@@ -219,6 +220,7 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         apply_overlay(merged, origins, body, vpm, vpath, out)
         chosen_variants.append(variant)
     _raise_unless_only_schema(out)
+    expand_card_types(merged, origins)
     for problem in size_problems(merged):
         out.error(origins.locate(problem.logical), "limit", problem.message, problem.hint)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]

@@ -14,6 +14,14 @@ only, so an id means the same move in every state and every run:
   `choose up to`): `done`, every card definition, every seat, then every value a
   `choose` of the game can offer, found the same way.
 
+Chance outcomes (explicit chance, docs/chance.md) have ids of their own, 0 up to
+`chance_size` (OpenSpiel's max_chance_outcomes): `deal CARD` for every card
+definition when the game shuffles, then `chance CARD`, `chance P1`... and `chance
+VALUE` for what its `random`, `pick_random` and `shuffled` calls can give, found the
+same way. A chance id is never a player's move, so the two spaces overlap. Copies of
+one card that differ (in attributes, say) are distinct outcomes sharing an id, whose
+probability is theirs together; applying the id draws one of them at their odds.
+
 Cards are numbered by definition because copies of one card are the same move to a
 learner (the engine numbers copies by where the deal put them, which means nothing to
 a policy), and because games create copies as they run, so no count of copies is
@@ -35,14 +43,16 @@ from interpreter.lang.parser import parse_expression
 from interpreter.model import ActionDef, GameDef
 from interpreter.runtime import domains
 from interpreter.runtime.actions import Action, render
-from interpreter.runtime.programs import programs, walk_statements
-from interpreter.runtime.records import PendingActions
+from interpreter.runtime.programs import programs, walk_expressions, walk_statements
+from interpreter.runtime.records import PendingActions, PendingChance
+from interpreter.runtime.rng import derived_below
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
 
 MAX_SPACE = 2**31 - 1  # ids must fit the int32 of OpenSpiel's C++ side
 CHOICE = "choice"  # the word that starts the text of a choice's id
+DEAL, CHANCE_WORD = "deal", "chance"  # the words that start the texts of chance ids
 
 
 class ActionSpaceError(GameError):
@@ -103,6 +113,14 @@ class ActionSpace:
         if self.size > MAX_SPACE:
             raise ActionSpaceError(f"{gd.name}: {self.size} integer actions are too many (at most {MAX_SPACE}); "
                                    "declare smaller lists of values for its parameters")
+        chances = find_chances(gd, raw, analyzer)
+        self.chance_card_base = len(gd.cards) if chances.deals else 0  # deals are 0..cards-1
+        self.chance_player_base = self.chance_card_base + (len(gd.cards) if chances.cards else 0)
+        self.chance_value_base = self.chance_player_base + (num_players if chances.players else 0)
+        self.chance_values = chances.values
+        self.chance_value_index = {domains.scalar_key(v): i for i, v in enumerate(self.chance_values)}
+        self.chance_size = self.chance_value_base + len(self.chance_values)
+        self.chance_complete = chances.complete
 
     def _slot(self, action: ActionDef, i: int, analyzer: domains.Analyzer, raw: dict[str, Any]) -> Slot:
         param = action.params[i]
@@ -244,6 +262,84 @@ class ActionSpace:
                 hi = mid - 1
         return self.blocks[lo]
 
+    # ---- chance ids (explicit chance) ------------------------------------------------------
+
+    def chance_groups(self, st: State) -> dict[int, list[int]]:
+        """The outcomes of the state's chance node by chance id, ids ascending: the
+        positions (in `st.legal_actions()`) of the outcomes each id stands for. Copies
+        of one card that differ (in place, attributes, being revealed) share its id,
+        as copies share one id among a player's moves."""
+        found: dict[int, list[int]] = {}
+        for i, action in enumerate(st.legal_actions()):
+            found.setdefault(self.chance_id_of(st, action), []).append(i)
+        return dict(sorted(found.items()))
+
+    def chance_legal(self, st: State) -> dict[int, Action]:
+        """The outcomes of the state's chance node by chance id (the first outcome of
+        an id that stands for several), ids ascending."""
+        legal = st.legal_actions()
+        return {a: legal[at[0]] for a, at in self.chance_groups(st).items()}
+
+    def chance_id_of(self, st: State, action: Action) -> int:
+        """The chance id of one outcome of the state's chance node."""
+        pending = st.pending
+        assert isinstance(pending, PendingChance)
+        value = action.payload
+        if pending.event == "deal":
+            return st.card_def[value]
+        if pending.type == "card" and type(value) is int and self.chance_player_base > self.chance_card_base:
+            return self.chance_card_base + st.card_def[value]
+        if pending.type == "player" and type(value) is int and self.chance_value_base > self.chance_player_base \
+                and 0 <= value < self.num_players:
+            return self.chance_player_base + value
+        position = _lookup(self.chance_value_index, value)
+        if position is None:
+            raise ActionSpaceError(
+                f"{self.gd.name}: the chance event '{pending.prompt}' has the outcome '{action.text}', which is not "
+                f"among the outcomes its random calls were found to give ({_sample(self.chance_values)}); write "
+                "random's bounds and pick_random's lists from constants, ranges or literals")
+        return self.chance_value_base + position
+
+    def chance_action(self, st: State, a: Any) -> Action:
+        """The outcome with chance id `a` of the state's chance node (of several that
+        share it, one drawn at their odds from the state's generator, without advancing
+        it: the outcome's text goes to the history, and replaying that text must lead to
+        the same game); IllegalActionError saying why when there is none."""
+        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.chance_size:
+            raise IllegalActionError(f"a chance id is an int in 0..{self.chance_size - 1}, not {a!r}")
+        groups = self.chance_groups(st)
+        at = groups.get(a)
+        if at is None:
+            sample = ", ".join(f"{b} ({self.chance_to_string(b)})" for b in list(groups)[:6])
+            raise IllegalActionError(f"chance id {a} ({self.chance_to_string(a)}) is not an outcome now; "
+                                     f"outcomes: {sample}")
+        legal = st.legal_actions()
+        if len(at) == 1:
+            return legal[at[0]]
+        weights = st.pending.weights  # type: ignore[union-attr]  # a chance node: PendingChance
+        pick = derived_below(st, sum(weights[i] for i in at), len(st.history))
+        for i in at:
+            if pick < weights[i]:
+                return legal[i]
+            pick -= weights[i]
+        raise AssertionError("unreachable: the weights add up")
+
+    def chance_to_string(self, a: int) -> str:
+        return " ".join(self.chance_words(a))
+
+    def chance_words(self, a: int) -> list[str]:
+        """The words of a chance id's text: `deal CARD`, `chance CARD`, `chance P2`,
+        `chance VALUE`."""
+        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.chance_size:
+            raise IllegalActionError(f"a chance id is an int in 0..{self.chance_size - 1}, not {a!r}")
+        if a < self.chance_card_base:
+            return [DEAL, self.gd.cards[a].id]
+        if a < self.chance_player_base:
+            return [CHANCE_WORD, self.gd.cards[a - self.chance_card_base].id]
+        if a < self.chance_value_base:
+            return [CHANCE_WORD, f"P{a - self.chance_player_base + 1}"]
+        return [CHANCE_WORD, _text(self.chance_values[a - self.chance_value_base])]
+
     @functools.cached_property
     def _ids_by_text(self) -> dict[str, int]:
         table: dict[str, int] = {}
@@ -328,3 +424,58 @@ def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
                     cards = players = True
     done = done or "done" in values  # the word "done" is answered by the `done` id
     return ChoiceKinds(done, cards, players, tuple(sorted((v for v in values if v != "done"), key=domains.sort_key)))
+
+
+@attrs.frozen
+class ChanceKinds:
+    """What the random events of a game can give: deals of shuffled zones, cards,
+    seats and these values; `complete` when every outcome is among them."""
+
+    deals: bool
+    cards: bool
+    players: bool
+    values: tuple[Any, ...]
+    complete: bool
+
+
+_RANDOM_LISTS = ("pick_random", "shuffled")
+
+
+def find_chances(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -> ChanceKinds:
+    """What the random events of the game can give (see ChanceKinds), read from its
+    rules as `find_choices` reads its choices."""
+    deals = any(zone.refill_shuffle and zone.refill_from is not None for zone in gd.zones)
+    cards = players = False
+    complete = True
+    found: set[tuple[str, Any]] = set()
+    values: list[Any] = []
+    procedures: dict[str, Any] = raw.get("procedures") or {}
+    for name, body in programs(gd, raw):
+        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
+        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
+        inner = analyzer.in_program(domains.locals_of(body), params)
+        for node in walk_expressions(body):
+            if isinstance(node, ast.ZoneStmt) and node.verb == "shuffle":
+                deals = True
+                continue
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            if node.name == "random":
+                outcome = inner.scalar(node)
+            elif node.name in _RANDOM_LISTS:
+                outcome = inner.element(node.args[0])
+            else:
+                continue
+            listed = domains.finite(outcome)
+            if outcome is domains.CARDS:
+                cards = True
+            elif isinstance(outcome, domains.Seats):
+                players = True
+            elif listed is not None:
+                for v in listed:
+                    if domains.scalar_key(v) not in found:
+                        found.add(domains.scalar_key(v))
+                        values.append(v)
+            else:
+                complete = False
+    return ChanceKinds(deals, cards, players, tuple(sorted(values, key=domains.sort_key)), complete)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
+from interpreter.runtime.chance import leave_run
 from interpreter.runtime.events import fire
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ def place_card(st: State, iid: int, slot: int, top: bool = True) -> None:
     old = st.loc[iid]
     if old >= 0:
         st.zones[old].remove(iid)
+        if st.unordered and old in st.unordered:  # explicit chance: taken out of a shuffled zone
+            leave_run(st, old, iid)
     if top:
         st.zones[slot].append(iid)
     else:
@@ -30,6 +33,8 @@ def place_card(st: State, iid: int, slot: int, top: bool = True) -> None:
     st.loc[iid] = slot
     if st.revealed and iid in st.revealed:
         st.revealed.discard(iid)
+    if st.shown and iid in st.shown:
+        del st.shown[iid]
     listens = st.gd_listens
     if listens:
         layout = st.layout
@@ -45,8 +50,11 @@ def remove_card(st: State, iid: int) -> None:
     if old < 0:
         return
     st.zones[old].remove(iid)
+    if st.unordered and old in st.unordered:
+        leave_run(st, old, iid)
     st.loc[iid] = -1
     st.revealed.discard(iid)
+    st.shown.pop(iid, None)
     if st.gd_listens and ("left", st.layout.zdef[old]) in st.gd_listens:
         fire(st, "left", st.layout.zdef[old], {"card": iid, "player": st.layout.zowner[old]})
 

@@ -2,7 +2,8 @@
 
 A state waits in one of two ways, both records in `state.pending` (see records.py):
 `PendingActions` (the player picks one of an action group's actions) or
-`PendingChoice` (a choice inside an effect). Legal actions come in a stable order
+`PendingChoice` (a choice inside an effect); with explicit chance, a third:
+`PendingChance` (the outcome of a random event, see chance.py). Legal actions come in a stable order
 (declaration order, then each parameter's choices in order) and each has a canonical
 text that `apply` accepts back. Seats played by a game-defined bot never surface a
 choice: the bot answers it inside the state, with the state's own random numbers, so
@@ -16,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import IllegalActionError
 from interpreter.model import ActionDef
+from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE, Action, render, renderer
 from interpreter.runtime.counters import MEMO, change_counter
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
-from interpreter.runtime.loop import run
-from interpreter.runtime.records import Frame, PendingActions, PendingChoice
+from interpreter.runtime.loop import ERROR_AT, run
+from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
 
 if TYPE_CHECKING:
@@ -98,6 +100,8 @@ def legal_actions(st: State) -> list[Action]:
         pass
     elif isinstance(pending, PendingActions):
         result = group_actions(st, pending.group, pending.player)
+    elif isinstance(pending, PendingChance):
+        result = chance.outcome_actions(st, pending)
     else:
         type_ = pending.type
         result = [Action(render(st, v, type_), v) for v in pending.options]
@@ -207,12 +211,19 @@ def find(st: State, action: Action | str) -> Action:
     if st.terminal:
         raise IllegalActionError(f"the game is over; '{text}' cannot be played")
     sample = ", ".join(a.text for a in options[:6]) + (" ..." if len(options) > 6 else "")
+    if isinstance(st.pending, PendingChance):
+        raise IllegalActionError(f"'{text}' is not an outcome of the chance event now ({st.pending.prompt}); "
+                                 f"outcomes: {sample}")
     raise IllegalActionError(f"'{text}' is not a legal action now; legal: {sample}")
 
 
 def apply(st: State, action: Action | str) -> None:
     chosen = find(st, action)
     st.history.append(chosen.text)
+    if isinstance(st.pending, PendingChance):
+        chance.apply_outcome(st, chosen)
+        _run_again(st)
+        return
     waiting = st.stack[-1]
     try:
         _perform(st, chosen)
@@ -222,11 +233,37 @@ def apply(st: State, action: Action | str) -> None:
     run(st)
 
 
+def _run_again(st: State) -> None:
+    """After a chance outcome: run the operation that asked for it again (it takes the
+    answers given so far, in order), then go on as the run loop does after an
+    operation: push the effects it triggered, and run."""
+    fr = st.stack[-1]
+    code = st.gd.codes[fr.code]
+    pc = fr.pc
+    fr.pc = pc + 1
+    st.chance_pos = 0
+    try:
+        waits = code.ops[pc](st, fr)
+    except chance.NeedChance as need:  # another outcome is needed: the state waits for it
+        fr.pc = getattr(need, ERROR_AT, pc)
+        return
+    except RULE_SLIPS as err:
+        raise rule_error(code.wheres[getattr(err, ERROR_AT, pc)], err) from None
+    if st.chance_answers:
+        st.chance_answers = []  # the operation has run to its end: its answers are used
+    if waits or st.terminal:
+        return
+    if st.queue:
+        st.stack.extend(reversed(st.queue))
+        st.queue = []
+    run(st)
+
+
 def _perform(st: State, chosen: Action) -> None:
     """Answer the pending decision with a legal action: set the choice's answer, or pay
     the action's cost and push its effect. Running the effects is the caller's job."""
     pending = st.pending
-    assert pending is not None
+    assert pending is not None and not isinstance(pending, PendingChance)  # chance outcomes: apply()
     st.pending = None
     st.legal_cache = None
     frame = st.stack[-1]

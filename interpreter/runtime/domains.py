@@ -220,6 +220,9 @@ def locals_of(body: tuple[ast.Node, ...]) -> dict[str, list[Assign]]:
             found.setdefault(node.name, []).append(Assign(node.value, False))
         elif isinstance(node, ast.Set) and isinstance(node.target, ast.Name):
             found.setdefault(node.target.name, []).append(Assign(node.value, False))
+        elif isinstance(node, ast.ForEach) and node.unpack:
+            for name in node.unpack:  # a part of an item: not followed (any value)
+                found.setdefault(name, []).append(Assign(ast.Literal(node.line, node.column, ()), False))
         elif isinstance(node, ast.ForEach):
             found.setdefault(node.var, []).append(Assign(node.source, True))
         elif isinstance(node, ast.Choose) and node.up_to is None:
@@ -240,6 +243,7 @@ class Analyzer:
         self.zones = {z.name for z in gd.zones}
         self.functions = {name: spec for name, spec in _section(raw, "functions").items() if isinstance(spec, dict)}
         self.values = {name: spec for name, spec in _section(raw, "values").items() if isinstance(spec, dict)}
+        self.boards = {name: spec for name, spec in _section(raw, "boards").items() if isinstance(spec, dict)}
         self.players = Seats(0, gd.max_players - 1)
         self.scope: dict[str, list[Assign]] = {}
         self.bound: dict[str, Abstract] = {}
@@ -411,6 +415,11 @@ class Analyzer:
             for item in node.items:
                 result = join(result, self.scalar(item))
             return result
+        if isinstance(node, ast.Comprehension) and node.unpack:
+            inner = self
+            for name in node.unpack:
+                inner = inner._with(name, None)
+            return inner.scalar(node.element)
         if isinstance(node, ast.Comprehension):
             source = self.element(node.source)
             if node.condition is not None:
@@ -475,6 +484,10 @@ class Analyzer:
             return self.element(args[0])
         if name == "players_from":
             return self.players
+        if name in ("cells", "neighbors", "ray") and args and isinstance(args[0], ast.Name):
+            board = self.boards.get(args[0].name)
+            if board is not None and isinstance(board.get("width"), int) and isinstance(board.get("height"), int):
+                return Ints(0, board["width"] * board["height"] - 1)  # the board's cells
         if name == "select":
             return join(self.element(args[1]), self.element(args[2]))
         return None

@@ -21,7 +21,8 @@ import attrs
 from interpreter.diagnostics import GameError
 from interpreter.runtime.actions import render
 from interpreter.runtime.journal import Journal
-from interpreter.runtime.records import STOPPED, Frame, Grant, pending_from_json
+from interpreter.runtime.private import Note, seats_of
+from interpreter.runtime.records import CHANCE, STOPPED, Frame, Grant, PendingChance, pending_from_json
 from interpreter.runtime.simultaneous import load_pending as load_simultaneous
 
 if TYPE_CHECKING:
@@ -65,6 +66,10 @@ class Field:
     key: str | None = None  # None: not saved (derived or transient)
     dump: Callable[[Any], Any] = lambda v: v
     load: Callable[[State, Any], Any] | None = None  # checks and returns the value
+    # The saved value a save without the key holds (fields added since the format's
+    # first version); a value equal to it is left out of saves, so saves of games that
+    # do not use the field are what they were before it.
+    default: Callable[[], Any] | None = None
 
     @property
     def saved(self) -> bool:
@@ -157,17 +162,51 @@ def _load_rng(st: State, value: Any) -> int:
     return int(value)
 
 
-def _load_stack(st: State, value: Any) -> list[Frame]:
-    need(isinstance(value, list), "bad stack")
+def _load_chance_mode(st: State, value: Any) -> bool:
+    need(value in ("seeded", "explicit"), "bad chance mode (seeded or explicit)")
+    return value == "explicit"
+
+
+def _load_unordered(st: State, value: Any) -> dict[int, set[int]]:
+    """Unordered runs of shuffled zones (explicit chance): each run is two cards or
+    more of its zone, next to each other in the zone's list."""
+    need(isinstance(value, list), "bad unordered zones")
+    need(not value or st.explicit, "unordered zones in a game without explicit chance")
+    runs: dict[int, set[int]] = {}
+    for entry in value:
+        need(isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0]) and 0 <= entry[0] < st.layout.slots,
+             "bad unordered zone")
+        slot, cards = entry[0], set(int_list(entry[1], "unordered cards"))
+        need(slot not in runs and len(cards) >= 2 and len(cards) == len(entry[1]), "bad unordered zone")
+        zone = st.zones[slot]
+        need(all(0 <= iid < len(st.loc) and st.loc[iid] == slot for iid in cards),
+             f"an unordered card is not in {zone_name(st, slot)}")
+        first = zone.index(min(cards, key=zone.index))
+        need(set(zone[first:first + len(cards)]) == cards, f"the unordered cards of {zone_name(st, slot)} are apart")
+        runs[slot] = cards
+    return runs
+
+
+def _dump_unordered(value: dict[int, set[int]]) -> list[list[Any]]:
+    return [[slot, sorted(run)] for slot, run in sorted(value.items())]
+
+
+def _load_frames(st: State, value: Any, what: str) -> list[Frame]:
+    need(isinstance(value, list), f"bad {what}")
     codes = st.gd.codes
-    stack = []
+    frames = []
     for frame in value:
         need(isinstance(frame, list) and len(frame) == 3 and _is_int(frame[0]) and _is_int(frame[1])
              and isinstance(frame[2], dict), "bad frame")
         # pc: an operation of the code, its end, or past it (where `stop` leaves a frame)
         need(0 <= frame[0] < len(codes) and (0 <= frame[1] <= len(codes[frame[0]].ops) or frame[1] == STOPPED),
              "frame points outside the rules")
-        stack.append(Frame(frame[0], frame[1], dict(frame[2])))
+        frames.append(Frame(frame[0], frame[1], dict(frame[2])))
+    return frames
+
+
+def _load_stack(st: State, value: Any) -> list[Frame]:
+    stack = _load_frames(st, value, "stack")
     # The game's flow is the first effect pushed (setup runs on top of it) and its frame
     # is the last to go: it sits at the bottom, and only there.
     flow = st.gd.flow
@@ -183,14 +222,16 @@ def _load_pending(st: State, value: Any) -> Any:
     if value is None:
         need(st.stack == [], "a running effect that waits for no decision")
         return None
-    need(isinstance(value, list) and len(value) > 0 and value[0] in ("actions", "choice", "simultaneous"),
+    need(isinstance(value, list) and len(value) > 0 and value[0] in ("actions", "choice", "simultaneous", "chance"),
          "bad pending decision")
     need(st.stack != [], "a decision without a running effect")
-    need(len(value) > 1 and _is_int(value[1]) and 0 <= value[1] < st.n, "bad deciding player")
     # The innermost effect waits at the operation that asked (it runs again with the
     # answer), and that answer is not given yet.
     top = st.stack[-1]
     need(top.pc < len(st.gd.codes[top.code].ops), "the effect waiting for the decision is over")
+    if value[0] == "chance":
+        return _load_chance(st, value)
+    need(len(value) > 1 and _is_int(value[1]) and 0 <= value[1] < st.n, "bad deciding player")
     if value[0] == "simultaneous":
         return load_simultaneous(st, value)
     if value[0] == "actions":
@@ -205,14 +246,7 @@ def _load_pending(st: State, value: Any) -> Any:
     need(isinstance(options, list) and isinstance(type_, str) and isinstance(prompt, str)
          and isinstance(answer, str) and answer.startswith("#") and isinstance(allow_done, bool),
          "bad pending choice")
-    if type_ == "card":
-        need(all(_is_int(o) and 0 <= o < len(st.card_def) for o in options if o is not None),
-             "a card to choose from does not exist")
-    elif type_ == "player":
-        need(all(_is_int(o) and 0 <= o < st.n for o in options), "a player to choose from does not exist")
-    elif type_ in ("int", "str", "bool"):
-        kind = {"int": int, "str": str, "bool": bool}[type_]
-        need(all(isinstance(o, kind) for o in options), f"the options of the choice are not all {type_}")
+    _check_options(st, options, type_)
     need(value[1] not in _bot_seats(st), "a decision for a seat that a game bot plays")
     need(answer not in top.env, "the decision waited for is already answered")
     # The rules ask only when there is something to choose: two options or more, or one
@@ -221,6 +255,58 @@ def _load_pending(st: State, value: Any) -> Any:
     texts = [render(st, o, type_) for o in options]
     need(len(set(texts)) == len(texts), "a choice offers the same option twice")
     return pending_from_json(value)
+
+
+def _check_options(st: State, options: list[Any], type_: str) -> None:
+    if type_ == "card":
+        need(all(_is_int(o) and 0 <= o < len(st.card_def) for o in options if o is not None),
+             "a card to choose from does not exist")
+    elif type_ == "player":
+        need(all(_is_int(o) and 0 <= o < st.n for o in options), "a player to choose from does not exist")
+    elif type_ in ("int", "str", "bool"):
+        kind = {"int": int, "str": str, "bool": bool}[type_]
+        need(all(isinstance(o, kind) for o in options), f"the options of the choice are not all {type_}")
+
+
+def _load_chance(st: State, value: list[Any]) -> PendingChance:
+    """A chance event waited for (explicit chance): its outcomes, each with a weight,
+    two at least; for cards, the identical copies each stands for; a deal's cards are
+    the whole unordered run of its zone."""
+    need(st.explicit, "a chance event in a game without explicit chance")
+    need(len(value) == 10 and value[1] == CHANCE and value[2] in ("value", "deal") and isinstance(value[3], str)
+         and isinstance(value[4], str) and isinstance(value[5], list) and isinstance(value[6], list)
+         and _is_int(value[7]) and value[8] in ("", "top", "bottom") and isinstance(value[9], list),
+         "bad chance event")
+    _, _, event, _, type_, options, weights, slot, end, copies = value
+    need(len(options) >= 2 and len(weights) == len(options) and all(_is_int(w) and w > 0 for w in weights),
+         "a chance event needs two outcomes or more, each with a weight")
+    _check_options(st, options, type_)
+    if copies:
+        need(type_ == "card" and len(copies) == len(options), "bad copies of a chance event's outcomes")
+        for option, weight, group in zip(options, weights, copies, strict=True):
+            group = int_list(group, "copies")
+            need(group[:1] == [option] and len(group) == weight and len(set(group)) == weight
+                 and all(0 <= iid < len(st.card_def) and st.card_def[iid] == st.card_def[option] for iid in group),
+                 "bad copies of a chance event's outcomes")
+    if event == "deal":
+        run = st.unordered.get(slot) if _is_int(slot) else None
+        need(run is not None and type_ == "card" and end in ("top", "bottom")
+             and {iid for group in copies for iid in group} == run, "a deal that is not from an unordered zone")
+    return pending_from_json(value)  # type: ignore[return-value]
+
+
+def _load_answers(st: State, value: Any) -> list[Any]:
+    need(isinstance(value, list), "bad chance answers")
+    need(not value or isinstance(st.pending, PendingChance), "chance answers with no chance event waited for")
+    return list(value)
+
+
+def _load_queue(st: State, value: Any) -> list[Frame]:
+    """Triggered effects waiting to be pushed: only at a chance event in the middle of
+    the operation that fired them."""
+    need(isinstance(value, list), "bad queue")
+    need(not value or isinstance(st.pending, PendingChance), "triggered effects wait with no chance event")
+    return _load_frames(st, value, "queue")
 
 
 def _bot_seats(st: State) -> set[int]:
@@ -293,6 +379,33 @@ def _load_journal(what: str) -> Callable[[State, Any], Journal]:
     return load
 
 
+def _load_shown(st: State, value: Any) -> dict[int, int]:
+    need(isinstance(value, list), "shown cards must be a list")
+    shown: dict[int, int] = {}
+    for entry in value:
+        need(isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0]) and 0 <= entry[0] < len(st.card_def),
+             "a card shown to some players does not exist")
+        seats = int_list(entry[1], "the players a card is shown to")
+        need(bool(seats) and all(0 <= p < st.n for p in seats), "a card is shown to a player not in the game")
+        shown[entry[0]] = sum(1 << p for p in set(seats))
+    return shown
+
+
+def _dump_shown(value: dict[int, int]) -> list[list[Any]]:
+    return [[iid, seats_of(mask)] for iid, mask in sorted(value.items())]
+
+
+def _load_notes(st: State, value: Any) -> list[Note]:
+    need(isinstance(value, list), "notes must be a list")
+    notes = []
+    for entry in value:
+        need(isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str), "bad note")
+        seats = int_list(entry[0], "the players a note is shown to")
+        need(bool(seats) and all(0 <= p < st.n for p in seats), "a note is shown to a player not in the game")
+        notes.append(Note(sum(1 << p for p in set(seats)), entry[1]))
+    return notes
+
+
 def _dump_attrs(value: dict[tuple[int, str], Any]) -> list[list[Any]]:
     return [[iid, name, v] for (iid, name), v in sorted(value.items(), key=lambda kv: kv[0])]
 
@@ -315,10 +428,22 @@ FIELDS: tuple[Field, ...] = (
     Field("zones", "lists", "zones", lambda v: [z[:] for z in v], _load_zones),
     Field("attrs", "dict", "attrs", _dump_attrs, _load_attrs),
     Field("revealed", "set", "revealed", sorted, _load_revealed),
+    # Shown to some players only (private.py); saves older than these fields have none.
+    Field("shown", "dict", "shown", _dump_shown, _load_shown, default=list),
+    Field("notes", "list", "notes", lambda v: [n.to_json() for n in v], _load_notes, default=list),
     Field("rng", "share", "rng", load=_load_rng),
+    # Explicit chance (chance.py): the mode, the unordered runs of shuffled zones.
+    Field("explicit", "share", "chance", lambda v: "explicit" if v else "seeded", _load_chance_mode,
+          default=lambda: "seeded"),
+    Field("unordered", "dicts", "unordered", _dump_unordered, _load_unordered, default=list),
     Field("stack", "frames", "stack", lambda v: [f.to_json() for f in v], _load_stack),
-    Field("queue", "empty"),  # triggered effects waiting to be pushed: empty between operations
     Field("pending", "share", "pending", lambda v: None if v is None else v.to_json(), _load_pending),
+    # Triggered effects waiting to be pushed: empty between operations, except at a
+    # chance event in the middle of the operation that fired them.
+    Field("queue", "frames", "queue", lambda v: [f.to_json() for f in v], _load_queue, default=list),
+    # The chance outcomes given to the operation that asked for them, for its next run.
+    Field("chance_answers", "list", "chance_answers", list, _load_answers, default=list),
+    Field("chance_pos", "share"),  # how many of them the running operation has taken
     Field("active", "share", "active", load=_load_player),
     Field("round_no", "share", "round", load=_load_count("round")),
     Field("turn_no", "share", "turn", load=_load_count("turn")),

@@ -14,7 +14,9 @@ player's decision they see the action (or that it was a choice) and every value 
 the cards they could not see: a card named by a decision is shown to a player who
 could see it just before the decision or just after it was carried out (a card
 played from a hand to the table is seen; a card discarded face down is `?`). Seats,
-numbers and words are public. The state keeps only the texts of its history, so
+numbers and words are public. With explicit chance, chance outcomes are steps too
+(`chance: deal king`, `chance: deal ?` to a player who does not see the card dealt;
+a number or word drawn is `?` to all). The state keeps only the texts of its history, so
 `information_state_string` replays the game from its seed to see what each decision
 showed (time grows with the game's length); the OpenSpiel and PettingZoo adapters
 record the steps as they go instead (`begin_step`/`Step`).
@@ -34,6 +36,8 @@ from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action
 from interpreter.runtime.decisions import find
 from interpreter.runtime.observation import _may_see, observe
+from interpreter.runtime.private import sees_shown
+from interpreter.runtime.records import CHANCE, PendingChance
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -41,7 +45,7 @@ if TYPE_CHECKING:
 
 def card_seen_by(st: State, iid: int, player: int) -> bool:
     """Whether `player` may see which card the copy `iid` is, where it is now."""
-    if iid in st.revealed:
+    if iid in st.revealed or sees_shown(st, iid, player):
         return True
     slot = st.loc[iid]
     if slot < 0:
@@ -92,18 +96,20 @@ class Step:
 
     def text_for(self, viewer: int) -> str:
         shown = [w if who is None or viewer == self.player or viewer in who else "?" for w, who in self.words]
-        return f"P{self.player + 1}: " + " ".join(shown)
+        return (f"P{self.player + 1}: " if self.player >= 0 else "chance: ") + " ".join(shown)
 
 
 @attrs.define
 class PendingStep:
-    """A decision about to be carried out: who sees its cards before it. A pick in a
+    """A decision about to be carried out: who sees its cards before it. A word names
+    a card (`cards`: its copies, any of which shows it; None: no card) or nothing but
+    itself; a chance outcome that is no card is seen by no one (`HIDDEN`). A pick in a
     simultaneous step stays one (sealed: only its player sees it) until the step is
     over (`record_step`)."""
 
     player: int
     words: list[str]
-    cards: list[int | None]
+    cards: list[tuple[int, ...] | None]
     seen_before: list[frozenset[int]]
     simultaneous: bool = False
 
@@ -114,26 +120,44 @@ class PendingStep:
     def finish(self, after: State) -> Step:
         """The step, once the decision is carried out (`after` is the state then)."""
         words: list[tuple[str, frozenset[int] | None]] = []
-        for word, iid, before in zip(self.words, self.cards, self.seen_before, strict=True):
-            if iid is None:
+        for word, copies, before in zip(self.words, self.cards, self.seen_before, strict=True):
+            if copies is None:
                 words.append((word, None))
             else:
-                after_seen = frozenset(p for p in range(after.n) if card_seen_by(after, iid, p))
+                after_seen = frozenset(p for p in range(after.n) if any(card_seen_by(after, c, p) for c in copies))
                 words.append((word, before | after_seen))
         return Step(self.player, tuple(words))
 
 
+HIDDEN: tuple[int, ...] = ()  # the "card" of a chance outcome that is no card: no one sees it by its card
+
+
 def begin_step(st: State, action: Action, space: ActionSpace, player: int | None = None) -> PendingStep:
     """Note what `action` (one of the legal actions of `player`, default the one
-    `State.legal_actions()` lists for) shows, before it is made."""
+    `State.legal_actions()` lists for, or one of a chance node's outcomes) shows, before
+    it is made. Of a chance outcome, everyone sees that the event happened; its card
+    whoever sees that card (one of its identical copies) just before or after; a number
+    or word drawn no one (its effects show where they are visible)."""
+    pending = st.pending
+    cards: list[tuple[int, ...] | None]
+    if isinstance(pending, PendingChance):
+        copies = pending.copies[pending.options.index(action.payload)] if pending.copies else ()
+        is_card = pending.type == "card" and type(action.payload) is int
+        word, _, what = action.text.partition(" ")
+        words = [word, st.gd.cards[st.card_def[action.payload]].id if is_card else what]  # cards by definition
+        cards = [None, tuple(copies) or ((action.payload,) if is_card else HIDDEN)]
+        return PendingStep(CHANCE, words, cards, _seen(st, cards))
     in_step = simultaneous.in_step(st)
     if player is None:
         player = st.players_to_act()[0] if in_step else st.current_player()
     words = space.id_words(space.id_of(st, action))
-    cards = space.cards_named(st, action)
-    seen = [frozenset() if iid is None else frozenset(p for p in range(st.n) if card_seen_by(st, iid, p))
-            for iid in cards]
-    return PendingStep(player, words, cards, seen, in_step)
+    cards = [None if iid is None else (iid,) for iid in space.cards_named(st, action)]
+    return PendingStep(player, words, cards, _seen(st, cards), in_step)
+
+
+def _seen(st: State, cards: list[tuple[int, ...] | None]) -> list[frozenset[int]]:
+    return [frozenset() if copies is None else
+            frozenset(p for p in range(st.n) if any(card_seen_by(st, c, p) for c in copies)) for copies in cards]
 
 
 Steps = list[Step | PendingStep]  # decisions so far; sealed picks of a step under way at the end

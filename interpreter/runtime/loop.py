@@ -1,7 +1,8 @@
 """The run loop: run operations until a decision is needed or the game is over.
 
 A running game is a stack of frames (`records.Frame`: code index, next operation,
-locals) inside the state. An operation returns True when it waits for a decision;
+locals) inside the state. An operation returns True when it waits for a decision,
+or raises NeedChance when it needs a chance outcome (explicit chance, chance.py);
 triggered effects queued while it ran are pushed as frames right after it. A step
 budget per resolution and a cap on frame depth turn runaway rules into rule errors.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter.diagnostics import RuleRuntimeError
+from interpreter.runtime.chance import NeedChance
 from interpreter.runtime.ending import check_end, finish
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 
@@ -48,6 +50,9 @@ def run(st: State) -> None:
             try:  # free unless raised (Python 3.11+)
                 if ops[pc](st, fr):
                     return
+            except NeedChance as need:  # explicit chance: wait for the outcome, then run the operation
+                fr.pc = getattr(need, ERROR_AT, pc)  # that asked again (in a fused run: the one inside it)
+                return
             except RULE_SLIPS as err:
                 # a fused run (compile/fusion.py) names the operation inside it that failed
                 raise rule_error(code.wheres[getattr(err, ERROR_AT, pc)], err) from None

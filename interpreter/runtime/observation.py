@@ -4,7 +4,9 @@ Counters and zones say who may see them (`all`, `owner`, `none`); a zone's order
 hidden. Everything shown to a player — the terminal view, a bot's input, a log shown to
 a person — comes through `observe`, so nothing hidden leaks by accident.
 A card a player may not see is shown as its count only; revealed cards are visible
-to all until they move.
+to all until they move, and cards revealed to some players (`reveal CARDS to PLAYERS`)
+to those players until they move. Notes shown to some players (`show "TEXT" to
+PLAYERS`) are in the observation of those players only, under `notes`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.model import ViewDef
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.present import render_template
+from interpreter.runtime.private import notes_for, sees_shown
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -54,7 +57,7 @@ def observe(st: State, player: int) -> dict[str, Any]:
                     listed = sorted(listed)
                 shown_zones.append({"count": len(cards), "cards": listed})
             else:
-                seen = [st.card_text(c) for c in cards if c in st.revealed]
+                seen = [st.card_text(c) for c in cards if c in st.revealed or sees_shown(st, c, player)]
                 entry: dict[str, Any] = {"count": len(cards)}
                 if seen:
                     entry["revealed"] = sorted(seen)
@@ -73,11 +76,15 @@ def observe(st: State, player: int) -> dict[str, Any]:
         "zones": zones,
         "terminal": st.terminal,
     }
+    notes = notes_for(st, player) if st.notes else []
+    if notes:
+        obs["notes"] = notes
     if gd.views and 0 <= player < st.n:
         obs["views"] = {view.id: render_view(st, view, player) for view in gd.views}
     if st.terminal:
         obs["winners"] = list(st.winners)
-    if st.pending is not None and st.pending.waits_for(player):  # never another player's pick
+    # never another player's pick, nor a chance node's outcomes (to a spectator, -1 too)
+    if st.pending is not None and player >= 0 and st.pending.waits_for(player):
         obs["decision"] = {"prompt": st.prompt(), "legal": [a.text for a in st.legal_actions(player)]}
     return obs
 

@@ -46,6 +46,9 @@ def seat_name(player: int, viewers: set[int] | None = None) -> str:
     return f"P{player + 1}{' (you)' if you else ''}"
 
 
+NOTES_SHOWN = 5  # the latest notes a person's view lists
+
+
 def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full: bool = True) -> list[str]:
     """Lines showing one player's observation: turn, the game's views, counters, zones.
     With `full` False and views defined, the views stand for the whole table (the
@@ -58,6 +61,10 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full
         # The game's own views of the table come first: they are made for people.
         lines.append(f"{labels.get(view_id, view_id)}:")
         lines.extend("  " + line for line in text.rstrip("\n").split("\n"))
+    if obs.get("notes"):
+        # What the rules showed this player only (`show ... to`): the latest few.
+        lines.append("Shown to you:")
+        lines.extend("  " + note for note in obs["notes"][-NOTES_SHOWN:])
     if obs.get("views") and not full:
         lines.append("(type 'all' to see every counter and zone)")
         return lines

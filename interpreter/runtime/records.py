@@ -1,4 +1,5 @@
-"""The named records a running game is made of: frames, pending decisions and grants.
+"""The named records a running game is made of: frames, pending decisions (a player's
+or, in explicit chance mode, the chance player's) and grants.
 
 They are slotted attrs classes (fast attribute access, no per-instance dict) and plain
 data: each has `to_json()`/`from_json()` giving the lists the save format has always
@@ -114,7 +115,45 @@ class PendingSimultaneous(PendingActions):
         return any(p == player and c is None for p, c in zip(self.players, self.chosen, strict=True))
 
 
-Pending = PendingActions | PendingChoice
+CHANCE = -1  # the chance player (OpenSpiel's kChancePlayerId)
+
+
+@attrs.define(slots=True, eq=True)
+class PendingChance:
+    """The game waits for the outcome of a random event (explicit chance mode, see
+    chance.py). `event` is "value" (a `random`, `pick_random` or `shuffled` draw: the
+    outcome is one of `options`, a value of `type`) or "deal" (which card of the
+    unordered part of zone slot `slot` comes next from its `end`, "top" or "bottom":
+    `options` are cards). `weights[i]` is how many equally likely ways give
+    `options[i]`: its probability is `weights[i] / sum(weights)`. For cards,
+    `copies[i]` lists the identical copies `options[i]` stands for (empty: itself
+    alone); the one taken is drawn among them from the state's generator."""
+
+    event: str
+    prompt: str
+    type: str
+    options: list[Any]
+    weights: list[int]
+    slot: int = -1
+    end: str = ""
+    copies: list[list[int]] = attrs.field(factory=list)
+
+    kind = "chance"
+    player = CHANCE
+
+    def copy(self) -> PendingChance:
+        return self  # never changed in place once made
+
+    def to_json(self) -> list[Any]:
+        return ["chance", CHANCE, self.event, self.prompt, self.type, list(self.options), list(self.weights),
+                self.slot, self.end, [list(c) for c in self.copies]]
+
+    def waits_for(self, player: int) -> bool:
+        """Only the chance player decides here."""
+        return player == CHANCE
+
+
+Pending = PendingActions | PendingChoice | PendingChance
 
 
 def pending_from_json(data: list[Any]) -> Pending:
@@ -123,6 +162,9 @@ def pending_from_json(data: list[Any]) -> Pending:
         return PendingActions(data[1], data[2], data[3])
     if data[0] == "simultaneous":
         return PendingSimultaneous(data[1], data[2], data[3], list(data[4]), list(data[5]))
+    if data[0] == "chance":
+        return PendingChance(data[2], data[3], data[4], list(data[5]), list(data[6]), data[7], data[8],
+                             [list(c) for c in data[9]])
     return PendingChoice(data[1], list(data[2]), data[3], data[4], data[5], data[6])
 
 

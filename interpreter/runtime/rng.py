@@ -27,6 +27,16 @@ def randbelow(st: State, n: int) -> int:
     return next_u64(st) % n
 
 
+def derived_below(st: State, n: int, salt: int) -> int:
+    """A number in [0, n) that depends on the generator's state and `salt` but does not
+    advance it: a pick the state's history must not record (replaying the history's
+    texts would not make it again, so it must not change the generator's future)."""
+    x = (st.rng ^ ((salt + 1) * 0xD1B54A32D192ED03)) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return (x ^ (x >> 31)) % n
+
+
 def shuffle_in_place(st: State, items: list[Any]) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = next_u64(st) % (i + 1)

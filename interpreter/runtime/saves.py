@@ -43,7 +43,7 @@ from interpreter.runtime.actions import render
 from interpreter.runtime.decisions import legal_actions
 from interpreter.runtime.errors import RULE_SLIPS
 from interpreter.runtime.fields import SAVED, card_name, need, zone_name
-from interpreter.runtime.records import PendingActions
+from interpreter.runtime.records import PendingActions, PendingChance
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -55,8 +55,8 @@ MIN_KEY_BYTES = 16  # shorter keys are guessable
 SIGNATURE = "signature"
 SIGNATURE_SCHEME = "hmac-sha256:"
 # Compared after a migration: the table a save shows, which a replay must reproduce.
-_MIGRATION_CHECKED = ("counters", "zones", "card_def", "loc", "rng", "active", "round", "turn", "terminal",
-                      "winners", "history")
+_MIGRATION_CHECKED = ("counters", "zones", "card_def", "loc", "rng", "chance", "unordered", "active", "round", "turn",
+                      "terminal", "winners", "history")
 
 
 def state_to_dict(st: State) -> dict[str, Any]:
@@ -73,7 +73,9 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "seed": st.seed,
     }
     for field in SAVED:
-        data[field.key] = field.dump(getattr(st, field.attr))  # type: ignore[index]
+        value = field.dump(getattr(st, field.attr))
+        if field.default is None or value != field.default():  # fields added since: left out at their default
+            data[field.key] = value  # type: ignore[index]
     return data
 
 
@@ -146,9 +148,9 @@ def fill_state(st: State, data: dict[str, Any]) -> None:
     for field in SAVED:
         key = field.key
         assert key is not None and field.load is not None  # SAVED fields have both
-        need(key in data, f"the field '{key}' is missing")
+        need(key in data or field.default is not None, f"the field '{key}' is missing")
         try:
-            setattr(st, field.attr, field.load(st, data[key]))
+            setattr(st, field.attr, field.load(st, data[key] if key in data else field.default()))  # type: ignore[misc]
         except GameError:
             raise
         except (TypeError, ValueError, IndexError, AttributeError, KeyError) as err:
@@ -173,14 +175,14 @@ class _MakesStates(Protocol):
     """The game a state belongs to makes new states (the Game does)."""
 
     def new_initial_state(self, num_players: int | None = None, seed: int = 0,
-                          seats: list[str] | None = None) -> State: ...
+                          seats: list[str] | None = None, chance: str = "seeded") -> State: ...
 
 
-# The last replays, by (game, players, seats, seed): saves taken along one game (as a
+# The last replays, by (game, players, seats, seed, chance mode): saves taken along one game (as a
 # test harness or a server takes them) replay only the actions after the last one
 # replayed, not the whole game each time. A cached state keeps its game alive, so the
 # game's id names it while cached (and `is` is checked anyway).
-_REPLAYS: OrderedDict[tuple[int, int, tuple[str, ...], int], tuple[tuple[str, ...], State]] = OrderedDict()
+_REPLAYS: OrderedDict[tuple[int, int, tuple[str, ...], int, str], tuple[tuple[str, ...], State]] = OrderedDict()
 _REPLAYS_KEPT = 4
 
 
@@ -188,13 +190,14 @@ def replay_of(st: State) -> State:
     """The state the seed, seats and actions of `st` lead to, played from the start (or
     from a replay of the same game that its actions continue)."""
     history = st.history
-    key = (id(st.game), st.n, tuple(st.seats), st.seed)
+    mode = "explicit" if st.explicit else "seeded"
+    key = (id(st.game), st.n, tuple(st.seats), st.seed, mode)
     hit = _REPLAYS.get(key)
     if hit is not None and hit[1].game is st.game and list(hit[0]) == history[:len(hit[0])]:
         fresh, done = hit[1].clone(), len(hit[0])
     else:
         game = cast(_MakesStates, st.game)
-        fresh, done = game.new_initial_state(st.n, st.seed, list(st.seats)), 0
+        fresh, done = game.new_initial_state(st.n, st.seed, list(st.seats), chance=mode), 0
     for number, text in enumerate(history[done:], done + 1):
         try:
             fresh.apply_action(text)
@@ -268,6 +271,8 @@ def _stack_difference(st: State, saved: list[list[Any]], real: list[list[Any]]) 
 def _decision(st: State, pending: list[Any] | None) -> str:
     if pending is None:
         return "no decision"
+    if pending[0] == PendingChance.kind:
+        return f"the chance event '{pending[3]}'"
     who = f"P{pending[1] + 1}"
     if pending[0] == PendingActions.kind:
         return f"{who} to pick a '{pending[2]}' action"

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, Protocol
 
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.model import GameDef
-from interpreter.runtime import decisions, learning, simultaneous
+from interpreter.runtime import chance, decisions, learning, simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
@@ -25,7 +26,16 @@ from interpreter.runtime.layout import Layout, StartTemplate
 from interpreter.runtime.loop import run
 from interpreter.runtime.observation import observe
 from interpreter.runtime.present import render_observation
-from interpreter.runtime.records import Frame, Grant, Pending, PendingActions, PendingSimultaneous
+from interpreter.runtime.private import Note
+from interpreter.runtime.records import (
+    CHANCE,
+    Frame,
+    Grant,
+    Pending,
+    PendingActions,
+    PendingChance,
+    PendingSimultaneous,
+)
 from interpreter.runtime.saves import (
     STATE_FORMAT,
     code_shape,
@@ -39,7 +49,7 @@ from interpreter.runtime.simultaneous import SIMULTANEOUS
 from interpreter.runtime.tensor import TensorLayout
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
-__all__ = ["SIMULTANEOUS", "STATE_FORMAT", "TERMINAL", "Rules", "State", "load_state", "new_state"]
+__all__ = ["CHANCE", "SIMULTANEOUS", "STATE_FORMAT", "TERMINAL", "Rules", "State", "load_state", "new_state"]
 
 
 class Rules(Protocol):
@@ -56,6 +66,8 @@ class Rules(Protocol):
     def action_space(self, num_players: int) -> ActionSpace: ...
 
     def tensor_layout(self, num_players: int) -> TensorLayout: ...
+
+    def eager_zones(self) -> frozenset[int]: ...
 
 
 class State:
@@ -75,7 +87,11 @@ class State:
     loc: list[int]
     attrs: dict[tuple[int, str], Any]
     revealed: set[int]
+    shown: dict[int, int]
+    notes: list[Note]
     rng: int
+    explicit: bool
+    unordered: dict[int, set[int]]
     stack: list[Frame]
     queue: list[Frame]
     pending: Pending | None
@@ -92,12 +108,15 @@ class State:
     history: Journal
     log: Journal
     legal_cache: list[Action] | None
+    chance_answers: list[Any]
+    chance_pos: int
 
     # ---- OpenSpiel-like API --------------------------------------------------------
 
     def current_player(self) -> int:
         """The seat to act now, SIMULTANEOUS (-2) during a simultaneous step (several
-        seats pick at once: `players_to_act()`), or TERMINAL (-4) when the game is over."""
+        seats pick at once: `players_to_act()`), CHANCE (-1) at a chance node (explicit
+        chance), or TERMINAL (-4) when the game is over."""
         if self.terminal or self.pending is None:
             return TERMINAL
         if isinstance(self.pending, PendingSimultaneous):
@@ -126,18 +145,21 @@ class State:
         return list(decisions.legal_actions(self))
 
     def apply_action(self, action: Action | str, player: int | None = None) -> None:
-        """Make a legal move. During a simultaneous step it is one seat's pick: of
-        `player`, or the seat a `P2: ...` text names, or else the first still to pick;
-        the last pick carries the step out. Elsewhere `player`, if given, must be the
-        player to act. IllegalActionError, changing nothing, for a move that is not legal."""
+        """Make a legal move, or at a chance node force one of its outcomes (an Action
+        of `chance_outcomes()` or its text, e.g. "chance 6" or "deal king"). During a
+        simultaneous step it is one seat's pick: of `player`, or the seat a `P2: ...`
+        text names, or else the first still to pick; the last pick carries the step out.
+        Elsewhere `player`, if given, must be the player to act. IllegalActionError,
+        changing nothing, for a move that is not legal."""
         if self.terminal:
             raise GameError("the game is over; no more actions")
         if isinstance(self.pending, PendingSimultaneous):
             simultaneous.choose(self, action, player)
             return
         if player is not None and player != self.current_player():
+            now = "the chance player" if self.current_player() == CHANCE else f"P{self.current_player() + 1}"
             raise IllegalActionError(f"P{player + 1 if isinstance(player, int) else player} is not to act now "
-                                     f"(P{self.current_player() + 1} is)")
+                                     f"({now} is)")
         decisions.apply(self, action)
 
     def apply_actions(self, joint: Sequence[Action | str | None]) -> None:
@@ -145,6 +167,25 @@ class State:
         action for each seat still to pick and None for the others. Checked whole:
         IllegalActionError, changing nothing, when any entry is wrong."""
         simultaneous.apply_joint(self, joint)
+
+    # ---- explicit chance (docs/chance.md) -------------------------------------------
+
+    @property
+    def chance_mode(self) -> str:
+        """"explicit" when random events are chance nodes, else "seeded"."""
+        return "explicit" if self.explicit else "seeded"
+
+    def is_chance_node(self) -> bool:
+        return not self.terminal and isinstance(self.pending, PendingChance)
+
+    def chance_outcomes(self, exact: bool = False) -> list[tuple[Action, Any]]:
+        """At a chance node, each outcome (an Action, like the legal actions) with its
+        probability: a float, or with `exact` a Fraction. Elsewhere []."""
+        pending = self.pending
+        if self.terminal or not isinstance(pending, PendingChance):
+            return []
+        chances: list[Fraction] = chance.probabilities(pending)
+        return [(a, p if exact else float(p)) for a, p in zip(decisions.legal_actions(self), chances, strict=True)]
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -207,35 +248,55 @@ class State:
 
     def legal_action_ids(self, player: int | None = None) -> list[int]:
         """The legal actions as integer ids, ascending (see runtime/action_space.py);
-        `player` as for `legal_actions`."""
+        `player` as for `legal_actions`; at a chance node, the outcomes' chance ids."""
         if self.terminal or (player is not None and not self.pending_for(player)):
             return []
-        return list(self.game.action_space(self.n).legal(self, player))
+        space = self.game.action_space(self.n)
+        return list(space.chance_legal(self) if self.is_chance_node() else space.legal(self, player))
 
     def pending_for(self, player: int) -> bool:
-        """Whether `player` has a decision to make now."""
+        """Whether `player` has a decision to make now (CHANCE: at a chance node)."""
         return not self.terminal and self.pending is not None and self.pending.waits_for(player)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
-        """1 for each legal id, 0 elsewhere, over the whole action space."""
-        mask = [0] * self.num_distinct_actions()
+        """1 for each legal id, 0 elsewhere, over the whole action space (at a chance
+        node, over the chance ids, as OpenSpiel's masks are)."""
+        space = self.game.action_space(self.n)
+        mask = [0] * (space.chance_size if self.is_chance_node() else space.size)
         for a in self.legal_action_ids(player):
             mask[a] = 1
         return mask
 
     def action_to_string(self, player: int, action: int) -> str:
-        """The text of an integer action (the same for every player and state)."""
-        return self.game.action_space(self.n).to_string(action)
+        """The text of an integer action (the same for every player and state); for
+        the CHANCE player, of a chance id."""
+        space = self.game.action_space(self.n)
+        return space.chance_to_string(action) if player == CHANCE else space.to_string(action)
 
     def string_to_action(self, player: int, text: str) -> int:
-        """The id of an id text or of one of `player`'s legal action texts."""
-        mine = player if isinstance(player, int) and self.pending_for(player) else None
-        return learning.id_of_text(self, self.game.action_space(self.n), text, mine)
+        """The id of an id text or of one of `player`'s legal action texts (for the
+        CHANCE player, of a chance id's text or an outcome's)."""
+        space = self.game.action_space(self.n)
+        if player != CHANCE:
+            mine = player if isinstance(player, int) and self.pending_for(player) else None
+            return learning.id_of_text(self, space, text, mine)
+        wanted = " ".join(str(text).split())
+        found = next((a for a in range(space.chance_size) if space.chance_to_string(a) == wanted), None)
+        if found is None and self.is_chance_node():
+            found = next((space.chance_id_of(self, o) for o in self.legal_actions() if o.text == wanted), None)
+        if found is None:
+            raise IllegalActionError(f"'{text}' is not a chance outcome of {self.gd.name}")
+        return found
 
     def apply_action_id(self, action: int, player: int | None = None) -> None:
-        """Make the legal move with this id (IllegalActionError, state unchanged, if none);
-        `player` as for `apply_action`."""
-        learning.apply_id(self, self.game.action_space(self.n), action, player)
+        """Make the legal move with this id (at a chance node: the outcome with this
+        chance id); IllegalActionError, state unchanged, if there is none. `player` as
+        for `apply_action`."""
+        space = self.game.action_space(self.n)
+        if self.is_chance_node():
+            self.apply_action(space.chance_action(self, action), player)
+        else:
+            learning.apply_id(self, space, action, player)
 
     def apply_action_ids(self, joint: Sequence[int | None]) -> None:
         """A simultaneous step's picks as integer ids, one entry per seat (None for the
@@ -251,7 +312,8 @@ class State:
         replayed from its seed to see what each decision showed)."""
         space = self.game.action_space(self.n)
         learning.check_player(self, player)
-        steps = learning.replay_steps(new_state(self.game, self.n, self.seed, self.seats), self.history, space)
+        start = new_state(self.game, self.n, self.seed, self.seats, self.chance_mode)
+        steps = learning.replay_steps(start, self.history, space)
         return learning.information_state_string(self, player, steps, space)
 
     def observation_tensor(self, player: int) -> list[float]:
@@ -306,9 +368,11 @@ _JOURNALS = tuple(f for f in SAVED if f.copy == "journal")
 _JOURNALS_LAST = bool(_JOURNALS) and SAVED[len(SAVED) - len(_JOURNALS):] == _JOURNALS
 
 
-def new_state(game: Rules, num_players: int, seed: int, seats: list[str]) -> State:
+def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance_mode: str = "seeded") -> State:
     """The state of a new game: components placed, then setup and flow run to the
-    first decision."""
+    first decision (with explicit chance, maybe a chance node)."""
+    if chance_mode not in chance.MODES:
+        raise GameError(f"chance must be one of {', '.join(chance.MODES)}, not {chance_mode!r}")
     gd = game.definition
     st = State.__new__(State)
     st.game, st.gd, st.gd_listens = game, gd, gd.listens
@@ -319,7 +383,9 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str]) -> Sta
     st.zones = [z[:] for z in template.zones]
     st.card_def, st.loc = template.card_def[:], template.loc[:]
     st.attrs, st.revealed = {}, set()
+    st.shown, st.notes = {}, []
     st.rng = seed & ((1 << 64) - 1)
+    st.explicit, st.unordered, st.chance_answers, st.chance_pos = chance_mode == "explicit", {}, [], 0
     st.stack, st.queue, st.pending = [], [], None
     st.active, st.round_no, st.turn_no = 0, 0, 0
     st.uses = {"turn": {}, "round": {}, "game": {}}
@@ -346,7 +412,7 @@ def load_state(game: Rules, text: str) -> State:
     st = State.__new__(State)
     st.game, st.gd, st.gd_listens, st.layout = game, gd, gd.listens, game.layout(n)
     st.n, st.players, st.seats, st.seed = n, list(range(n)), list(data["seats"]), data["seed"]
-    st.queue, st.legal_cache = [], None
+    st.queue, st.legal_cache, st.chance_pos = [], None, 0
     fill_state(st, data)
     return st
 
@@ -358,8 +424,11 @@ def _migrate(game: Rules, data: dict[str, Any]) -> State:
     if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
         raise GameError("corrupt save: bad history")
     why = f"this save was made by another version of orrery's engine ({data['engine']}, now {game.engine_id})"
+    mode = data.get("chance", "seeded")
+    if mode not in chance.MODES:
+        raise GameError("corrupt save: bad chance mode (seeded or explicit)")
     try:
-        st = new_state(game, data["players"], data["seed"], list(data["seats"]))
+        st = new_state(game, data["players"], data["seed"], list(data["seats"]), mode)
         for text in history:
             st.apply_action(text)
     except GameError as err:

@@ -4,8 +4,9 @@ is fixed by the game and the player count, for neural networks.
 It is laid out from the declared components only and filled under the declared
 visibility only (the same rule as `observation.observe`): a counter the player may
 not see is 0, a zone the player may not see shows its number of cards and its
-revealed cards, nothing else. Seats are in table order (P1 first), not rotated to the
-viewer: the `player` piece says who is looking. Pieces, in order:
+revealed cards (to all, or to this player), nothing else; notes shown to a player are
+text and are not in the tensor (they are in the observation string). Seats are in
+table order (P1 first), not rotated to the viewer: the `player` piece says who is looking. Pieces, in order:
 
 * `player` (N): one-hot, the viewing seat;
 * `current` (N): one-hot, the seat to act (zeros when the game is over);
@@ -114,6 +115,8 @@ class TensorLayout:
         layout, gd = self.layout, self.gd
         cards = len(gd.cards)
         revealed = st.revealed
+        shown = st.shown
+        bit = 1 << player if player >= 0 else 0
         for slot, content in enumerate(st.zones):
             at = base + self.slot_offsets[slot]
             out[at] = float(len(content))
@@ -122,7 +125,7 @@ class TensorLayout:
             zone = gd.zones[layout.zdef[slot]]
             seen = _may_see(zone.visible, layout.zowner[slot], player)
             for iid in content:
-                if seen or iid in revealed:
+                if seen or iid in revealed or (shown and shown.get(iid, 0) & bit):
                     out[at + 1 + st.card_def[iid]] += 1.0
             if self.slot_tops[slot] and seen:
                 out[at + 1 + cards + st.card_def[content[-1]]] = 1.0

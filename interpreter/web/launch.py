@@ -1,0 +1,150 @@
+"""Starting a served game: a new one or one resumed from its log, then serving it.
+
+The command line parses and checks the arguments; this module sets up the session the
+way `orrery play` sets up its table (the same log checks: a log is written only over a
+new file or a log of the same game, a resumed log must match the rules and not be
+over), prints one URL per human seat, and serves until interrupted. A game stopped
+before its end is left in its log (a fresh file when none was asked for), with the
+command that continues it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from interpreter.diagnostics import GameError
+from interpreter.game import Game
+from interpreter.play.logs import check_log_target, hash_mismatch, load_log_game, new_log, read_log
+from interpreter.play.runner import replay_actions, seat_agents
+from interpreter.web.session import Session, start_bots
+
+Write = Callable[[str], None]
+
+
+def add_serve_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `orrery serve` that are about the server (the rest are play's)."""
+    parser.add_argument("--port", type=int, default=8765, metavar="P", help="port (default 8765; 0: any free port)")
+    parser.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open the seats' pages in a browser")
+
+
+def new_session(game: Game, target: str, overlays: list[str], players: int, seats: list[str], seed: int,
+                log_path: Path | None, key: bytes | None) -> Session:
+    """A game about to start, logged to `log_path` (checked before anything is played)."""
+    if log_path is not None:
+        check_log_target(log_path, game.definition.id)
+    log = new_log(game, target, overlays, players, seats, seed)
+    log.sign_key = key
+    state = game.new_initial_state(players, seed, seats)
+    return Session(game, state, seat_agents(game, seats, seed), log, log_path)
+
+
+def resume_session(log_file: str, key: bytes | None, log_path: Path | None, target: str | None) -> Session:
+    """The game recorded in `log_file`, replayed to where it stopped; logged on to
+    `log_path` (default: the same file)."""
+    log = read_log(log_file, key)
+    path = log_path or Path(log_file)
+    check_log_target(path, log.game)
+    log.sign_key = key
+    game = load_log_game(log, target)
+    mismatch = hash_mismatch(log, game)
+    if mismatch:
+        raise GameError(f"cannot resume {log_file}: {mismatch}")
+    if log.result is not None:
+        raise GameError(f"cannot resume {log_file}: that game is over ({len(log.actions)} actions); "
+                        f"use orrery replay to see it")
+    state = game.new_initial_state(log.players, log.seed, log.seats)
+    agents = seat_agents(game, log.seats, log.seed)
+    moves: list[tuple[int, str]] = []
+    replay_actions(state, log.actions, agents, lambda _s, player, text: moves.append((player, text)))
+    return Session(game, state, agents, log, path, moves)
+
+
+def serve(session: Session, host: str, port: int, open_browser: bool, write: Write) -> None:
+    """Serve `session` until interrupted (Ctrl-C); print the URLs first."""
+    try:  # the web stack is an optional extra: only this command needs it
+        from interpreter.web.app import Server, base_url, bind, seat_urls
+    except ModuleNotFoundError as err:
+        if err.name not in ("starlette", "uvicorn"):
+            raise
+        raise GameError(f"orrery serve needs {err.name}: pip install 'orrery[web]'") from None
+    try:
+        sock = bind(host, port)
+    except (OSError, OverflowError) as err:
+        raise GameError(f"cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err}") from None
+    base = base_url(sock, host)
+    state = session.state
+    write(f"{state.gd.name}: {state.n} players, seed {session.log.seed if session.log else '?'}"
+          f"{f', resumed after {len(session.moves)} actions' if session.moves else ''}.")
+    write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(state.seats)))
+    if session.log_path is not None:
+        write(f"Logging to {session.log_path}.")
+    urls = seat_urls(session, base)
+    for who, url in urls:
+        write(f"{who}: {url}")
+    write("Each link is secret: it shows what that seat may see. Stop with Ctrl-C.")
+    server = Server(session, sock)
+    start_bots(session)
+
+    def opened() -> None:
+        if open_browser:
+            for _, url in urls:
+                webbrowser.open(url)
+
+    # uvicorn stops on Ctrl-C or SIGTERM, then raises the signal again: both become a
+    # KeyboardInterrupt here, so the game is kept and the command ends cleanly.
+    previous = _term_as_interrupt()
+    try:
+        server.run(opened)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    _keep(session, write)
+
+
+def _term_as_interrupt() -> Any:
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt()
+
+    return signal.signal(signal.SIGTERM, interrupt)
+
+
+def _keep(session: Session, write: Write) -> None:
+    """Say where the game is kept and how to go on (a fresh log when none was asked for)."""
+    state, log = session.state, session.log
+    if state.is_terminal():
+        for line in (session.view(-1)["result"] or {}).get("lines", []):
+            write(line)
+        if session.log_path is not None:
+            write(f"Log: {session.log_path}")
+        return
+    if log is None or not session.moves:
+        write("Stopped.")
+        return
+    if session.log_path is None:
+        session.log_path = fresh_log_path(log.game, log.seed)
+        session.save(failed=bool(session.error))
+    write(f"Stopped. {len(session.moves)} actions saved to {session.log_path}; "
+          f"continue with: orrery serve --resume {session.log_path}")
+
+
+def fresh_log_path(game: str, seed: int) -> Path:
+    stem = f"{game}-seed{seed}"
+    path = Path(f"{stem}.orrery-log.json")
+    number = 2
+    while path.exists():
+        path = Path(f"{stem}-{number}.orrery-log.json")
+        number += 1
+    return path

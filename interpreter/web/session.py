@@ -1,0 +1,262 @@
+"""One game served to browsers: the state, its seats' secret tokens, bots, the log file.
+
+The state lives on the server and is changed only here, under one lock: a human seat's
+action arrives from its page, the seats of agents (random, first, a registered agent)
+are stepped by a worker thread, and game bots decide inside the state. Every applied
+action is narrated (redacted per human seat at the moment it is played, as the terminal
+does), the log file is rewritten after it through `play.logs.write_log` (the same
+atomic write and target checks as `orrery play --log`), and a version number goes up so
+that waiting pages fetch the new view. A page is identified by a secret token per seat
+(`secrets.token_urlsafe`); what it is sent is computed from that seat's observation.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter.agents import Agent, parse_seat
+from interpreter.diagnostics import GameError, IllegalActionError
+from interpreter.game import Game
+from interpreter.play.logs import GameLog, write_log
+from interpreter.play.runner import MAX_ACTIONS
+from interpreter.play.terminal import redact
+from interpreter.runtime.simultaneous import picks_so_far, split_pick
+from interpreter.runtime.state import State
+from interpreter.web.view import decision_view, observation_view, result_view
+
+SPECTATOR = -1
+MAX_NARRATION_LINES = 5000  # moves and log lines a page is sent, the latest kept
+
+
+@attrs.define
+class Move:
+    """One applied action as each human seat reads it (cards it could not see then are
+    'a hidden card'), with the game's log lines it wrote."""
+
+    number: int
+    player: int
+    shown: dict[int, str]
+    lines: list[str]
+    sealed: bool = False  # a pick of a simultaneous step under way: "has chosen" to the others
+
+
+@attrs.define
+class Outcome:
+    """The answer to a page's action: applied, or why not (errors as data)."""
+
+    ok: bool
+    message: str = ""
+
+
+class Session:
+    """A served game. `tokens` maps each secret to its seat (or SPECTATOR)."""
+
+    def __init__(self, game: Game, state: State, agents: dict[int, Agent], log: GameLog | None = None,
+                 log_path: Path | None = None, moves: list[tuple[int, str]] | None = None):
+        self.game = game
+        self.state = state
+        self.agents = agents
+        self.log = log
+        self.log_path = log_path
+        self.humans = [i for i, seat in enumerate(state.seats) if parse_seat(seat).name == "human"]
+        watchers = self.humans or [SPECTATOR]
+        self.tokens: dict[str, int] = {secrets.token_urlsafe(24): seat for seat in watchers}
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.version = 0
+        self.error = ""
+        self.stopped = False
+        self.moves: list[Move] = []
+        self._sealed: list[tuple[State, int, str, Agent | None]] = []  # picks not yet told to the agents
+        # Actions replayed from a resumed log are narrated as they are now seen; the
+        # picks of a step still under way stay secret.
+        secret = len(picks_so_far(state))
+        for i, (player, text) in enumerate(moves or []):
+            sealed, plain = i >= len(moves or []) - secret, split_pick(text)[1]
+            shown = ({seat: plain if seat == player else "has chosen" for seat in self._viewers()} if sealed
+                     else self._shown(plain, player))
+            self.moves.append(Move(len(self.moves) + 1, player, shown, [], sealed=sealed))
+        self._log_seen = len(state.log)
+
+    # -- who is asking
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens, or None; compared in constant time."""
+        found = None
+        for known, seat in self.tokens.items():
+            if secrets.compare_digest(known.encode(), token.encode()):
+                found = seat
+        return found
+
+    def token_of(self, seat: int) -> str:
+        return next(token for token, s in self.tokens.items() if s == seat)
+
+    # -- what a page is sent
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything the page of `seat` shows, from its observation only."""
+        with self.lock:
+            state = self.state
+            obs = state.observation(seat)
+            gd = state.gd
+            narration = [{"number": m.number, "player": m.player, "text": m.shown.get(seat, ""),
+                          "lines": m.lines} for m in self.moves[-MAX_NARRATION_LINES:]]
+            return {
+                "version": self.version,
+                "game": {"id": gd.id, "name": gd.name},
+                "seat": seat,
+                "seats": list(state.seats),
+                "humans": list(self.humans),
+                "table": observation_view(obs, gd),
+                "decision": decision_view(state, seat) if not self.error else None,
+                "waiting_for": state.players_to_act(),
+                "narration": narration,
+                "result": result_view(state),
+                "error": self.error,
+            }
+
+    # -- playing
+
+    def act(self, seat: int, text: str, version: int | None = None) -> Outcome:
+        """A human seat's action from its page, checked against the legal actions now."""
+        with self.lock:
+            state = self.state
+            if self.error:
+                return Outcome(False, f"the game stopped on an error: {self.error}")
+            if state.is_terminal():
+                return Outcome(False, "the game is over")
+            if seat not in self.humans or seat not in state.players_to_act():
+                return Outcome(False, f"it is not P{seat + 1}'s turn")
+            # Another seat's pick in a simultaneous step changes nothing this seat sees.
+            if version is not None and version != self.version and not state.is_simultaneous_node():
+                return Outcome(False, "the table changed; look again")
+            legal = {a.text for a in state.legal_actions(seat)}
+            if text not in legal:
+                return Outcome(False, f"'{text}' is not a legal action now")
+            self._apply(seat, text)
+            return Outcome(True)
+
+    def run_bots(self) -> None:
+        """Step the agents' seats whenever it is their turn, until the session stops
+        (the worker thread's body); between turns it sleeps until the table changes."""
+        with self.lock:
+            while not self.stopped:
+                if not self.advance():
+                    self.changed.wait()
+
+    def advance(self) -> bool:
+        """Play one action of an agent's seat if it is one's turn; False when it is not
+        (a human's turn, the game over or stopped on an error)."""
+        with self.lock:
+            state = self.state
+            if state.is_terminal() or self.error:
+                return False
+            waiting = state.players_to_act()
+            if not waiting:
+                self._fail("the game waits for no one but is not over (a rule error in the flow?)")
+                return False
+            player = waiting[0]  # a simultaneous step is asked in its order, as the runner does
+            if player in self.humans:
+                return False
+            agent = self.agents.get(player)
+            if agent is None:
+                self._fail(f"P{player + 1} is seated as '{state.seats[player]}' and nobody is there to play it")
+                return False
+            try:
+                action = agent.step(state)
+            except GameError as err:
+                self._fail(str(err))
+                return False
+            self._apply(player, str(action), asked=agent)
+            return True
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            self.changed.notify_all()
+
+    def _apply(self, player: int, text: str, asked: Agent | None = None) -> None:
+        state = self.state
+        if len(state.history) >= MAX_ACTIONS:
+            self._fail(f"the game did not end within {MAX_ACTIONS} actions (an endless game?)")
+            return
+        pick = state.is_simultaneous_node()
+        if pick:  # the agents are told the picks once the step is over, as by the runner
+            self._sealed.append((state.clone(), player, text, asked))
+        else:
+            self._inform(state, player, text, asked)
+        try:
+            state.apply_action(text, player)
+        except (GameError, IllegalActionError) as err:
+            self._fail(f"P{player + 1}'s '{text}' failed: {err}")
+            return
+        lines = [str(line) for line in state.log[self._log_seen:]]
+        self._log_seen = len(state.log)
+        recorded = state.history[-1]
+        still_secret = pick and state.is_simultaneous_node() and player in picks_so_far(state)
+        if still_secret:
+            shown = {seat: text if seat == player else "has chosen" for seat in self._viewers()}
+        else:
+            shown = self._shown(split_pick(recorded)[1], player)
+        self.moves.append(Move(len(self.moves) + 1, player, shown, lines, sealed=still_secret))
+        if pick and not still_secret:
+            self._reveal()
+        self.save()
+        self._bump()
+
+    def _reveal(self) -> None:
+        """A simultaneous step is over: every pick of it is narrated, and told to the agents."""
+        for move in self.moves:
+            if move.sealed:
+                move.sealed = False
+                move.shown = self._shown(split_pick(self.state.history[move.number - 1])[1], move.player)
+        for before, player, text, asked in self._sealed:
+            self._inform(before, player, text, asked)
+        self._sealed.clear()
+
+    def _inform(self, state: State, player: int, text: str, asked: Agent | None) -> None:
+        for agent in {id(a): a for a in self.agents.values()}.values():
+            if agent is not asked:
+                agent.inform_action(state, player, text)
+
+    def _viewers(self) -> list[int]:
+        return self.humans or [SPECTATOR]
+
+    def _shown(self, text: str, player: int) -> dict[int, str]:
+        return {seat: text if seat == player else redact(text, self.state, {seat}) for seat in self._viewers()}
+
+    def _fail(self, message: str) -> None:
+        self.error = message
+        self.save(failed=True)
+        self._bump()
+
+    def _bump(self) -> None:
+        self.version += 1
+        self.changed.notify_all()
+
+    # -- the log file
+
+    def save(self, failed: bool = False) -> None:
+        """Rewrite the log file (if any); after a failure it keeps the actions that worked."""
+        if self.log is None or self.log_path is None:
+            return
+        if failed:
+            # The failed action may be in the state's history: keep only what was narrated.
+            self.log.actions = list(self.state.history[:len(self.moves)])
+            self.log.result = None
+        else:
+            self.log.record(self.state)
+        write_log(self.log_path, self.log)
+
+
+def start_bots(session: Session) -> threading.Thread:
+    """The worker thread that plays the agents' seats (a daemon: it never keeps the
+    process alive)."""
+    thread = threading.Thread(target=session.run_bots, name="orrery-bots", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,125 @@
+"""What a web page of one seat is sent: plain JSON made from that seat's observation only.
+
+The page renders any game the same way, from what the rules declare: zones as rows of
+card tiles, counters as labelled values, the game's own views as text, the legal
+actions grouped by action. Everything here is derived from `state.observation(seat)`
+(which applies the declared visibility) plus static rule data (names and labels of
+zones, counters and cards, card properties), never from the state's zones or counters
+directly, so a card the seat may not see cannot reach its browser. The legal actions
+are sent only to the seat that must decide.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.model import GameDef
+from interpreter.runtime.present import describe_result, option_text
+from interpreter.runtime.records import PendingActions
+
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
+MAX_PROPERTY_TEXT = 200  # a card property shown on its tile, cut beyond this
+
+
+def card_tiles(cards: list[str], gd: GameDef, by_id: dict[str, int]) -> list[dict[str, Any]]:
+    """Card texts (`id#copy`) as tiles; runs of copies of one card become one tile with
+    a count (a box of 95 components is a dozen tiles, not 95)."""
+    tiles: list[dict[str, Any]] = []
+    for text in cards:
+        card_id = text.rpartition("#")[0] or text
+        if tiles and tiles[-1]["id"] == card_id:
+            tiles[-1]["copies"].append(text)
+            continue
+        index = by_id.get(card_id)
+        card = gd.cards[index] if index is not None else None
+        props = {} if card is None else {k: _short(v) for k, v in card.properties.items()
+                                         if k != "text" and isinstance(v, (str, int, float, bool))}
+        body = card.properties.get("text") if card is not None else None
+        tiles.append({"id": card_id, "name": card.name if card is not None else card_id,
+                      "text": body if isinstance(body, str) else "", "props": props,
+                      "copies": [text]})
+    return tiles
+
+
+def _short(value: Any) -> str:
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    return text if len(text) <= MAX_PROPERTY_TEXT else text[:MAX_PROPERTY_TEXT] + "…"
+
+
+def _zone_entry(value: dict[str, Any], gd: GameDef, by_id: dict[str, int]) -> dict[str, Any]:
+    entry: dict[str, Any] = {"count": value.get("count", 0)}
+    if "cards" in value:
+        entry["cards"] = card_tiles(value["cards"], gd, by_id)
+    else:
+        entry["hidden"] = True
+        entry["revealed"] = card_tiles(value.get("revealed", []), gd, by_id)
+    return entry
+
+
+def observation_view(obs: dict[str, Any], gd: GameDef) -> dict[str, Any]:
+    """The table as one seat sees it: turn, views, counters and zones, in the rules' order."""
+    by_id = {card.id: card.index for card in gd.cards}
+    labels = {view.id: view.label for view in gd.views}
+    counters = []
+    for cdef in gd.counters:
+        value = obs["counters"][cdef.name]
+        values = value if cdef.scope == "player" else [value]
+        counters.append({"name": cdef.name, "label": cdef.label, "scope": cdef.scope,
+                         "values": [_counter_text(v) for v in values]})
+    zones = []
+    for zdef in gd.zones:
+        value = obs["zones"][zdef.name]
+        entries = value if zdef.scope == "player" else [value]
+        zones.append({"name": zdef.name, "label": zdef.label, "scope": zdef.scope,
+                      "entries": [_zone_entry(e, gd, by_id) for e in entries]})
+    return {
+        "round": obs["round"], "turn": obs["turn"], "active": obs["active"],
+        "current_player": obs["current_player"], "terminal": obs["terminal"],
+        "views": [{"id": k, "label": labels.get(k, k), "text": v} for k, v in (obs.get("views") or {}).items()],
+        "counters": counters, "zones": zones,
+    }
+
+
+def _counter_text(value: Any) -> str:
+    if value is None:
+        return "hidden"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def decision_view(state: State, seat: int) -> dict[str, Any] | None:
+    """The legal actions of `seat` when it must decide now (in a simultaneous step, while
+    it has not picked), grouped by action (an effect's choice is one group, its prompt),
+    each with the text people read and the canonical text the server applies; None when
+    the seat has nothing to decide."""
+    pending = state.pending
+    if state.is_terminal() or pending is None or not pending.waits_for(seat):
+        return None
+    groups: list[dict[str, Any]] = []
+    by_key: dict[str, dict[str, Any]] = {}
+    for action in state.legal_actions(seat):
+        if isinstance(pending, PendingActions) and isinstance(action.payload, tuple):
+            adef = state.gd.actions[action.payload[0]]
+            key = title = adef.id
+        else:
+            key, title = "choice", state.prompt() or "choose"
+        group = by_key.get(key)
+        if group is None:
+            group = by_key[key] = {"id": key, "title": title, "options": []}
+            groups.append(group)
+        group["options"].append({"action": action.text, "label": option_text(state, action)})
+    return {"prompt": state.prompt() or "", "groups": groups}
+
+
+def result_view(state: State) -> dict[str, Any] | None:
+    """The end of the game (public once it is over): winners, returns, the reason."""
+    if not state.is_terminal():
+        return None
+    result = state.result()
+    return {"winners": list(result["winners"]), "returns": list(result["returns"]),
+            "reason": result.get("reason") or "", "lines": describe_result(result, list(state.seats))}
