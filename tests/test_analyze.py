@@ -104,6 +104,8 @@ def test_cli_text_shows_a_progress_bar_on_stderr(capsys: pytest.CaptureFixture[s
     (["analyze", "kuhn-poker", "--seats", "human,random"], 2, "human"),
     (["analyze", "kuhn-poker", "--games", "0"], 2, "games"),
     (["analyze", "no-such-game"], 1, "no-such-game"),
+    (["analyze", "kuhn-poker", "--seats", "mcts,random"], 1, "use 'ismcts'"),
+    (["analyze", "kuhn-poker", "--seats", "ismcts:c=-1,random"], 1, "c=-1 must be at least 0"),
 ])
 def test_cli_bad_input_is_a_clear_error(args: list[str], code: int, message: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:

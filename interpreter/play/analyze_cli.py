@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from interpreter.agents import create_agent, is_bot
 from interpreter.game import load_game
 from interpreter.model import GameDef
 from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze, progress_stream
@@ -53,6 +54,9 @@ def run_analyze(args: argparse.Namespace, choose_seats: ChooseSeats) -> int:
     game = load_game(args.game, variants=args.variant, overlays=args.overlays)
     gd: GameDef = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
+    for i, seat in enumerate(seats):  # a seat's bad options are one message, not an error per game
+        if not is_bot(seat, gd):
+            create_agent(seat, gd, args.seed, i)
     compare_with = target_for_log(args.compare_with) if args.compare_with else None
     if compare_with:  # a bad overlay is reported before any game is played
         load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with])
