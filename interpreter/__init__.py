@@ -14,6 +14,8 @@ optional `interpreter.openspiel` and `interpreter.pettingzoo` adapters. With
 `current_player()` is CHANCE (docs/chance.md).
 """
 
+from interpreter.agents import Agent
+from interpreter.agents import create_agent as _create_seat_agent
 from interpreter.diagnostics import (
     Diagnostic,
     GameError,
@@ -28,12 +30,20 @@ from interpreter.runtime.actions import Action
 from interpreter.runtime.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from interpreter.version import __version__
 
+
+def create_agent(spec: str, game: Game, seed: int = 0, seat: int = 0) -> Agent:
+    """The agent for a seat spec (`random`, `mcts:iterations=200`, `ismcts:seconds=0.5`,
+    ...) in `game`; its `step(state)` gives an action for the player to move."""
+    return _create_seat_agent(spec, game.definition, seed, seat)
+
+
 __all__ = [
     "CHANCE",
     "SIMULTANEOUS",
     "TERMINAL",
     "Action",
     "ActionSpaceError",
+    "Agent",
     "Diagnostic",
     "Game",
     "GameError",
@@ -43,5 +53,6 @@ __all__ = [
     "RuleRuntimeError",
     "State",
     "__version__",
+    "create_agent",
     "load_game",
 ]

@@ -1,4 +1,4 @@
-"""The `orrery` command line: list, validate, describe, play, serve, simulate,
+"""The `orrery` command line: list, validate, describe, play, serve, simulate, analyze,
 replay and schema.
 
 Exit codes: 0 ok, 1 a rule or game error, 2 a usage error (bad arguments), 130 when
@@ -24,6 +24,7 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef, SeatRule
+from interpreter.play.analyze_cli import add_analyze, add_run_options, run_analyze
 from interpreter.play.describe import overlay_changes, render_description, render_diff, render_generated_code
 from interpreter.play.logs import (
     GameLog,
@@ -36,7 +37,7 @@ from interpreter.play.logs import (
     shown_diagnostics,
     target_for_log,
 )
-from interpreter.play.runner import MAX_ACTIONS, replay_actions, seat_agents
+from interpreter.play.runner import replay_actions, seat_agents
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
 from interpreter.rules.loader import bundled_entries, resolve
@@ -197,15 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
                                         "(game seed, seat), so the results do not depend on --workers. A game that "
                                         "raises or does not end within --max-actions counts as an error (exit 1).",
                             epilog="example:\n  orrery simulate kuhn-poker --games 10000 --workers 4 --json")
-    p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
-    p.add_argument("--games", type=_positive_int, default=100, metavar="N", help="number of games (default 100)")
-    _add_table_options(p, "all random")
-    p.add_argument("--seed", type=_int, default=1, metavar="N", help="seed of the first game (default 1)")
-    p.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--max-actions", type=_positive_int, default=MAX_ACTIONS, metavar="N",
-                   help=f"a game with more actions is an error (default {MAX_ACTIONS})")
-    _add_rules_options(p)
+    add_run_options(p, 100, _add_table_options, _add_rules_options, _positive_int, _int)
     p.add_argument("--json", action="store_true", help="print one JSON object with the summary")
+    add_analyze(commands, _Formatter, _add_table_options, _add_rules_options, _positive_int, _int)
 
     p = commands.add_parser("replay", help="re-run a game log", formatter_class=_Formatter,
                             description="Re-run a game log: prints the game's course (each action by its player, "
@@ -727,6 +722,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "describe": cmd_describe,
     "play": cmd_play,
     "simulate": cmd_simulate,
+    "analyze": lambda args: run_analyze(args, choose_seats),
     "replay": cmd_replay,
     "schema": cmd_schema,
     "serve": cmd_serve,

@@ -2,6 +2,9 @@
 protocol (`protocol`) and the built-in agents (`builtin`). Agents see states only
 through the public State API."""
 
+# Seat kinds that register themselves on import (after the registry's own kinds).
+from interpreter.agents import ismcts as _ismcts  # noqa: F401
+from interpreter.agents import mcts as _mcts  # noqa: F401
 from interpreter.agents.protocol import Agent, BaseAgent
 from interpreter.agents.registry import (
     SeatKind,

@@ -29,6 +29,7 @@ import multiprocessing.context
 import multiprocessing.process
 import operator
 import queue
+import re
 import sys
 import threading
 import time
@@ -41,8 +42,11 @@ import attrs
 from interpreter.diagnostics import GameError
 from interpreter.game import Game, load_game
 from interpreter.play.runner import MAX_ACTIONS, play_game
+from interpreter.runtime.state import State
 
 ERROR_SAMPLES = 5
+BOT_PICK = re.compile(r"^P(\d+) \(([^)]+)\): (.+)$")  # a game bot's pick in the game log
+CARD_IN_TEXT = re.compile(r"([A-Za-z0-9_-]+)#\d+")  # a card in an action's canonical text: `id#copy`
 PROGRESS_EVERY = 2.0  # seconds between progress lines
 
 
@@ -56,6 +60,7 @@ class SimulationSpec:
     players: int
     seats: tuple[str, ...]
     max_actions: int = MAX_ACTIONS
+    record: bool = False  # count each seat's plays per action and card (`orrery analyze`)
 
 
 @attrs.frozen
@@ -71,6 +76,7 @@ class Outcome:
     error: str | None = None
     scores: tuple[float, ...] = ()  # the game's `scoring.score` per seat at the end
     reason: str = ""  # which end condition (or `end game`) ended it
+    plays: tuple[tuple[int, str, int], ...] = ()  # with `record`: (seat, "action X" or "card X", times)
 
 
 # ---- one game ------------------------------------------------------------------------------
@@ -88,18 +94,42 @@ def _game_for(spec: SimulationSpec) -> Game:
 
 def play_one(spec: SimulationSpec, seed: int) -> Outcome:
     """Play the game seeded `seed`; any error becomes the outcome's message."""
+    counts: Counter[tuple[int, str]] = Counter()
+
+    def count(state: State, player: int, text: str) -> None:
+        counts[(player, "action " + text.split(" ", 1)[0])] += 1
+        for card in set(CARD_IN_TEXT.findall(text)):
+            counts[(player, "card " + card)] += 1
+
     try:
-        state = play_game(_game_for(spec), spec.players, list(spec.seats), seed, max_actions=spec.max_actions)
+        state = play_game(_game_for(spec), spec.players, list(spec.seats), seed, max_actions=spec.max_actions,
+                          on_action=count if spec.record else None)
     except GameError as err:
         return Outcome(seed, error=str(err))
     except RecursionError:
         return Outcome(seed, error="internal error: recursion too deep")
     except Exception as err:  # a bug must not end a long run; it is reported with its seed
         return Outcome(seed, error=f"internal error: {type(err).__name__}: {err}")
+    if spec.record:
+        _count_bot_picks(state, count)
     result = state.result()
     return Outcome(seed, tuple(result["winners"]), tuple(float(r) for r in result["returns"]),
                    result["actions"], result["rounds"], result["turns"],
-                   scores=tuple(float(s) for s in state.scores()), reason=str(result["reason"]))
+                   scores=tuple(float(s) for s in state.scores()), reason=str(result["reason"]),
+                   plays=tuple((p, key, n) for (p, key), n in sorted(counts.items())))
+
+
+def _count_bot_picks(state: State, count: Callable[[State, int, str], None]) -> None:
+    """Game bots decide inside the state: their picks are the game log's lines
+    `P<n> (<bot>): <action>`, counted when that seat is played by that bot."""
+    bots = state.gd.bots
+    for line in state.log:
+        found = BOT_PICK.match(line)
+        if found is None:
+            continue
+        seat = int(found.group(1)) - 1
+        if 0 <= seat < state.n and found.group(2) == state.seats[seat] and found.group(2) in bots:
+            count(state, seat, found.group(3))
 
 
 # An Outcome's fields as a tuple, in the order Outcome(*row) takes them (in C: no per-field call).

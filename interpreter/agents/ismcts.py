@@ -1,0 +1,21 @@
+"""The `ismcts` seat kind: information-set Monte Carlo tree search, for any game.
+
+Every iteration searches a world its seat cannot tell from the true one: the cards it
+cannot see dealt again among the places it cannot see into, and the generator
+reseeded (`runtime.determinize`); the tree is shared by all those worlds.
+"""
+
+from __future__ import annotations
+
+from interpreter.agents.builtin import agent_seed
+from interpreter.agents.registry import SeatKind, SeatSpec, register
+from interpreter.agents.search import OPTIONS, SearchAgent, parse_options
+from interpreter.model import GameDef
+
+
+def make_ismcts(spec: SeatSpec, gd: GameDef, seed: int, seat: int) -> SearchAgent:
+    return SearchAgent(parse_options(spec.options, gd), agent_seed(seed, seat), determinizing=True)
+
+
+register(SeatKind("ismcts", "information-set Monte Carlo tree search over worlds consistent with what the seat "
+                  "has seen (any game)", "agent", make_ismcts, OPTIONS))

@@ -1,0 +1,221 @@
+"""Monte Carlo tree search over worlds a seat cannot tell apart: the engine of the
+`mcts` and `ismcts` seat kinds.
+
+Each iteration samples a world (`sample`): for `ismcts`, the hidden cards dealt again
+among the places the seat cannot see into and the generator reseeded
+(`runtime.determinize`); for `mcts`, the true state with only the generator reseeded
+(future chance is never known); in both, the picks other seats made already in a
+simultaneous step are forgotten; in a simultaneous step the searching seat picks first
+and the other seats' sealed picks are sampled at random, not searched (in the tree
+they would answer a pick they cannot see). It then walks one tree of actions keyed by their
+canonical texts (single-observer information-set MCTS): at a node, only the actions
+legal in this world count, an untried one is added, else the child with the best UCB
+score, where a child's exploration term counts the visits in which it was available.
+A rollout by `random`, `first` or a game bot's rule ends the game, or stops after
+`depth` actions and is valued from `scoring.score`. Values are per seat (`returns`),
+so the tree serves any number of players; the seat to move at a node maximises its own.
+
+Agents see states only through the public API and `determinize`, which reads
+declared visibility, never the hidden cards' places. Each decision's generator is
+seeded from the agent's seed and the number of actions played so far, so a seeded
+game is reproducible, a resumed agent decides as it would have, and two states the
+seat cannot tell apart get the same decision.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping
+
+import attrs
+
+from interpreter.agents.builtin import legal_or_fail
+from interpreter.agents.protocol import BaseAgent
+from interpreter.diagnostics import GameError
+from interpreter.model import GameDef
+from interpreter.runtime.actions import Action
+from interpreter.runtime.determinize import determinize, forget_sealed_picks
+from interpreter.runtime.state import State
+
+OPTIONS = ("iterations", "seconds", "c", "rollout", "depth")
+DEFAULT_ITERATIONS = 400
+
+
+@attrs.frozen
+class SearchOptions:
+    """A search seat's options: `iterations` per decision (or a time budget in
+    `seconds`), exploration constant `c`, the rollout policy and the depth cap
+    (0: play every rollout to the end)."""
+
+    iterations: int = DEFAULT_ITERATIONS
+    seconds: float = 0.0
+    c: float = 1.4
+    rollout: str = "random"
+    depth: int = 0
+
+
+def _number(name: str, text: str, kind: Callable[[str], float], low: float) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise GameError(f"seat option {name}={text!r} is not a number") from None
+    if not math.isfinite(value) or value < low:
+        raise GameError(f"seat option {name}={text} must be at least {low:g}")
+    return value
+
+
+def parse_options(options: Mapping[str, str], gd: GameDef) -> SearchOptions:
+    """The options of a seat spec, checked (GameError with a clear message)."""
+    iterations = int(_number("iterations", options.get("iterations", str(DEFAULT_ITERATIONS)), int, 1))
+    seconds = _number("seconds", options.get("seconds", "0"), float, 0)
+    if "seconds" in options and "iterations" not in options:
+        iterations = 0  # the time budget alone decides
+    if iterations == 0 and seconds <= 0:
+        raise GameError("seat option seconds must be more than 0")
+    rollout = options.get("rollout", "random")
+    if rollout not in ("random", "first") and rollout not in gd.bots:
+        bots = ", ".join(gd.bots) or "none"
+        raise GameError(f"seat option rollout={rollout!r}: use random, first or a bot of the game ({bots})")
+    return SearchOptions(iterations, seconds, _number("c", options.get("c", "1.4"), float, 0), rollout,
+                         int(_number("depth", options.get("depth", "0"), int, 0)))
+
+
+def has_hidden_information(gd: GameDef) -> bool:
+    """True when some zone or counter is hidden from someone, or a zone's order is."""
+    return (any(z.visible != "all" or not z.order_visible for z in gd.zones)
+            or any(c.visible != "all" for c in gd.counters))
+
+
+class Node:
+    """One node of the tree: its children by action text; `visits`, `available` (how
+    often it could have been chosen) and `total`, the summed value for `player`, the
+    seat that chose the action leading here."""
+
+    __slots__ = ("available", "children", "player", "total", "visits")
+
+    def __init__(self, player: int):
+        self.player = player
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+def heuristic_values(state: State) -> list[float]:
+    """A `returns`-like value of an unfinished game from `scoring.score`: each seat's
+    lead over the best other seat, scaled into (-1, 1)."""
+    if state.n == 1:
+        return [0.0]
+    scores = state.scores()
+    values = []
+    for p, mine in enumerate(scores):
+        best = max(s for q, s in enumerate(scores) if q != p)
+        values.append((mine - best) / (abs(mine) + abs(best) + 1.0))
+    return values
+
+
+class SearchAgent(BaseAgent):
+    """MCTS (`determinizing=False`) or single-observer ISMCTS over sampled worlds."""
+
+    def __init__(self, options: SearchOptions, seed: int, determinizing: bool,
+                 clock: Callable[[], float] = time.perf_counter):
+        self.options = options
+        self.seed = seed
+        self.determinizing = determinizing
+        self.clock = clock
+        self.iterations_done = 0  # of the last decision, for benchmarks
+
+    def _rng_for(self, state: State) -> random.Random:
+        return random.Random(f"orrery-search:{self.seed}:{len(state.history)}")
+
+    def step(self, state: State) -> Action:
+        legal = legal_or_fail(state)
+        if len(legal) == 1:
+            self.iterations_done = 0
+            return legal[0]
+        me = state.players_to_act()[0]  # in a simultaneous step: the seat asked now
+        rng = self._rng_for(state)
+        root = Node(me)
+        opts = self.options
+        deadline = self.clock() + opts.seconds if opts.seconds > 0 else math.inf
+        done = 0
+        while (opts.iterations == 0 or done < opts.iterations) and (done == 0 or self.clock() < deadline):
+            self._iterate(self._sample(state, me, rng), root, rng, me)
+            done += 1
+        self.iterations_done = done
+        best = max(legal, key=lambda a: root.children[a.text].visits if a.text in root.children else -1)
+        return best
+
+    def _sample(self, state: State, me: int, rng: random.Random) -> State:
+        if self.determinizing:
+            return determinize(state, me, rng)
+        world = state.clone()
+        forget_sealed_picks(world, me)
+        world.rng = rng.getrandbits(64)
+        return world
+
+    def _iterate(self, world: State, root: Node, rng: random.Random, me: int) -> None:
+        opts = self.options
+        path = [root]
+        node = root
+        steps = 0
+        while not world.terminal and (opts.depth == 0 or steps < opts.depth):
+            waiting = world.players_to_act()
+            if not waiting:
+                break
+            player = me if me in waiting else waiting[0]
+            legal = world.legal_actions(player)
+            if player != me and world.is_simultaneous_node():
+                # Picked after the searching seat in the tree, another seat would answer
+                # a pick it cannot see: its sealed pick is sampled instead.
+                world.apply_action(legal[rng.randrange(len(legal))], player)
+                steps += 1
+                continue
+            untried = [a for a in legal if a.text not in node.children]
+            for action in legal:
+                child = node.children.get(action.text)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = Node(player)
+                child.available = 1
+                node.children[action.text] = child
+                world.apply_action(action, player)
+                path.append(child)
+                steps += 1
+                break
+            action = self._select(node, legal)
+            node = node.children[action.text]
+            world.apply_action(action, player)
+            path.append(node)
+            steps += 1
+        values = self._rollout(world, rng, steps)
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.total += values[visited.player]
+
+    def _select(self, node: Node, legal: list[Action]) -> Action:
+        c = self.options.c
+        best, best_score = legal[0], -math.inf
+        for action in legal:
+            child = node.children[action.text]
+            score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def _rollout(self, world: State, rng: random.Random, steps: int) -> list[float]:
+        opts = self.options
+        if opts.rollout not in ("random", "first"):
+            world.seats = [opts.rollout] * world.n  # the game's bot picks inside the state
+        while not world.terminal and (opts.depth == 0 or steps < opts.depth):
+            waiting = world.players_to_act()
+            legal = world.legal_actions(waiting[0]) if waiting else []
+            if not legal:
+                break
+            world.apply_action(legal[0] if opts.rollout == "first" else legal[rng.randrange(len(legal))], waiting[0])
+            steps += 1
+        return world.returns() if world.terminal else heuristic_values(world)

@@ -1,0 +1,255 @@
+"""`orrery analyze`: a balance report of many seeded games, with the uncertainty shown.
+
+It plays games exactly as `simulate` does (same seeds, same worker machinery, so the
+figures do not depend on --workers) with each seat's plays counted per action and per
+card (`SimulationSpec.record`), and sums them up:
+* `win_rates`: each seat's win rate with its 95% (Wilson) interval;
+* `first_player_advantage`: the first seat's win rate against the mean of all seats,
+  with a two-sided test;
+* `length`: actions, turns and rounds (mean, quantiles, a histogram of actions);
+* `margins`: mean scores per seat and the winner's lead over the runner-up;
+* `end_reasons`, errors;
+* `cards`: per action and per card, how many games it was played in, how often, the
+  win rate of a seat in the games it played it, and the lift over that seat's base rate
+  (a seat's plays are compared with that seat's own win rate, so a strong seat's
+  favourite card does not look strong only because of the seat);
+* `compare` (`--compare-with OVERLAY`): the same seeds again with the overlay, side by
+  side, each difference tested (rates: two-proportion z test; lengths and scores:
+  paired by seed).
+A card or action is named by the text of the actions that played it: the first word of
+an action's canonical text, and every `id#copy` in it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any, TextIO
+
+import attrs
+
+from interpreter.game import Game
+from interpreter.play.simulate import Outcome, SimulationSpec, outcomes
+from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
+
+ANALYZE_HELP = ("Play many seeded games (as simulate does) and report balance with its uncertainty: win rate per "
+                "seat with 95% intervals, a first-player advantage test, game length, score margins, how games "
+                "ended, and per card and action how often it was played, the win rate when played and its lift "
+                "over the seat's base rate. --compare-with plays the same seeds with an overlay added and tests "
+                "each difference. Seats: any kind, e.g. random, a game bot, ismcts:iterations=100.")
+ANALYZE_EXAMPLE = ("example:\n  orrery analyze star-market --seats market-bot,market-bot "
+                   "--compare-with examples/star-market-overcharge --report star.html")
+SIGNIFICANT = 0.05
+HISTOGRAM_BINS = 12
+MIN_GAMES_FOR_CARD = 1
+
+
+def _iv(interval: Any) -> dict[str, float]:
+    return {"rate": round(interval.value, 4), "low": round(interval.low, 4), "high": round(interval.high, 4)}
+
+
+def _won(o: Outcome, seat: int, n: int) -> bool:
+    """A win for `seat`: among the winners, unless everyone won (a draw) at a table of several."""
+    return seat in o.winners and (n == 1 or len(o.winners) < n)
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _histogram(values: list[int]) -> list[dict[str, int]]:
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    width = max(1, -(-(high - low + 1) // HISTOGRAM_BINS))
+    bins = Counter((v - low) // width for v in values)
+    return [{"from": low + i * width, "to": low + (i + 1) * width - 1, "games": bins.get(i, 0)}
+            for i in range((high - low) // width + 1)]
+
+
+def win_rates(done: list[Outcome], n: int, seats: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [{"seat": p, "kind": seats[p], "wins": sum(_won(o, p, n) for o in done),
+             **_iv(wilson(sum(_won(o, p, n) for o in done), len(done)))} for p in range(n)]
+
+
+def first_player_advantage(done: list[Outcome], n: int) -> dict[str, Any]:
+    """The first seat's win rate against the mean win rate of all seats (what it would
+    be if the order gave nothing), tested two-sided."""
+    games = len(done)
+    wins = [sum(_won(o, p, n) for o in done) for p in range(n)]
+    expected = sum(wins) / (n * games) if games else 0.0
+    p_value = rate_vs_p(wins[0], games, expected) if n > 1 else 1.0
+    return {"rate": round(wins[0] / games, 4) if games else 0.0, "expected": round(expected, 4),
+            "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT}
+
+
+def length(done: list[Outcome]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("actions", "turns", "rounds"):
+        values = [float(getattr(o, key)) for o in done]
+        mean = mean_interval(values)
+        out[key] = {"mean": round(mean.value, 2), "low": round(mean.low, 2), "high": round(mean.high, 2),
+                    "min": min(values, default=0), "p10": _quantile(values, 0.1), "median": _quantile(values, 0.5),
+                    "p90": _quantile(values, 0.9), "max": max(values, default=0)}
+    out["histogram"] = _histogram([o.actions for o in done])
+    return out
+
+
+def margins(done: list[Outcome], n: int) -> dict[str, Any]:
+    """Mean score per seat (95% interval) and the lead of the best score over the next."""
+    leads = [sorted(o.scores, reverse=True)[0] - sorted(o.scores, reverse=True)[1]
+             for o in done if len(o.scores) > 1]
+    per_seat = [mean_interval([o.scores[p] for o in done if o.scores]) for p in range(n)]
+    lead = mean_interval(leads)
+    return {"mean_scores": [{"seat": p, "mean": round(iv.value, 3), "low": round(iv.low, 3),
+                             "high": round(iv.high, 3)} for p, iv in enumerate(per_seat)],
+            "lead": {"mean": round(lead.value, 3), "low": round(lead.low, 3), "high": round(lead.high, 3),
+                     "median": _quantile(leads, 0.5), "max": max(leads, default=0)}}
+
+
+def cards(done: list[Outcome], n: int) -> list[dict[str, Any]]:
+    """Per action and card: games played in, plays, win rate when played and lift."""
+    base = [sum(_won(o, p, n) for o in done) / len(done) if done else 0.0 for p in range(n)]
+    games_with: dict[str, set[int]] = defaultdict(set)
+    plays: Counter[str] = Counter()
+    seat_games: dict[str, list[tuple[int, bool]]] = defaultdict(list)  # (seat, won) per seat-game
+    for g, o in enumerate(done):
+        for seat, key, times in o.plays:
+            games_with[key].add(g)
+            plays[key] += times
+            seat_games[key].append((seat, _won(o, seat, n)))
+    rows: list[dict[str, Any]] = []
+    for key in sorted(plays):
+        pairs = seat_games[key]
+        wins = sum(won for _, won in pairs)
+        expected = sum(base[seat] for seat, _ in pairs) / len(pairs)
+        kind, _, name = key.partition(" ")
+        iv = wilson(wins, len(pairs))
+        rows.append({"kind": kind, "id": name, "games": len(games_with[key]),
+                     "share": round(len(games_with[key]) / len(done), 4) if done else 0.0,
+                     "plays": plays[key], "seat_games": len(pairs), "win_rate": _iv(iv),
+                     "base_rate": round(expected, 4), "lift": round(iv.value - expected, 4)})
+    rows.sort(key=lambda r: (r["kind"] != "card", -abs(r["lift"]), r["id"]))
+    return rows
+
+
+def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[str, Any]:
+    n = spec.players
+    done = [o for o in results if o.error is None]
+    failed = [o for o in results if o.error is not None]
+    return {
+        "game": spec.target, "overlays": list(spec.overlays), "variants": list(spec.variants),
+        "players": n, "seats": list(spec.seats), "seed": seed, "games": len(results), "completed": len(done),
+        "win_rates": win_rates(done, n, spec.seats),
+        "draws": sum(1 for o in done if n > 1 and len(o.winners) in (0, n)),
+        "first_player_advantage": first_player_advantage(done, n),
+        "length": length(done),
+        "margins": margins(done, n),
+        "end_reasons": dict(sorted(Counter(o.reason for o in done).items())),
+        "errors": len(failed),
+        "error_samples": [{"seed": o.seed, "message": o.error} for o in failed[:5]],
+        "cards": cards(done, n),
+    }
+
+
+def compare(a: list[Outcome], b: list[Outcome], n: int) -> dict[str, Any]:
+    """Without (`a`) and with (`b`) the overlay, the same seeds: each difference tested."""
+    da, db = [o for o in a if o.error is None], [o for o in b if o.error is None]
+    seats = []
+    for p in range(n):
+        wa, wb = sum(_won(o, p, n) for o in da), sum(_won(o, p, n) for o in db)
+        p_value = two_rates_p(wa, len(da), wb, len(db))
+        seats.append({"seat": p, "without": round(wa / max(len(da), 1), 4), "with": round(wb / max(len(db), 1), 4),
+                      "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT})
+    by_seed_b = {o.seed: o for o in db}
+    pairs = [(o, by_seed_b[o.seed]) for o in da if o.seed in by_seed_b]
+    lengths = {}
+    for key in ("actions", "turns", "rounds"):
+        diffs = [float(getattr(y, key) - getattr(x, key)) for x, y in pairs]
+        p_value = paired_p(diffs)
+        lengths[key] = {"without": round(sum(getattr(x, key) for x, _ in pairs) / max(len(pairs), 1), 2),
+                        "with": round(sum(getattr(y, key) for _, y in pairs) / max(len(pairs), 1), 2),
+                        "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT}
+    scores = []
+    for p in range(n):
+        diffs = [y.scores[p] - x.scores[p] for x, y in pairs if x.scores and y.scores]
+        p_value = paired_p(diffs)
+        scores.append({"seat": p, "change": round(sum(diffs) / max(len(diffs), 1), 3),
+                       "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT})
+    reasons = sorted({o.reason for o in da} | {o.reason for o in db})
+    end_reasons = []
+    for reason in reasons:
+        ra, rb = sum(o.reason == reason for o in da), sum(o.reason == reason for o in db)
+        p_value = two_rates_p(ra, len(da), rb, len(db))
+        end_reasons.append({"reason": reason, "without": ra, "with": rb, "p_value": round(p_value, 4),
+                            "significant": p_value < SIGNIFICANT})
+    return {"paired_games": len(pairs), "win_rates": seats, "length": lengths, "scores": scores,
+            "end_reasons": end_reasons}
+
+
+class ProgressBar:
+    """A bar on a stream (stderr), redrawn at most every `every` seconds."""
+
+    def __init__(self, total: int, stream: TextIO | None, label: str, every: float = 0.5):
+        self.total, self.stream, self.label, self.every = total, stream, label, every
+        self.start = self.last = time.monotonic()
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.stream is None or (now - self.last < self.every and done < self.total):
+            return
+        self.last = now
+        filled = int(30 * done / max(self.total, 1))
+        rate = done / max(now - self.start, 1e-9)
+        end = "\r" if self.stream.isatty() else "\n"
+        self.stream.write(f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games, "
+                          f"{rate:.1f}/s{end}")
+        self.stream.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown and self.stream is not None and self.stream.isatty():
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_games(spec: SimulationSpec, games: int, seed: int, workers: int, game: Game | None,
+              bar: ProgressBar, offset: int) -> list[Outcome]:
+    results = []
+    for outcome in outcomes(attrs.evolve(spec, record=True), games, seed, workers, game):
+        results.append(outcome)
+        bar.update(offset + len(results))
+    return results
+
+
+def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game: Game | None = None,
+            compare_with: str | None = None, progress: TextIO | None = None,
+            clock: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
+    """Play and sum up (and, with `compare_with`, play the same seeds with that overlay)."""
+    started = clock()
+    total = games * (2 if compare_with else 1)
+    bar = ProgressBar(total, progress, "analyze")
+    results = run_games(spec, games, seed, workers, game, bar, 0)
+    report = summarize(spec, results, seed)
+    if compare_with:
+        other = attrs.evolve(spec, overlays=(*spec.overlays, compare_with))
+        with_results = run_games(other, games, seed, workers, None, bar, games)
+        report["with_overlay"] = summarize(other, with_results, seed)
+        report["compare"] = {"overlay": compare_with, **compare(results, with_results, spec.players)}
+    bar.finish()
+    report["workers"] = max(1, min(workers, games))
+    report["seconds"] = round(clock() - started, 3)
+    return report
+
+
+def progress_stream(json_output: bool) -> TextIO | None:
+    """stderr, unless a --json run's stderr is not a terminal (the bar would be noise)."""
+    if json_output and not sys.stderr.isatty():
+        return None
+    return sys.stderr

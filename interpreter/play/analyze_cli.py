@@ -1,0 +1,69 @@
+"""The `orrery analyze` command's arguments and its run, kept beside `analyze` so the
+command line module only wires them in. The options shared with `simulate` (games,
+seats, seed, workers, action cap, rules) are added by one function for both; the
+command line passes its own argument types and option groups in."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from interpreter.agents import create_agent, is_bot
+from interpreter.game import load_game
+from interpreter.model import GameDef
+from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze, progress_stream
+from interpreter.play.logs import target_for_log
+from interpreter.play.report import render_html, render_text
+from interpreter.play.runner import MAX_ACTIONS
+from interpreter.play.simulate import SimulationSpec
+
+AddOptions = Callable[..., None]
+ChooseSeats = Callable[..., tuple[int, list[str]]]
+EXIT_OK, EXIT_ERROR = 0, 1
+
+
+def add_run_options(parser: argparse.ArgumentParser, games: int, table: AddOptions, rules: AddOptions,
+                    positive: Callable[[str], int], integer: Callable[[str], int]) -> None:
+    """The options of commands that play many seeded games: simulate and analyze."""
+    parser.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
+    parser.add_argument("--games", type=positive, default=games, metavar="N", help=f"number of games (default {games})")
+    table(parser, "all random")
+    parser.add_argument("--seed", type=integer, default=1, metavar="N", help="seed of the first game (default 1)")
+    parser.add_argument("--workers", type=positive, default=1, metavar="N", help="worker processes (default 1)")
+    parser.add_argument("--max-actions", type=positive, default=MAX_ACTIONS, metavar="N",
+                        help=f"a game with more actions is an error (default {MAX_ACTIONS})")
+    rules(parser)
+
+
+def add_analyze(commands: Any, formatter: type[argparse.HelpFormatter], table: AddOptions, rules: AddOptions,
+                positive: Callable[[str], int], integer: Callable[[str], int]) -> None:
+    """The `analyze` subcommand and its options."""
+    p = commands.add_parser("analyze", help="a balance report: win rates with intervals, cards, overlays compared",
+                            formatter_class=formatter, description=ANALYZE_HELP, epilog=ANALYZE_EXAMPLE)
+    add_run_options(p, 200, table, rules, positive, integer)
+    p.add_argument("--compare-with", metavar="OVERLAY", help="also play the same seeds with this overlay added")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the report")
+    p.add_argument("--report", metavar="FILE.html", help="also write the report as one self-contained HTML page")
+
+
+def run_analyze(args: argparse.Namespace, choose_seats: ChooseSeats) -> int:
+    """Run `orrery analyze` (errors are raised for the command line to report)."""
+    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+    gd: GameDef = game.definition
+    n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
+    for i, seat in enumerate(seats):  # a seat's bad options are one message, not an error per game
+        if not is_bot(seat, gd):
+            create_agent(seat, gd, args.seed, i)
+    compare_with = target_for_log(args.compare_with) if args.compare_with else None
+    if compare_with:  # a bad overlay is reported before any game is played
+        load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with])
+    spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
+                          tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
+    report = analyze(spec, args.games, args.seed, args.workers, game, compare_with, progress_stream(args.json))
+    if args.report:
+        Path(args.report).write_text(render_html(report, gd.name), encoding="utf-8")
+    print(json.dumps(report, indent=2) if args.json else render_text(report, gd.name, args.report))
+    return EXIT_ERROR if report["errors"] else EXIT_OK

@@ -1,0 +1,177 @@
+"""How an `orrery analyze` report is shown: as text for the terminal, and as one
+self-contained HTML file (inline CSS and SVG charts drawn here, no script, no
+network, no plotting library), readable from disk without a server."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+TOP_CARDS = 15
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def render_text(report: dict[str, Any], name: str, written_to: str | None = None) -> str:
+    """The report for people, in a terminal."""
+    n = report["players"]
+    lines = [f"{name}: {report['games']} games ({report['completed']} ended), {n} players, "
+             f"seeds {report['seed']}..{report['seed'] + report['games'] - 1}, {report['workers']} worker(s)"]
+    lines.append("Win rate per seat (95% interval):")
+    for row in report["win_rates"]:
+        lines.append(f"  P{row['seat'] + 1} ({row['kind']}): {_pct(row['rate'])} [{_pct(row['low'])}, "
+                     f"{_pct(row['high'])}]")
+    fpa = report["first_player_advantage"]
+    verdict = "significant" if fpa["significant"] else "not significant"
+    lines.append(f"First player: {_pct(fpa['rate'])} against {_pct(fpa['expected'])} expected "
+                 f"(p = {fpa['p_value']:.3f}, {verdict})")
+    lines.append(f"Draws: {report['draws']}")
+    length = report["length"]
+    for key in ("actions", "turns", "rounds"):
+        row = length[key]
+        lines.append(f"Length in {key}: mean {row['mean']} [{row['low']}, {row['high']}], "
+                     f"median {row['median']}, p10 {row['p10']}, p90 {row['p90']}, range {row['min']}..{row['max']}")
+    lead = report["margins"]["lead"]
+    lines.append(f"Lead of the best score over the next: mean {lead['mean']} [{lead['low']}, {lead['high']}]")
+    reasons = ", ".join(f"{k or '-'} {v}" for k, v in report["end_reasons"].items())
+    lines.append(f"Ended by: {reasons or '-'}")
+    lines.append(f"Errors: {report['errors']}")
+    for sample in report["error_samples"]:
+        lines.append(f"  seed {sample['seed']}: {sample['message']}")
+    rows = report["cards"][:TOP_CARDS]
+    if rows:
+        lines.append(f"Cards and actions by lift over the seat's base rate (top {len(rows)}):")
+        for row in rows:
+            wr = row["win_rate"]
+            lines.append(f"  {row['kind']} {row['id']}: in {_pct(row['share'])} of games, {row['plays']} plays, "
+                         f"wins {_pct(wr['rate'])} [{_pct(wr['low'])}, {_pct(wr['high'])}], "
+                         f"lift {100 * row['lift']:+.1f} pts")
+    if "compare" in report:
+        lines.extend(_compare_text(report["compare"]))
+    lines.append(f"Time: {report['seconds']} s")
+    if written_to:
+        lines.append(f"Report written to {written_to}")
+    return "\n".join(lines)
+
+
+def _compare_text(cmp: dict[str, Any]) -> list[str]:
+    def mark(row: dict[str, Any]) -> str:
+        return " *" if row["significant"] else ""
+
+    lines = [f"With {cmp['overlay']} (same {cmp['paired_games']} seeds; * p < 0.05):"]
+    for row in cmp["win_rates"]:
+        lines.append(f"  P{row['seat'] + 1} win rate: {_pct(row['without'])} -> {_pct(row['with'])} "
+                     f"(p = {row['p_value']:.3f}){mark(row)}")
+    for key, row in cmp["length"].items():
+        lines.append(f"  mean {key}: {row['without']} -> {row['with']} (p = {row['p_value']:.3f}){mark(row)}")
+    for row in cmp["scores"]:
+        lines.append(f"  P{row['seat'] + 1} score change: {row['change']:+} (p = {row['p_value']:.3f}){mark(row)}")
+    for row in cmp["end_reasons"]:
+        lines.append(f"  ended by {row['reason'] or '-'}: {row['without']} -> {row['with']} "
+                     f"(p = {row['p_value']:.3f}){mark(row)}")
+    return lines
+
+
+# ---- HTML ----------------------------------------------------------------------------------
+
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:60em;color:#222}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.sig{font-weight:bold;color:#b00}
+svg text{font-size:11px}"""
+
+
+def _bars_with_intervals(rows: list[tuple[str, float, float, float]], width: int = 520) -> str:
+    """Horizontal bars in [0, 1] with their interval drawn as a whisker."""
+    h = 22
+    left = 150
+    scale = width - left - 20
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h * len(rows) + 20}">']
+    for i, (label, value, low, high) in enumerate(rows):
+        y = 5 + i * h
+        parts.append(f'<text x="0" y="{y + 13}">{html.escape(label)}</text>')
+        parts.append(f'<rect x="{left}" y="{y}" width="{value * scale:.1f}" height="16" fill="#6a9fd4"/>')
+        parts.append(f'<line x1="{left + low * scale:.1f}" x2="{left + high * scale:.1f}" y1="{y + 8}" '
+                     f'y2="{y + 8}" stroke="#222" stroke-width="2"/>')
+        parts.append(f'<text x="{left + value * scale + 4:.1f}" y="{y + 13}">{_pct(value)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _histogram(bins: list[dict[str, int]], width: int = 520, height: int = 160) -> str:
+    if not bins:
+        return "<p>(no games ended)</p>"
+    top = max(b["games"] for b in bins) or 1
+    bar = (width - 20) / len(bins)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 30}">']
+    for i, b in enumerate(bins):
+        h = (height - 10) * b["games"] / top
+        x = 10 + i * bar
+        parts.append(f'<rect x="{x:.1f}" y="{height - h:.1f}" width="{bar - 2:.1f}" height="{h:.1f}" fill="#8bc28b">'
+                     f'<title>{b["from"]}..{b["to"]} actions: {b["games"]} games</title></rect>')
+        if i % max(1, len(bins) // 6) == 0:
+            parts.append(f'<text x="{x:.1f}" y="{height + 14}">{b["from"]}</text>')
+    parts.append(f'<text x="{width / 2 - 30:.0f}" y="{height + 28}">actions per game</text></svg>')
+    return "".join(parts)
+
+
+def _table(head: list[str], rows: list[list[Any]]) -> str:
+    out = ["<table><tr>", *(f"<th>{html.escape(h)}</th>" for h in head), "</tr>"]
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td>{c if str(c).startswith('<span') else html.escape(str(c))}</td>"
+                                    for c in row) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _p(row: dict[str, Any]) -> str:
+    text = f"{row['p_value']:.3f}"
+    return f'<span class="sig">{text}</span>' if row["significant"] else text
+
+
+def render_html(report: dict[str, Any], name: str) -> str:
+    """The report as one self-contained HTML page."""
+    e = html.escape
+    fpa = report["first_player_advantage"]
+    body = [f"<h1>{e(name)}: balance report</h1>",
+            f"<p>{report['games']} games ({report['completed']} ended), {report['players']} players, seats "
+            f"{e(', '.join(report['seats']))}, seeds {report['seed']}..{report['seed'] + report['games'] - 1}"
+            f"{', with ' + e(', '.join(report['overlays'])) if report['overlays'] else ''}.</p>",
+            "<h2>Win rate per seat</h2><p>Bars: win rate; whiskers: 95% interval.</p>",
+            _bars_with_intervals([(f"P{r['seat'] + 1} ({r['kind']})", r["rate"], r["low"], r["high"])
+                                  for r in report["win_rates"]]),
+            f"<p>First player: {_pct(fpa['rate'])} against {_pct(fpa['expected'])} expected, p = "
+            f"{_p(fpa)}. Draws: {report['draws']}.</p>",
+            "<h2>Game length</h2>", _histogram(report["length"]["histogram"]),
+            _table(["", "mean", "95% low", "95% high", "min", "p10", "median", "p90", "max"],
+                   [[k, *(report["length"][k][c] for c in ("mean", "low", "high", "min", "p10", "median", "p90",
+                                                            "max"))] for k in ("actions", "turns", "rounds")]),
+            "<h2>Scores and margins</h2>",
+            _table(["seat", "mean score", "95% low", "95% high"],
+                   [[f"P{r['seat'] + 1}", r["mean"], r["low"], r["high"]] for r in report["margins"]["mean_scores"]]),
+            f"<p>Lead of the best score over the next: mean {report['margins']['lead']['mean']} "
+            f"[{report['margins']['lead']['low']}, {report['margins']['lead']['high']}].</p>",
+            "<h2>How games ended</h2>",
+            _table(["reason", "games"], [[k or "-", v] for k, v in report["end_reasons"].items()]),
+            f"<p>Errors: {report['errors']}.</p>",
+            "<h2>Cards and actions</h2><p>Win rate of a seat in the games it played it; lift: that minus the "
+            "seat's own base rate.</p>",
+            _table(["", "id", "games", "plays", "win rate", "95% interval", "lift"],
+                   [[r["kind"], r["id"], r["games"], r["plays"], _pct(r["win_rate"]["rate"]),
+                     f"{_pct(r['win_rate']['low'])}..{_pct(r['win_rate']['high'])}", f"{100 * r['lift']:+.1f} pts"]
+                    for r in report["cards"]])]
+    if "compare" in report:
+        cmp = report["compare"]
+        body += [f"<h2>With {e(cmp['overlay'])}</h2><p>The same {cmp['paired_games']} seeds; p-values under 0.05 "
+                 "in red.</p>",
+                 _table(["seat", "win rate without", "with", "p"],
+                        [[f"P{r['seat'] + 1}", _pct(r["without"]), _pct(r["with"]), _p(r)] for r in cmp["win_rates"]]),
+                 _table(["length", "without", "with", "p"],
+                        [[k, r["without"], r["with"], _p(r)] for k, r in cmp["length"].items()]),
+                 _table(["seat", "score change", "p"], [[f"P{r['seat'] + 1}", r["change"], _p(r)]
+                                                        for r in cmp["scores"]]),
+                 _table(["ended by", "without", "with", "p"],
+                        [[r["reason"] or "-", r["without"], r["with"], _p(r)] for r in cmp["end_reasons"]])]
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(name)}: balance report</title>'
+            f"<style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")

@@ -1,0 +1,174 @@
+"""The search seats `mcts` and `ismcts`: registered like every seat kind, options
+checked, sensible moves, reproducible, and no peeking at hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import GameError, State, create_agent, load_game
+from interpreter.agents import describe_kinds
+from interpreter.play.runner import play_game
+from interpreter.runtime.determinize import determinize, redeal
+
+
+def _hidden_cards(st: State, player: int) -> list[int]:
+    from interpreter.runtime.determinize import hidden_slots
+    return [iid for slot in hidden_slots(st, player) for iid in st.zones[slot]]
+
+
+def _other_world(st: State, player: int) -> State:
+    """A state `player` cannot tell from `st` whose hidden cards sit elsewhere."""
+    for seed in range(50):
+        other = redeal(st, player, random.Random(seed))
+        if other.zones != st.zones:
+            return other
+    raise AssertionError("no other deal of the hidden cards found")
+
+
+def test_seat_kinds_are_registered_with_their_options() -> None:
+    kinds = {k["id"]: k for k in describe_kinds(load_game("kuhn-poker").definition)}
+    for name in ("mcts", "ismcts"):
+        assert kinds[name]["kind"] == "agent"
+        assert kinds[name]["options"] == ["iterations", "seconds", "c", "rollout", "depth"]
+
+
+def test_indistinguishable_states_get_the_same_decision() -> None:
+    game = load_game("kuhn-poker")
+    decisions = 0
+    for seed in range(12):
+        st = game.new_initial_state(2, seed)
+        me = st.current_player()
+        other = _other_world(st, me)
+        assert other.observation(me) == st.observation(me)
+        assert [a.text for a in other.legal_actions()] == [a.text for a in st.legal_actions()]
+        assert other.zones != st.zones  # the opponent's card really differs
+        assert _hidden_cards(other, me) != _hidden_cards(st, me) or other.loc != st.loc
+        a = create_agent("ismcts:iterations=60", game, seed=3).step(st)
+        b = create_agent("ismcts:iterations=60", game, seed=3).step(other)
+        assert a.text == b.text
+        decisions += 1
+    assert decisions == 12
+
+
+def test_determinize_depends_only_on_what_the_seat_sees() -> None:
+    game = load_game("race-to-mars")
+    st = game.new_initial_state(3, 5)
+    for _ in range(25):
+        st.apply_action(st.legal_actions()[0])
+    me = st.current_player()
+    other = _other_world(st, me)
+    assert other.observation(me) == st.observation(me)
+    a = determinize(st, me, random.Random(9))
+    b = determinize(other, me, random.Random(9))
+    assert a.zones == b.zones and a.rng == b.rng
+    assert a.observation(me) == st.observation(me)  # still a world the seat cannot tell apart
+    # every card keeps its kind of place: hidden cards are dealt among cards of their type
+    for slot, cards in enumerate(a.zones):
+        kinds = {a.gd.cards[a.card_def[c]].type for c in cards}
+        truth = {st.gd.cards[st.card_def[c]].type for c in st.zones[slot]}
+        assert kinds == truth
+
+
+def test_ismcts_decisions_differ_with_what_the_seat_sees() -> None:
+    """Not a constant agent: facing a bet in Kuhn poker, it calls with the King and
+    folds the Jack."""
+    game = load_game("kuhn-poker")
+    seen: dict[str, set[str]] = {}
+    for seed in range(30):
+        st = game.new_initial_state(2, seed)
+        st.apply_action("bet")
+        me = st.current_player()
+        card = st.observation(me)["zones"]["hand"][me]["cards"][0]
+        seen.setdefault(card, set()).add(create_agent("ismcts:iterations=200", game, seed=1).step(st).text)
+    assert seen["jack#0"] == {"pass"} and seen["king#2"] == {"bet"}, seen
+
+
+def test_mcts_takes_a_win_and_blocks_a_loss_at_tic_tac_toe() -> None:
+    game = load_game("tic-tac-toe")
+    st = game.new_initial_state(2, 0)
+    for text in ("place 0", "place 3", "place 1"):  # X threatens 0-1-2; O must block at 2
+        st.apply_action(text)
+    assert create_agent("mcts:iterations=300", game, seed=1).step(st).text == "place 2"
+    st.apply_action("place 4")  # O blocks... no: O played 4, X wins at 2
+    assert create_agent("mcts:iterations=300", game, seed=1).step(st).text == "place 2"
+
+
+def test_mcts_never_loses_a_few_games_to_random() -> None:
+    game = load_game("tic-tac-toe")
+    for seed in range(4):
+        seats = ["mcts:iterations=300", "random"] if seed % 2 == 0 else ["random", "mcts:iterations=300"]
+        st = play_game(game, 2, seats, seed)
+        me = seed % 2
+        assert st.returns()[me] >= 0
+
+
+def test_seeded_agents_are_reproducible() -> None:
+    game = load_game("kuhn-poker")
+    a = play_game(game, 2, ["ismcts:iterations=50", "random"], 11)
+    b = play_game(game, 2, ["ismcts:iterations=50", "random"], 11)
+    assert list(a.history) == list(b.history)
+
+
+def test_rollout_by_a_game_bot_and_depth_cap() -> None:
+    game = load_game("race-to-mars")
+    st = game.new_initial_state(3, 2)
+    agent = create_agent("ismcts:iterations=4,rollout=pilot,depth=6", game, seed=1)
+    action = agent.step(st)
+    assert action in st.legal_actions()
+    assert st.seats == ["random", "random", "random"] or st.seats  # the true state is untouched
+    assert not st.terminal and st.history == game.new_initial_state(3, 2).history
+
+
+def test_seconds_budget() -> None:
+    game = load_game("tic-tac-toe")
+    st = game.new_initial_state(2, 0)
+    agent = create_agent("mcts:seconds=0.05", game, seed=1)
+    assert agent.step(st) in st.legal_actions()
+
+
+def test_mcts_refuses_a_game_with_hidden_information() -> None:
+    with pytest.raises(GameError, match="ismcts"):
+        create_agent("mcts", load_game("kuhn-poker"))
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("ismcts:iterations=zero", "not a number"),
+    ("ismcts:iterations=0", "at least 1"),
+    ("ismcts:c=-1", "at least 0"),
+    ("ismcts:seconds=0", "more than 0"),
+    ("ismcts:rollout=nobody", "use random, first or a bot"),
+    ("ismcts:depth=-2", "at least 0"),
+    ("ismcts:width=3", "no option 'width'"),
+])
+def test_bad_options_are_clear_errors(spec: str, message: str) -> None:
+    with pytest.raises(GameError, match=message):
+        create_agent(spec, load_game("kuhn-poker"))
+
+
+def test_cli_plays_with_search_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    from interpreter.cli import main
+    assert main(["simulate", "tic-tac-toe", "--seats", "mcts:iterations=50,c=1,rollout=first,random",
+                 "--games", "2"]) == 0
+    assert "Wins" in capsys.readouterr().out
+    assert main(["simulate", "kuhn-poker", "--seats", "mcts,random", "--games", "1"]) != 0
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_a_sealed_pick_of_a_simultaneous_step_is_not_seen(kind: str) -> None:
+    """Rock-paper-scissors: whatever P1 picked (sealed), P2's search decides the same;
+    had it seen the pick it would always answer with the winning shape."""
+    game = load_game("rock-paper-scissors")
+    answers = set()
+    for pick in ("rock", "paper", "scissors"):
+        st = game.new_initial_state(2, 0)
+        st.apply_action(pick, 0)
+        assert st.players_to_act() == [1]
+        answers.add(create_agent(f"{kind}:iterations=200", game, seed=4, seat=1).step(st).text)
+    assert len(answers) == 1
+
+
+def test_search_plays_a_simultaneous_game_to_its_end() -> None:
+    st = play_game(load_game("goofspiel"), 2, ["ismcts:iterations=30", "random"], 3)
+    assert st.terminal
