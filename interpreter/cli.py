@@ -20,10 +20,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter.agents import check_seat, registered, seat_kinds
+from interpreter.agents import registered
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
-from interpreter.model import GameDef, SeatRule
 from interpreter.play.analyze_cli import add_analyze, add_run_options, run_analyze
 from interpreter.play.describe import overlay_changes, render_description, render_diff, render_generated_code
 from interpreter.play.logs import (
@@ -38,6 +37,7 @@ from interpreter.play.logs import (
     target_for_log,
 )
 from interpreter.play.runner import replay_actions, seat_agents
+from interpreter.play.seating import UsageError, choose_seats
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
 from interpreter.rules.loader import bundled_entries, resolve
@@ -55,10 +55,6 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 HELP_WIDTH = 88
 SIGN_KEY_ENV = "ORRERY_SIGN_KEY"
 STRICT_HELP = "treat warnings (two overlays changing the same value) as errors"
-
-
-class UsageError(Exception):
-    """A command-line argument that does not make sense (exit 2)."""
 
 
 # ---- the parser ----------------------------------------------------------------------------
@@ -450,56 +446,6 @@ def cmd_schema(args: argparse.Namespace) -> int:
         raise UsageError(f"--overlay and --kind {args.kind} name different kinds of file")
     _print_json(load_schema("overlay" if args.overlay else args.kind or "game"))
     return EXIT_OK
-
-
-# ---- seats ---------------------------------------------------------------------------------
-
-
-def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first: str, rest: str,
-                 allow_human: bool = True) -> tuple[int, list[str]]:
-    """The player count and seats from --players / --seats and the defaults."""
-    seats = _parse_seats(seats_text) if seats_text is not None else None
-    if seats is not None and players is not None and len(seats) != players:
-        raise UsageError(f"--players {players} but --seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}")
-    n = players or (len(seats) if seats else gd.default_players)
-    if not gd.min_players <= n <= gd.max_players:
-        span = f"{gd.min_players}" if gd.min_players == gd.max_players else f"{gd.min_players}-{gd.max_players}"
-        raise UsageError(f"{gd.name} is for {span} players, not {n}")
-    # Play follows the game's seat rules (`players.seats`); simulate seats anything.
-    rules = gd.seat_rules if allow_human else ()
-    seats = seats or [_default_seat(rules, i, first if i == 0 else rest) for i in range(n)]
-    for i, seat in enumerate(seats):
-        try:
-            spec = check_seat(seat, gd)
-        except GameError as err:
-            raise UsageError(str(err)) from None
-        accepts = rules[min(i, len(rules) - 1)].accepts if rules else ()
-        if accepts and spec.name not in accepts:
-            raise UsageError(f"seat {i + 1} of {gd.name} takes {' or '.join(accepts)} in play, not '{spec.name}' "
-                             f"(orrery simulate seats any kind anywhere)")
-        if spec.name == "human" and not allow_human:
-            agents = [k.name for k in seat_kinds(gd) if k.kind != "bot" and k.name != "human"]
-            raise UsageError(f"simulate has no human seats; use {', '.join(agents)} or a bot of the game")
-    return n, seats
-
-
-def _default_seat(rules: tuple[SeatRule, ...], i: int, fallback: str) -> str:
-    rule = rules[min(i, len(rules) - 1)] if rules else None
-    return rule.default if rule is not None and rule.default is not None else fallback
-
-
-def _parse_seats(text: str) -> list[str]:
-    """Seats separated by commas; a `KEY=VALUE` part after a seat with options
-    (`ismcts:iterations=400,rollout=random`) continues that seat's options."""
-    seats: list[str] = []
-    for part in (s.strip() for s in text.split(",")):
-        if seats and "=" in part and ":" not in part and ":" in seats[-1]:
-            seats[-1] += "," + part
-        else:
-            seats.append(part)
-    if not all(seats):
-        raise UsageError(f"--seats {text!r}: give one seat per player, comma-separated (e.g. human,random)")
-    return seats
 
 
 # ---- play ----------------------------------------------------------------------------------
