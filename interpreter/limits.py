@@ -38,3 +38,17 @@ MAX_PLAYERS = 64
 
 # Entries of one counter (`size`, or its `keys`): each player holds all of them.
 MAX_COUNTER_SIZE = 10_000
+
+# Values computed while a game runs. Integers: magnitude at most 2**63 - 1 when stored
+# (a local, a counter, a card attribute); lists and strings: at most MAX_LENGTH items or
+# characters when stored. Arithmetic inside one expression may pass them briefly (it is
+# bounded by the expression's text); what a game keeps may not, so doubling a number or
+# a list in a loop stops with a rule error long before memory runs out.
+MAX_INT = 2**63 - 1
+MAX_LENGTH = 1_000_000
+
+# Work of expressions per resolution (between two decisions) and per legal-action
+# listing: items gone through by comprehensions, any/all and the like, and cards
+# shuffled. Each is counted when its list is known (one addition per list, not per
+# item), so nested comprehensions over long lists stop within a fraction of a second.
+MAX_WORK = 10_000_000

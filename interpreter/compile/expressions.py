@@ -25,6 +25,7 @@ from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, Symbols, elem_of, is_list, list_of
 from interpreter.model import Expr
 from interpreter.runtime.counters import value_of
+from interpreter.runtime.work import charge
 
 Gen = tuple[str, str]  # (Python source of the value, its type)
 Compiled = tuple[Expr, str]
@@ -356,6 +357,7 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     src, src_type = iteration_source(node.source, ctx)
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
+    src = f"{ctx.const(charge, 'charge')}({src})"  # runtime/work.py: bounded work per step
     if node.unpack:
         part = unpacked_type(node.source, elem_of(src_type), len(node.unpack))
         inner = ctx

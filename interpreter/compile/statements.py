@@ -50,6 +50,7 @@ from interpreter.runtime.private import reveal_to, show_to
 from interpreter.runtime.records import STOPPED, Frame, Grant
 from interpreter.runtime.rng import shuffle_in_place
 from interpreter.runtime.simultaneous import take_simultaneously
+from interpreter.runtime.work import checked
 
 Locator = Callable[[int, int], Where]
 
@@ -94,6 +95,13 @@ class CodeBuilder:
     def const(self, value: object, stem: str = "k") -> str:
         return self.ctx.const(value, stem)
 
+    def kept(self, value: str, type_: str) -> str:
+        """Source of a value the game keeps, checked against the size limits
+        (runtime/work.py) unless its type cannot grow (true/false, a player, a card)."""
+        if type_ in ("bool", "player", "card", "none"):
+            return value
+        return f"{self.const(checked, 'checked')}({value})"
+
     def here(self) -> int:
         return len(self.code.ops)
 
@@ -128,7 +136,7 @@ class CodeBuilder:
         name = node.name
         self.ctx.locals[name] = type_
         self.ctx.seats = self.ctx.seats - {name}
-        self.emit_src(node, OpSource([f"env[{name!r}] = {value}"]), not draws_random(node.value))
+        self.emit_src(node, OpSource([f"env[{name!r}] = {self.kept(value, type_)}"]), not draws_random(node.value))
 
     def s_Set(self, node: ast.Set) -> None:
         target = node.target
@@ -142,13 +150,13 @@ class CodeBuilder:
             return
         if isinstance(target, ast.Attr):
             card, value = self.src(target.target, "card"), self.src(node.value)
-            self.emit_src(node, OpSource([f"st.attrs[({card}, {target.name!r})] = {value}"]), fusible)
+            self.emit_src(node, OpSource([f"st.attrs[({card}, {target.name!r})] = {self.kept(value, 'any')}"]), fusible)
             return
         if isinstance(target, ast.Name) and target.name in self.ctx.locals:
             name = target.name
             value = self.src(node.value, self.ctx.locals[name])
             self.ctx.seats = self.ctx.seats - {name}  # no longer known to be a seat
-            self.emit_src(node, OpSource([f"env[{name!r}] = {value}"]), fusible)
+            self.emit_src(node, OpSource([f"env[{name!r}] = {self.kept(value, self.ctx.locals[name])}"]), fusible)
             return
         raise CompileError(target, "bad-target", "can only set a counter, a card attribute (c.name) or a local",
                            _name_hint(target, self.ctx))
@@ -203,6 +211,9 @@ class CodeBuilder:
             source = src(st, env)
             if remaining is None:
                 remaining = count(st, env)
+                if type(remaining) is not int or remaining < 0:
+                    raise RuleRuntimeError(f"cannot draw {remaining!r} cards (a whole number, 0 or more)",
+                                           code="bad-value")
             elif remaining >= 0:  # explicit chance, a card dealt: go on (count's chance answers are read again)
                 count(st, env)
             elif remaining < 0:  # the refill's triggers have run: now refill, then go on

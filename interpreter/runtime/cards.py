@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
+from interpreter.limits import MAX_CARDS
 from interpreter.runtime.chance import leave_run
 from interpreter.runtime.events import fire
 
@@ -60,8 +61,13 @@ def remove_card(st: State, iid: int) -> None:
 
 
 def create_cards(st: State, def_index: int, count: int, slot: int) -> None:
+    if type(count) is not int or count < 0:
+        raise RuleRuntimeError(f"cannot create {count!r} cards (a whole number, 0 or more)", code="bad-value")
     if count > MAX_CREATE:
         raise RuleRuntimeError(f"cannot create {count} cards at once (at most {MAX_CREATE})", code="limit")
+    if len(st.card_def) + count > MAX_CARDS:
+        raise RuleRuntimeError(f"cannot create {count} more cards: a game holds at most {MAX_CARDS:,} cards in all",
+                               code="limit")
     for _ in range(count):
         iid = len(st.card_def)
         st.card_def.append(def_index)

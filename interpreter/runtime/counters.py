@@ -11,6 +11,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
+from interpreter.limits import MAX_INT
 from interpreter.runtime.cards import card_owners
 from interpreter.runtime.events import fire
 
@@ -38,6 +39,8 @@ def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None
         new = cdef.min
     if cdef.max is not None and new > cdef.max:
         new = cdef.max
+    if not -MAX_INT <= new <= MAX_INT:
+        raise RuleRuntimeError(f"counter {cdef.name}: a number too large to keep ({new:.3e})", code="limit")
     if new == old:
         return
     values[slot] = new
@@ -53,6 +56,8 @@ def set_counter(st: State, ci: int, slot: int, value: int) -> None:
         value = cdef.min
     if cdef.max is not None and value > cdef.max:
         value = cdef.max
+    if not -MAX_INT <= value <= MAX_INT:
+        raise RuleRuntimeError(f"counter {cdef.name}: a number too large to keep ({value:.3e})", code="limit")
     old = st.counters[ci][slot]
     if old == value:
         return

@@ -25,6 +25,7 @@ from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.loop import ERROR_AT, run
 from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
+from interpreter.runtime.work import METER
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -114,13 +115,17 @@ def legal_actions(st: State) -> list[Action]:
 def group_actions(st: State, group: str, player: int) -> list[Action]:
     """The legal actions of `group` for `player` in this state, in their stable order."""
     result: list[Action] = []
-    with MEMO:
-        for action in st.gd.groups[group]:
-            if _within_limits(st, action, player):
-                try:
-                    _enumerate(st, action, player, result)
-                except RULE_SLIPS as err:  # conditions run outside the effect loop
-                    raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
+    resolution_work, METER.used = METER.used, 0  # a listing has a work budget of its own (work.py)
+    try:
+        with MEMO:
+            for action in st.gd.groups[group]:
+                if _within_limits(st, action, player):
+                    try:
+                        _enumerate(st, action, player, result)
+                    except RULE_SLIPS as err:  # conditions run outside the effect loop
+                        raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
+    finally:
+        METER.used = resolution_work
     return result
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interpreter.runtime.work import charge
+
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
 
@@ -38,6 +40,7 @@ def derived_below(st: State, n: int, salt: int) -> int:
 
 
 def shuffle_in_place(st: State, items: list[Any]) -> None:
+    charge(items)  # shuffling huge decks again and again is bounded work per step (work.py)
     for i in range(len(items) - 1, 0, -1):
         j = next_u64(st) % (i + 1)
         items[i], items[j] = items[j], items[i]
