@@ -26,6 +26,8 @@ from interpreter.limits import (
     MAX_NESTING,
     MAX_PLAYERS,
 )
+from interpreter.rules.loader import SET_SECTIONS
+from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import load_yaml_text
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -126,6 +128,10 @@ def test_set_replaces_top_level_entries_only(tmp_path: pathlib.Path) -> None:
     section = next(d for d in caught.value.diagnostics if d.code == "overlay-section")
     assert (section.line, section.column) == find_column(path, "cards")
     assert section.hint is not None and "flow" in section.hint
+
+
+def test_set_replaces_what_the_schema_lets_it_replace() -> None:
+    assert set(load_schema("overlay")["definitions"]["set"]["properties"]) == set(SET_SECTIONS)
 
 
 # ---- integer literals ------------------------------------------------------------------------
