@@ -18,6 +18,7 @@ so loading a game again (tests, workers) compiles nothing twice.
 from __future__ import annotations
 
 import builtins
+import warnings
 from collections.abc import Callable
 from types import CodeType
 from typing import Any
@@ -30,6 +31,14 @@ _BUILTINS = {name: getattr(builtins, name) for name in _ALLOWED_BUILTINS}
 _PLAIN_TYPES = (bool, int, str, type(None))
 
 _CODE_CACHE: dict[str, CodeType] = {}  # source -> compiled code, shared by every game in the process
+
+
+def _compile(source: str, mode: str) -> CodeType:
+    # A rule that indexes a constant that is not a list (`3[0]`) is a rule error when it
+    # runs; Python would also warn about it on stderr while compiling: not for players.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return compile(source, "<orrery generated>", mode)
 
 
 class Emitter:
@@ -70,7 +79,7 @@ class Emitter:
         source = f"lambda st, env: {body}"
         code = _CODE_CACHE.get(source)
         if code is None:
-            code = compile(source, "<orrery generated>", "eval")
+            code = _compile(source, "eval")
             _CODE_CACHE[source] = code
         self.listing.append((what or self.where, source))
         fn: Callable[[Any, Any], Any] = eval(code, self.ns)  # our own checked source, never user text
@@ -87,7 +96,7 @@ class Emitter:
         """Run a generated `def name(...)` block in this namespace and return the function."""
         code = _CODE_CACHE.get(source)
         if code is None:
-            code = compile(source, "<orrery generated>", "exec")
+            code = _compile(source, "exec")
             _CODE_CACHE[source] = code
         self.listing.append((what, source))
         exec(code, self.ns)  # our own checked source, never user text

@@ -49,10 +49,7 @@ class Known:
 
 # Failures in the compiler of expressions and statements, and in the run loop, are left
 # to their owner; each is listed in docs/fuzzing.md with a reproducer.
-KNOWN: tuple[Known, ...] = (
-    Known("AssertionError", "interpreter/compile/expressions.py:_call",
-          "a local (let, parameter, loop variable) named like a zone or counter, called like one: `hand(me)`"),
-)
+KNOWN: tuple[Known, ...] = ()  # none left: the last one (a local called like a zone) is the `shadowed-name` diagnostic
 
 
 class Hang(BaseException):
