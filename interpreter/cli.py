@@ -36,6 +36,7 @@ from interpreter.play.logs import (
     shown_diagnostics,
     target_for_log,
 )
+from interpreter.play.resume import resume_log
 from interpreter.play.runner import replay_actions, seat_agents
 from interpreter.play.seating import UsageError, choose_seats
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
@@ -492,21 +493,8 @@ def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[
 def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[int, Any]]:
     _check_resume_flags(args)
     key = _sign_key(args)
-    log = read_log(args.resume, key)
-    log_path = Path(args.log) if args.log else Path(args.resume)
-    check_log_target(log_path, log.game)
-    log.sign_key = key
-    game = load_log_game(log, args.game)
-    mismatch = hash_mismatch(log, game)
-    if mismatch:
-        raise GameError(f"cannot resume {args.resume}: {mismatch}")
-    if log.result is not None:
-        raise GameError(f"cannot resume {args.resume}: that game is over ({len(log.actions)} actions); "
-                        f"use orrery replay to see it")
-    state = game.new_initial_state(log.players, log.seed, log.seats)
-    agents = seat_agents(game, log.seats, log.seed)
-    moves: list[tuple[int, str]] = []
-    replay_actions(state, log.actions, agents, lambda _s, player, text: moves.append((player, text)))
+    done = resume_log(args.resume, key, Path(args.log) if args.log else None, args.game)
+    game, state, agents, log, log_path, moves = done.game, done.state, done.agents, done.log, done.path, done.moves
     table = Table(state, console, log, log_path, moves)
     console.write(f"{game.definition.name}: resumed after {len(moves)} actions (seed {log.seed}); "
                   f"logging to {log_path}.")

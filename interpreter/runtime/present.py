@@ -74,7 +74,7 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full
         lines.append("Counters:")
         for name, value in obs["counters"].items():
             cdef = counters[name]
-            shown = _per_player(value, viewers, _counter_text) if cdef.scope == "player" else _counter_text(value)
+            shown = _per_player(value, viewers, counter_text) if cdef.scope == "player" else counter_text(value)
             lines.append(f"  {_titled(name, cdef.label)}: {shown}")
     if obs["zones"]:
         lines.append("Zones:")
@@ -93,7 +93,8 @@ def _per_player(values: list[Any], viewers: set[int], show: Callable[[Any], str]
     return " | ".join(f"{seat_name(p, viewers)} {show(v)}" for p, v in enumerate(values))
 
 
-def _counter_text(value: Any) -> str:
+def counter_text(value: Any) -> str:
+    """A counter's value as shown to people: `hidden`, `iron 2, fuel 1`, `0 1 2`, `3`."""
     if value is None:
         return "hidden"
     if isinstance(value, dict):

@@ -20,8 +20,9 @@ from typing import Any
 
 from interpreter.diagnostics import GameError
 from interpreter.game import Game
-from interpreter.play.logs import check_log_target, hash_mismatch, load_log_game, new_log, read_log
-from interpreter.play.runner import replay_actions, seat_agents
+from interpreter.play.logs import check_log_target, new_log
+from interpreter.play.resume import resume_log
+from interpreter.play.runner import seat_agents
 from interpreter.web.session import Session, start_bots
 
 Write = Callable[[str], None]
@@ -48,22 +49,8 @@ def new_session(game: Game, target: str, overlays: list[str], players: int, seat
 def resume_session(log_file: str, key: bytes | None, log_path: Path | None, target: str | None) -> Session:
     """The game recorded in `log_file`, replayed to where it stopped; logged on to
     `log_path` (default: the same file)."""
-    log = read_log(log_file, key)
-    path = log_path or Path(log_file)
-    check_log_target(path, log.game)
-    log.sign_key = key
-    game = load_log_game(log, target)
-    mismatch = hash_mismatch(log, game)
-    if mismatch:
-        raise GameError(f"cannot resume {log_file}: {mismatch}")
-    if log.result is not None:
-        raise GameError(f"cannot resume {log_file}: that game is over ({len(log.actions)} actions); "
-                        f"use orrery replay to see it")
-    state = game.new_initial_state(log.players, log.seed, log.seats)
-    agents = seat_agents(game, log.seats, log.seed)
-    moves: list[tuple[int, str]] = []
-    replay_actions(state, log.actions, agents, lambda _s, player, text: moves.append((player, text)))
-    return Session(game, state, agents, log, path, moves)
+    done = resume_log(log_file, key, log_path, target)
+    return Session(done.game, done.state, done.agents, done.log, done.path, done.moves)
 
 
 def serve(session: Session, host: str, port: int, open_browser: bool, write: Write) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.model import GameDef
-from interpreter.runtime.present import describe_result, option_text
+from interpreter.runtime.present import counter_text, describe_result, option_text
 from interpreter.runtime.records import PendingActions
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def observation_view(obs: dict[str, Any], gd: GameDef) -> dict[str, Any]:
         value = obs["counters"][cdef.name]
         values = value if cdef.scope == "player" else [value]
         counters.append({"name": cdef.name, "label": cdef.label, "scope": cdef.scope,
-                         "values": [_counter_text(v) for v in values]})
+                         "values": [counter_text(v) for v in values]})
     zones = []
     for zdef in gd.zones:
         value = obs["zones"][zdef.name]
@@ -80,16 +80,6 @@ def observation_view(obs: dict[str, Any], gd: GameDef) -> dict[str, Any]:
         "views": [{"id": k, "label": labels.get(k, k), "text": v} for k, v in (obs.get("views") or {}).items()],
         "counters": counters, "zones": zones,
     }
-
-
-def _counter_text(value: Any) -> str:
-    if value is None:
-        return "hidden"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    if isinstance(value, list):
-        return " ".join(str(v) for v in value)
-    return str(value)
 
 
 def decision_view(state: State, seat: int) -> dict[str, Any] | None:
