@@ -14,6 +14,7 @@ import random
 import pytest
 
 from interpreter import CHANCE, IllegalActionError, load_game
+from interpreter.cli import validate_target
 
 GAME = pathlib.Path(__file__).resolve().parent.parent / "examples" / "leduc-poker"
 RANKS = ["jack", "queen", "king"]
@@ -36,6 +37,11 @@ def play(state, moves: list[str]) -> None:
 
 
 def test_the_rules_validate_and_deal_the_deck_lazily() -> None:
+    game = load_game(str(GAME), strict=True)  # warnings are errors here
+    problems, summary = validate_target(str(GAME), [], strict=True)
+    assert problems == [] and summary == "Leduc poker: 6 cards, 3 actions"
+    deck = next(z.index for z in game.definition.zones if z.name == "deck")
+    assert deck not in game.eager_zones()  # one chance node per card dealt, as OpenSpiel's
     state = new_state()
     assert state.current_player() == CHANCE
     outcomes = state.chance_outcomes()
