@@ -47,6 +47,8 @@ class Context:
     emitter: Emitter = attrs.field(factory=Emitter)
     # Locals that live in generated Python code (comprehension variables): name -> identifier.
     pylocals: dict[str, str] = attrs.field(factory=dict)
+    # Inside the list a comprehension goes through, where Python allows no `:=`.
+    in_iterable: bool = False
 
     def with_local(self, name: str, type_: str, seat: bool = False, pyname: str | None = None) -> Context:
         seats = self.seats | {name} if seat else self.seats - {name}
@@ -55,7 +57,8 @@ class Context:
             pylocals.pop(name, None)
         else:
             pylocals[name] = pyname
-        return Context(self.symbols, {**self.locals, name: type_}, self.pure, seats, self.emitter, pylocals)
+        return Context(self.symbols, {**self.locals, name: type_}, self.pure, seats, self.emitter, pylocals,
+                       self.in_iterable)
 
     def const(self, value: Any, stem: str = "k") -> str:
         return self.emitter.const(value, stem)
@@ -354,7 +357,7 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     """The loop variable, source, element (with its type) and condition of
     `[e for x in L if c]`, with `x` a Python local of the generated code (for
     `for a, b in L`, a tuple of locals over the checked items)."""
-    src, src_type = iteration_source(node.source, ctx)
+    src, src_type = iteration_source(node.source, attrs.evolve(ctx, in_iterable=True))
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
     src = f"{ctx.const(charge, 'charge')}({src})"  # runtime/work.py: bounded work per step
@@ -408,6 +411,15 @@ def _attr(node: ast.Attr, ctx: Context) -> Gen:
         return f"{ctx.const(_read_any, 'read_any')}(st, {target}, {field!r}, {reader})", "any"
     if table is not None:
         return f"{table}[st.card_def[{target}]]", rtype
+    if not ctx.in_iterable:  # an attribute some rule sets, over the property: read inline
+        props = ctx.emitter.memo.get(("props", field))
+        if props is None:
+            props = [_static_field(cid, spec, field) for cid, spec in ctx.symbols.card_specs]
+            props = ctx.emitter.memo[("props", field)] = ctx.const(props, "card_table")
+        card, value = ctx.emitter.fresh("c"), ctx.emitter.fresh("a")
+        # as _field_reader: an attribute set to none reads the property
+        return (f"({value} if ({value} := st.attrs.get((({card} := {target}), {field!r}))) is not None "
+                f"else {props}[st.card_def[{card}]])"), rtype
     return f"{reader}(st, {target})", rtype
 
 
