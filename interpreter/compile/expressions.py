@@ -360,7 +360,8 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     src, src_type = iteration_source(node.source, attrs.evolve(ctx, in_iterable=True))
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
-    src = f"{ctx.const(charge, 'charge')}({src})"  # runtime/work.py: bounded work per step
+    if not _small_source(node.source, ctx):  # runtime/work.py: bounded work per step
+        src = f"{ctx.const(charge, 'charge')}({src})"
     if node.unpack:
         part = unpacked_type(node.source, elem_of(src_type), len(node.unpack))
         inner = ctx
@@ -376,6 +377,14 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source), var)
     cond = gen_expect(node.condition, inner, "bool") if node.condition is not None else None
     return var, src, gen(node.element, inner), cond
+
+
+def _small_source(node: ast.Node, ctx: Context) -> bool:
+    """Lists whose size the rule text bounds (the seats, a constant, a written list):
+    going through them needs no charge on the work meter."""
+    if yields_seats(node) or isinstance(node, ast.ListExpr):
+        return True
+    return isinstance(node, ast.Name) and node.name in ctx.symbols.constants and node.name not in ctx.locals
 
 
 def _comprehension(node: ast.Comprehension, ctx: Context) -> Gen:
