@@ -24,6 +24,7 @@ cycle check, but they must respect the layers like every other import.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -193,3 +194,20 @@ def test_the_check_fails_on_a_lazy_import_cycle() -> None:
     planted = "def later():\n    from interpreter.runtime.state import State\n"
     sources["interpreter.runtime.rng"] = (source + "\n" + planted, is_package)
     assert any(p.startswith("import cycle") and "interpreter.runtime.rng" in p for p in problems_in(sources))
+
+
+def test_the_engine_names_no_card_or_bot_of_a_bundled_game() -> None:
+    """interpreter/ stays generic: no bundled game's card id or bot name in its code or
+    docstrings (examples in them use made-up names such as `widget`)."""
+    from interpreter import load_game
+    from interpreter.rules.loader import bundled_entries
+
+    names: set[str] = set()
+    for entry in bundled_entries():
+        if entry["kind"] in ("game", "example"):
+            gd = load_game(entry["id"]).definition
+            names |= {c.id for c in gd.cards if len(c.id) >= 6} | (set(gd.bots) - {"bot"})
+    assert len(names) > 100  # the check reads the bundled games
+    found = [(m, name) for m, (source, _) in package_sources().items() for name in names
+             if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", source)]
+    assert not found, f"game-specific names in interpreter/: {found}"

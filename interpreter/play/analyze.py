@@ -39,8 +39,8 @@ ANALYZE_HELP = ("Play many seeded games (as simulate does) and report balance wi
                 "ended, and per card and action how often it was played, the win rate when played and its lift "
                 "over the seat's base rate. --compare-with plays the same seeds with an overlay added and tests "
                 "each difference. Seats: any kind, e.g. random, a game bot, ismcts:iterations=100.")
-ANALYZE_EXAMPLE = ("example:\n  orrery analyze star-market --seats market-bot,market-bot "
-                   "--compare-with examples/star-market-overcharge --report star.html")
+ANALYZE_EXAMPLE = ("example:\n  orrery analyze GAME --seats random,ismcts "
+                   "--compare-with path/to/mod --report report.html")
 SIGNIFICANT = 0.05
 HISTOGRAM_BINS = 12
 MIN_GAMES_FOR_CARD = 1

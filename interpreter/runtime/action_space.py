@@ -213,7 +213,7 @@ class ActionSpace:
         return int(a)
 
     def to_string(self, a: int) -> str:
-        """The text of an id: `buy asteroid-miner`, `trade P2 iron`, `choice done`."""
+        """The text of an id: `buy widget`, `trade P2 gold`, `choice done`."""
         return " ".join(self.id_words(a))
 
     def id_words(self, a: int) -> list[str]:

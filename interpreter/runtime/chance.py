@@ -30,7 +30,7 @@ modifiers apply, is *eager*: the operation that shuffles it deals it whole
 (chance_zones.py finds these zones when the game is loaded).
 
 Identical copies - the same card, in the same place, with the same attributes and
-revealed flag - are one outcome, weighted by how many there are (`deal asteroid`, not
+revealed flag - are one outcome, weighted by how many there are (`deal widget`, not
 one outcome per copy). Which of them is taken is drawn from the state's own generator,
 as game bots' picks are: no observation tells copies apart, but rules can (`sorted` of
 cards orders them by copy number), and this keeps those games' odds too.

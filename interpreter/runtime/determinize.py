@@ -4,8 +4,8 @@ Searching agents for games with hidden information (and conformance tests) need 
 consistent with what a seat has seen, built from declared visibility only:
 * every card in a place the seat may not see into (a zone hidden from it, and not
   revealed) is dealt again among those places, each place keeping its count, and
-  only among cards of its own `type` (a card's back shows its kind: a Space card is
-  never dealt into the pile of Headquarters cards);
+  only among cards of its own `type` (a card's back shows its kind: a card of one
+  type is never dealt into a pile of another type);
 * the order of a zone the seat sees but whose order is hidden is shuffled;
 * the state's random generator is reseeded, so future chance is unknown too.
 In a simultaneous step, the picks other seats have made already are forgotten: in the

@@ -3,13 +3,13 @@ view plus the player's history (an information state), never showing anything th
 declared visibility hides.
 
 Both come from `observation.observe` (the one place visibility is decided), written
-for machines: cards by their definition (`asteroid-miner`, not the copy number the
+for machines: cards by their definition (`widget`, not the copy number the
 deal gave it, which a player cannot tell apart), zones whose order is hidden as sorted
 lists, the player's legal moves as integer-action texts (action_space.py), and keys in
 a fixed order, so equal views are equal strings.
 
 The history part lists every decision of the game so far, oldest first, as
-`P2: buy asteroid-miner`. A player sees their own decisions whole; of another
+`P2: buy widget`. A player sees their own decisions whole; of another
 player's decision they see the action (or that it was a choice) and every value but
 the cards they could not see: a card named by a decision is shown to a player who
 could see it just before the decision or just after it was carried out (a card
@@ -206,8 +206,8 @@ def information_state_string(st: State, player: int, steps: Steps, space: Action
 
 
 def id_of_text(st: State, space: ActionSpace, text: Any, player: int | None = None) -> int:
-    """The id of an id text (`buy asteroid-miner`) or of a legal action's canonical
-    text (`buy asteroid-miner#23`; of `player`'s actions, when given)."""
+    """The id of an id text (`buy widget`) or of a legal action's canonical
+    text (`buy widget#23`; of `player`'s actions, when given)."""
     if not isinstance(text, str):
         raise IllegalActionError(f"an action text is a string, not {text!r}")
     a = space.from_string(text)

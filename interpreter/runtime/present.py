@@ -94,7 +94,7 @@ def _per_player(values: list[Any], viewers: set[int], show: Callable[[Any], str]
 
 
 def counter_text(value: Any) -> str:
-    """A counter's value as shown to people: `hidden`, `iron 2, fuel 1`, `0 1 2`, `3`."""
+    """A counter's value as shown to people: `hidden`, `gold 2, wood 1`, `0 1 2`, `3`."""
     if value is None:
         return "hidden"
     if isinstance(value, dict):
@@ -115,7 +115,7 @@ def _zone_text(value: Any) -> str:
 
 
 def cards_text(cards: list[str]) -> str:
-    """Card texts in order, runs of copies of one card shortened: `cargo-hauler x20 (#0-#19)`."""
+    """Card texts in order, runs of copies of one card shortened: `widget x20 (#0-#19)`."""
     runs: list[tuple[str, list[str]]] = []
     for card in cards:
         card_id, _, number = card.rpartition("#")

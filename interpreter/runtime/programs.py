@@ -44,7 +44,7 @@ def walk_expressions(node: Any) -> Iterator[ast.Node]:
 
 def program_texts(gd: GameDef, raw: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, effect text) of every compiled program, found in the rules by the name
-    the compiler gave it (`cards.recycler.effects.play`, `procedures.settle`...)."""
+    the compiler gave it (`cards.CARD.effects.play`, `procedures.NAME`...)."""
     found = []
     for code in gd.codes:
         text = _lookup(raw, code.name.split("."))
