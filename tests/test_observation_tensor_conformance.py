@@ -26,8 +26,8 @@ import pytest
 from test_conformance import GAMES, OVERLAYS, _base_of, _id, _variants
 
 from interpreter import Game, State, load_game
+from interpreter.runtime.determinize import hidden_slots, pinned_cards
 from interpreter.runtime.learning import begin_step, information_state_string
-from interpreter.runtime.observation import _may_see
 
 FULL_STEPS = 30  # every step of the first game is checked up to here, then a sample
 SAMPLE_EVERY = 9
@@ -36,35 +36,13 @@ STEP_CAP = 400  # long games are cut here: the checks are per step, not per endi
 COPY = re.compile(r"[a-z0-9_-]#\d")
 
 
-def _frames_cards(st: State) -> set[int]:
-    """Card copies a running effect or a pending choice refers to (kept in place when
-    re-dealing, so the copy of the state stays a state the rules could reach)."""
-    pinned: set[int] = set()
-
-    def visit(value: object) -> None:
-        if type(value) is int and 0 <= value < len(st.card_def):
-            pinned.add(value)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                visit(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                visit(item)
-
-    for frame in [*st.stack, *st.queue]:
-        visit(frame.env)
-    if st.pending is not None:
-        visit(getattr(st.pending, "options", []))
-    return pinned
-
-
 def redeal(st: State, player: int, rng: random.Random) -> State:
-    """A copy of `st` whose cards hidden from `player` are dealt again."""
+    """A copy of `st` whose cards hidden from `player` are dealt again, across card
+    types too (harsher than the search agents' `determinize.redeal`, which keeps each
+    type among its own places): no view may change."""
     copy = st.clone()
-    layout, gd = copy.layout, copy.gd
-    pinned = _frames_cards(copy)
-    hidden = [slot for slot in range(layout.slots)
-              if not _may_see(gd.zones[layout.zdef[slot]].visible, layout.zowner[slot], player)]
+    pinned = pinned_cards(copy)
+    hidden = hidden_slots(copy, player)
     places = [(slot, i) for slot in hidden for i, iid in enumerate(copy.zones[slot])
               if iid not in copy.revealed and iid not in pinned]
     pool = [copy.zones[slot][i] for slot, i in places]
