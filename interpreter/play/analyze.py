@@ -31,7 +31,7 @@ from typing import Any, TextIO
 import attrs
 
 from interpreter.game import Game
-from interpreter.play.simulate import Outcome, SimulationSpec, outcomes
+from interpreter.play.simulate import Outcome, Progress, SimulationSpec, outcomes
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
 
 ANALYZE_HELP = ("Play many seeded games (as simulate does) and report balance with its uncertainty: win rate per "
@@ -192,31 +192,20 @@ def compare(a: list[Outcome], b: list[Outcome], n: int) -> dict[str, Any]:
             "end_reasons": end_reasons}
 
 
-class ProgressBar:
-    """A bar on a stream (stderr), redrawn at most every `every` seconds."""
+class ProgressBar(Progress):
+    """simulate's progress drawn as a bar, redrawn at most every `every` seconds and
+    once at the end."""
 
     def __init__(self, total: int, stream: TextIO | None, label: str, every: float = 0.5):
-        self.total, self.stream, self.label, self.every = total, stream, label, every
-        self.start = self.last = time.monotonic()
-        self.shown = False
+        super().__init__(total, stream, every)
+        self.label = label
 
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if self.stream is None or (now - self.last < self.every and done < self.total):
-            return
-        self.last = now
+    def final(self, done: int) -> bool:
+        return done >= self.total
+
+    def line(self, done: int, rate: float) -> str:
         filled = int(30 * done / max(self.total, 1))
-        rate = done / max(now - self.start, 1e-9)
-        end = "\r" if self.stream.isatty() else "\n"
-        self.stream.write(f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games, "
-                          f"{rate:.1f}/s{end}")
-        self.stream.flush()
-        self.shown = True
-
-    def finish(self) -> None:
-        if self.shown and self.stream is not None and self.stream.isatty():
-            self.stream.write("\n")
-            self.stream.flush()
+        return f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games, {rate:.1f}/s"
 
 
 def run_games(spec: SimulationSpec, games: int, seed: int, workers: int, game: Game | None,

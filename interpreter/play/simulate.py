@@ -257,7 +257,8 @@ def _check_alive(helpers: Sequence[multiprocessing.process.BaseProcess]) -> None
 
 
 class Progress:
-    """Games done, total and rate on a stream, at most every PROGRESS_EVERY seconds."""
+    """Games done, total and rate on a stream, at most every `every` seconds (and, where
+    `final` says so, at the end); `line` words it."""
 
     def __init__(self, total: int, stream: TextIO | None, every: float = PROGRESS_EVERY):
         self.total, self.stream, self.every = total, stream, every
@@ -266,14 +267,20 @@ class Progress:
 
     def update(self, done: int) -> None:
         now = time.monotonic()
-        if self.stream is None or now - self.last < self.every:
+        if self.stream is None or (now - self.last < self.every and not self.final(done)):
             return
         self.last = now
         rate = done / max(now - self.start, 1e-9)
         end = "\r" if self.stream.isatty() else "\n"
-        self.stream.write(f"simulate: {done}/{self.total} games, {rate:.1f} games/s{end}")
+        self.stream.write(self.line(done, rate) + end)
         self.stream.flush()
         self.shown = True
+
+    def final(self, done: int) -> bool:
+        return False
+
+    def line(self, done: int, rate: float) -> str:
+        return f"simulate: {done}/{self.total} games, {rate:.1f} games/s"
 
     def finish(self) -> None:
         if self.shown and self.stream is not None and self.stream.isatty():

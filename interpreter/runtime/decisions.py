@@ -202,24 +202,37 @@ def _allowed(st: State, action: ActionDef, env: dict[str, Any]) -> bool:
 # ---- applying --------------------------------------------------------------------------
 
 
-def find(st: State, action: Action | str) -> Action:
-    """The legal action meant by an Action or its canonical text."""
-    options = legal_actions(st)
+def match(options: list[Action], action: Action | str) -> tuple[Action | None, str]:
+    """The option meant by an Action or its canonical text (None if none), and that text."""
     if isinstance(action, Action):
         for legal in options:  # the usual case: one of the very objects we handed out
             if legal is action:
-                return legal
+                return legal, action.text
     text = action.text if isinstance(action, Action) else str(action).strip()
     for legal in options:
         if legal.text == text:
-            return legal
+            return legal, text
+    return None, text
+
+
+def sample(options: list[Action]) -> str:
+    """The first few options' texts, for a message."""
+    return ", ".join(a.text for a in options[:6]) + (" ..." if len(options) > 6 else "")
+
+
+def find(st: State, action: Action | str) -> Action:
+    """The legal action meant by an Action or its canonical text."""
+    options = legal_actions(st)
+    found, text = match(options, action)
+    if found is not None:
+        return found
     if st.terminal:
         raise IllegalActionError(f"the game is over; '{text}' cannot be played")
-    sample = ", ".join(a.text for a in options[:6]) + (" ..." if len(options) > 6 else "")
+    shown = sample(options)
     if isinstance(st.pending, PendingChance):
         raise IllegalActionError(f"'{text}' is not an outcome of the chance event now ({st.pending.prompt}); "
-                                 f"outcomes: {sample}")
-    raise IllegalActionError(f"'{text}' is not a legal action now; legal: {sample}")
+                                 f"outcomes: {shown}")
+    raise IllegalActionError(f"'{text}' is not a legal action now; legal: {shown}")
 
 
 def apply(st: State, action: Action | str) -> None:

@@ -32,7 +32,7 @@ from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeEr
 from interpreter.lang import ast
 from interpreter.model import Expr, GameDef, Op
 from interpreter.runtime.actions import Action
-from interpreter.runtime.decisions import group_actions, legal_actions, pay_for
+from interpreter.runtime.decisions import group_actions, legal_actions, match, pay_for, sample
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.loop import run
 from interpreter.runtime.programs import programs, walk_statements
@@ -242,7 +242,7 @@ def apply_joint(st: State, joint: Sequence[Action | str | None]) -> None:
     for p, action in enumerate(joint):
         if pending.waits_for(p):
             if action is None:
-                raise IllegalActionError(f"P{p + 1} has to pick in this step (legal: {_sample(legal_for(st, p))}); "
+                raise IllegalActionError(f"P{p + 1} has to pick in this step (legal: {sample(legal_for(st, p))}); "
                                          "None is only for the seats that do not pick now")
             picks.append((p, find_for(st, p, action)))
         elif action is not None:
@@ -257,15 +257,10 @@ def apply_joint(st: State, joint: Sequence[Action | str | None]) -> None:
 def find_for(st: State, player: int, action: Action | str) -> Action:
     """The legal action of `player` meant by an Action or its canonical text."""
     options = legal_for(st, player)
-    if isinstance(action, Action):
-        for legal in options:
-            if legal is action:
-                return legal
-    text = action.text if isinstance(action, Action) else str(action).strip()
-    for legal in options:
-        if legal.text == text:
-            return legal
-    raise IllegalActionError(f"'{text}' is not a legal action of P{player + 1} now; legal: {_sample(options)}")
+    found, text = match(options, action)
+    if found is not None:
+        return found
+    raise IllegalActionError(f"'{text}' is not a legal action of P{player + 1} now; legal: {sample(options)}")
 
 
 def _check_turn(st: State, pending: PendingSimultaneous, player: Any) -> None:
@@ -285,10 +280,6 @@ def _who(pending: PendingSimultaneous) -> str:
 
 def _seat_text(player: Any) -> str:
     return str(player + 1) if isinstance(player, int) else repr(player)
-
-
-def _sample(options: list[Action]) -> str:
-    return ", ".join(a.text for a in options[:6]) + (" ..." if len(options) > 6 else "")
 
 
 def _record(st: State, pending: PendingSimultaneous, player: int, text: str) -> None:
