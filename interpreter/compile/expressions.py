@@ -138,10 +138,6 @@ def gen_player_arg(node: ast.Node, ctx: Context) -> str:
     return f"st.layout.seat[{src}]"  # layout.SeatIndex: refuses what is not a seat
 
 
-def player_arg(node: ast.Node, ctx: Context) -> Expr:
-    return ctx.emitter.function(gen_player_arg(node, ctx))
-
-
 def gen_zone_slot(node: ast.Node, ctx: Context) -> str | None:
     """A zone reference (`deck`, `hand`, `hand(p)`) as source giving its slot, or None."""
     sym = ctx.symbols
@@ -216,11 +212,6 @@ def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, str] | None:
     if width == 1:
         return cdef.index, who
     return cdef.index, f"({who} * {width} + {key})"
-
-
-def counter_ref(node: ast.Node, ctx: Context) -> tuple[int, Expr] | None:
-    ref = gen_counter_ref(node, ctx)
-    return None if ref is None else (ref[0], ctx.emitter.function(ref[1]))
 
 
 # ---- the compiler ----------------------------------------------------------------------
