@@ -28,6 +28,7 @@ from interpreter.play.describe import overlay_changes, render_description, rende
 from interpreter.play.logs import (
     GameLog,
     check_log_target,
+    fresh_log_path,
     hash_mismatch,
     load_log_game,
     new_log,
@@ -542,20 +543,10 @@ def _keep(table: Table, message: str, failed: bool = False) -> None:
         if not table.moves:
             table.console.write(message)
             return
-        table.log_path = _fresh_log_path(table.log)
+        table.log_path = fresh_log_path(table.log.game, table.log.seed)
     table.save(failed)
     table.console.write(f"{message} {len(table.moves)} actions saved to {table.log_path}; "
                         f"continue with: orrery play --resume {table.log_path}")
-
-
-def _fresh_log_path(log: GameLog) -> Path:
-    stem = f"{log.game}-seed{log.seed}"
-    path = Path(f"{stem}.orrery-log.json")
-    number = 2
-    while path.exists():
-        path = Path(f"{stem}-{number}.orrery-log.json")
-        number += 1
-    return path
 
 
 # ---- replay --------------------------------------------------------------------------------

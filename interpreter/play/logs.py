@@ -368,3 +368,15 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return float(a) == float(b)
     return bool(a == b)
+
+
+def fresh_log_path(game: str, seed: int) -> Path:
+    """A new file name in this folder for an unfinished game's log (`GAME-seedN.orrery-log.json`)."""
+    stem = f"{game}-seed{seed}"
+    path = Path(f"{stem}.orrery-log.json")
+    number = 2
+    while path.exists():
+        path = Path(f"{stem}-{number}.orrery-log.json")
+        number += 1
+    return path
+

@@ -20,7 +20,7 @@ from typing import Any
 
 from interpreter.diagnostics import GameError
 from interpreter.game import Game
-from interpreter.play.logs import check_log_target, new_log
+from interpreter.play.logs import check_log_target, fresh_log_path, new_log
 from interpreter.play.resume import resume_log
 from interpreter.play.runner import seat_agents
 from interpreter.web.session import Session, start_bots
@@ -125,13 +125,3 @@ def _keep(session: Session, write: Write) -> None:
         session.save(failed=bool(session.error))
     write(f"Stopped. {len(session.moves)} actions saved to {session.log_path}; "
           f"continue with: orrery serve --resume {session.log_path}")
-
-
-def fresh_log_path(game: str, seed: int) -> Path:
-    stem = f"{game}-seed{seed}"
-    path = Path(f"{stem}.orrery-log.json")
-    number = 2
-    while path.exists():
-        path = Path(f"{stem}-{number}.orrery-log.json")
-        number += 1
-    return path
