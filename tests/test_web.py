@@ -25,10 +25,10 @@ import pytest
 
 from interpreter import load_game
 from interpreter.cli import choose_seats
-from interpreter.play.logs import read_log
+from interpreter.play.logs import fresh_log_path, read_log
 from interpreter.play.terminal import visible_cards
 from interpreter.runtime.state import State
-from interpreter.web.launch import fresh_log_path, new_session, resume_session
+from interpreter.web.launch import new_session, resume_session
 from interpreter.web.session import SPECTATOR, Session
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
