@@ -23,7 +23,7 @@ from typing import Any
 from interpreter.agents import registered
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
-from interpreter.play.analyze_cli import add_analyze, add_run_options, run_analyze
+from interpreter.play.analyze_cli import add_analyze, add_run_options, game_backend, run_analyze
 from interpreter.play.describe import overlay_changes, render_description, render_diff, render_generated_code
 from interpreter.play.logs import (
     GameLog,
@@ -195,7 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
                                         "length, errors. Game i uses seed SEED+i and each agent is seeded from "
                                         "(game seed, seat), so the results do not depend on --workers. A game that "
                                         "raises or does not end within --max-actions counts as an error (exit 1).",
-                            epilog="example:\n  orrery simulate kuhn-poker --games 10000 --workers 4 --json")
+                            epilog="examples:\n  orrery simulate kuhn-poker --games 10000 --workers 4 --json\n"
+                                   "  orrery simulate kuhn-poker --games 100000 --backend ray --address HOST:6379")
     add_run_options(p, 100, _add_table_options, _add_rules_options, _positive_int, _int)
     p.add_argument("--json", action="store_true", help="print one JSON object with the summary")
     add_analyze(commands, _Formatter, _add_table_options, _add_rules_options, _positive_int, _int)
@@ -617,7 +618,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
                           tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
-    summary = simulate(spec, args.games, args.seed, args.workers, game, progress_stream(args.json))
+    with game_backend(args) as (backend, workers):
+        summary = simulate(spec, args.games, args.seed, workers, game, progress_stream(args.json), backend=backend)
     if args.json:
         _print_json(summary)
     else:

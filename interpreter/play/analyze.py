@@ -31,7 +31,7 @@ from typing import Any, TextIO
 import attrs
 
 from interpreter.game import Game
-from interpreter.play.simulate import Outcome, Progress, SimulationSpec, outcomes
+from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, outcomes, time_left
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
 
 ANALYZE_HELP = ("Play many seeded games (as simulate does) and report balance with its uncertainty: win rate per "
@@ -205,13 +205,14 @@ class ProgressBar(Progress):
 
     def line(self, done: int, rate: float) -> str:
         filled = int(30 * done / max(self.total, 1))
-        return f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games, {rate:.1f}/s"
+        return (f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games, {rate:.1f}/s, "
+                f"{time_left(done, self.total, rate)}")
 
 
 def run_games(spec: SimulationSpec, games: int, seed: int, workers: int, game: Game | None,
-              bar: ProgressBar, offset: int) -> list[Outcome]:
+              bar: ProgressBar, offset: int, backend: Backend | None = None) -> list[Outcome]:
     results = []
-    for outcome in outcomes(attrs.evolve(spec, record=True), games, seed, workers, game):
+    for outcome in outcomes(attrs.evolve(spec, record=True), games, seed, workers, game, backend):
         results.append(outcome)
         bar.update(offset + len(results))
     return results
@@ -219,16 +220,17 @@ def run_games(spec: SimulationSpec, games: int, seed: int, workers: int, game: G
 
 def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game: Game | None = None,
             compare_with: str | None = None, progress: TextIO | None = None,
-            clock: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
-    """Play and sum up (and, with `compare_with`, play the same seeds with that overlay)."""
+            clock: Callable[[], float] = time.perf_counter, backend: Backend | None = None) -> dict[str, Any]:
+    """Play and sum up (and, with `compare_with`, play the same seeds with that overlay);
+    with a `backend`, it plays the games and `workers` is its number of workers."""
     started = clock()
     total = games * (2 if compare_with else 1)
     bar = ProgressBar(total, progress, "analyze")
-    results = run_games(spec, games, seed, workers, game, bar, 0)
+    results = run_games(spec, games, seed, workers, game, bar, 0, backend)
     report = summarize(spec, results, seed)
     if compare_with:
         other = attrs.evolve(spec, overlays=(*spec.overlays, compare_with))
-        with_results = run_games(other, games, seed, workers, None, bar, games)
+        with_results = run_games(other, games, seed, workers, None, bar, games, backend)
         report["with_overlay"] = summarize(other, with_results, seed)
         report["compare"] = {"overlay": compare_with, **compare(results, with_results, spec.players)}
     bar.finish()

@@ -1,13 +1,14 @@
 """The `orrery analyze` command's arguments and its run, kept beside `analyze` so the
 command line module only wires them in. The options shared with `simulate` (games,
-seats, seed, workers, action cap, rules) are added by one function for both; the
-command line passes its own argument types and option groups in."""
+seats, seed, workers, backend, action cap, rules) are added by one function for both;
+the command line passes its own argument types and option groups in."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze, pro
 from interpreter.play.logs import target_for_log
 from interpreter.play.report import render_html, render_text
 from interpreter.play.runner import MAX_ACTIONS
-from interpreter.play.simulate import SimulationSpec
+from interpreter.play.seating import UsageError
+from interpreter.play.simulate import Backend, SimulationSpec
 
 AddOptions = Callable[..., None]
 ChooseSeats = Callable[..., tuple[int, list[str]]]
@@ -32,7 +34,15 @@ def add_run_options(parser: argparse.ArgumentParser, games: int, table: AddOptio
     parser.add_argument("--games", type=positive, default=games, metavar="N", help=f"number of games (default {games})")
     table(parser, "all random")
     parser.add_argument("--seed", type=integer, default=1, metavar="N", help="seed of the first game (default 1)")
-    parser.add_argument("--workers", type=positive, default=1, metavar="N", help="worker processes (default 1)")
+    parser.add_argument("--workers", type=positive, default=None, metavar="N",
+                        help="games played at once: worker processes (default 1), or with --backend ray Ray tasks "
+                             "(default: the cluster's CPUs)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where the games are played: this machine's processes (default), or Ray tasks "
+                             "(pip install 'orrery[ray]'); the results are the same")
+    parser.add_argument("--address", metavar="ADDR",
+                        help="with --backend ray: an existing cluster (HOST:PORT, ray://HOST:PORT or auto); "
+                             "without it a local Ray instance is started")
     parser.add_argument("--max-actions", type=positive, default=MAX_ACTIONS, metavar="N",
                         help=f"a game with more actions is an error (default {MAX_ACTIONS})")
     rules(parser)
@@ -49,6 +59,21 @@ def add_analyze(commands: Any, formatter: type[argparse.HelpFormatter], table: A
     p.add_argument("--report", metavar="FILE.html", help="also write the report as one self-contained HTML page")
 
 
+@contextmanager
+def game_backend(args: argparse.Namespace) -> Iterator[tuple[Backend | None, int]]:
+    """The backend --backend asks for (None: this machine's processes) and the number of
+    games it plays at once, for the time of the run."""
+    if args.backend == "local":
+        if args.address is not None:
+            raise UsageError("--address names a Ray cluster: use it with --backend ray")
+        yield None, args.workers or 1
+        return
+    from interpreter.play.ray_backend import ray_backend  # Ray only when asked for: an optional extra
+
+    with ray_backend(args.address, args.workers) as backend:
+        yield backend, backend.workers
+
+
 def run_analyze(args: argparse.Namespace, choose_seats: ChooseSeats) -> int:
     """Run `orrery analyze` (errors are raised for the command line to report)."""
     game = load_game(args.game, variants=args.variant, overlays=args.overlays)
@@ -62,7 +87,9 @@ def run_analyze(args: argparse.Namespace, choose_seats: ChooseSeats) -> int:
         load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with])
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
                           tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
-    report = analyze(spec, args.games, args.seed, args.workers, game, compare_with, progress_stream(args.json))
+    with game_backend(args) as (backend, workers):
+        report = analyze(spec, args.games, args.seed, workers, game, compare_with, progress_stream(args.json),
+                         backend=backend)
     if args.report:
         Path(args.report).write_text(render_html(report, gd.name), encoding="utf-8")
     print(json.dumps(report, indent=2) if args.json else render_text(report, gd.name, args.report))

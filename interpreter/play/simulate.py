@@ -20,6 +20,9 @@ processes but one small tuple:
 * helpers send their outcomes back as plain tuples (attrs records pickle several times
   slower); this process gathers them between its own chunks.
 A helper that dies is reported as an error instead of being waited for.
+
+Another `Backend` (`--backend ray`, in play/ray_backend.py) may play the games instead:
+it plays the same chunks with the same `play_rows`, so the summary is the same.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import attrs
 
@@ -140,6 +143,21 @@ def _play_chunk(spec: SimulationSpec, first: int, count: int) -> list[Outcome]:
     return [play_one(spec, seed) for seed in range(first, first + count)]
 
 
+def play_rows(spec: SimulationSpec, first: int, count: int) -> list[tuple[Any, ...]]:
+    """Games first..first+count-1 as plain tuples (`Outcome(*row)` rebuilds each): what a
+    worker elsewhere sends back."""
+    return [_as_row(o) for o in _play_chunk(spec, first, count)]
+
+
+class Backend(Protocol):
+    """Somewhere else to play the games (`--backend`): the outcomes of games seed,
+    seed+1, ... in seed order, each exactly `play_one(spec, that seed)`."""
+
+    workers: int  # games played at once
+
+    def outcomes(self, spec: SimulationSpec, games: int, seed: int) -> Iterator[Outcome]: ...
+
+
 # ---- many games ----------------------------------------------------------------------------
 
 MAX_CHUNK = 256  # games per task at most: results flow steadily and progress stays live
@@ -184,14 +202,17 @@ def _helper(spec: SimulationSpec, plan: list[tuple[int, int]], seed: int, counte
     _game_for(spec)  # a forked helper has it already; a spawned one loads it once
     while (index := _claim(counter, len(plan))) is not None:
         first, count = plan[index]
-        rows = [_as_row(o) for o in _play_chunk(spec, seed + first, count)]
-        results.put((index, rows))
+        results.put((index, play_rows(spec, seed + first, count)))
 
 
 def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
-             game: Game | None = None) -> Iterator[Outcome]:
+             game: Game | None = None, backend: Backend | None = None) -> Iterator[Outcome]:
     """The outcomes of games seed, seed+1, ... in seed order (`game`: already loaded).
-    With several workers, this process is one of them and workers-1 helpers are started."""
+    With several workers, this process is one of them and workers-1 helpers are started;
+    with a `backend`, it plays them (and `workers` is not used)."""
+    if backend is not None:
+        yield from backend.outcomes(spec, games, seed)
+        return
     if game is not None:
         _GAMES[spec] = game
     workers = max(1, min(workers, games))
@@ -256,9 +277,21 @@ def _check_alive(helpers: Sequence[multiprocessing.process.BaseProcess]) -> None
             raise GameError(f"a simulation worker process stopped unexpectedly (exit code {helper.exitcode})")
 
 
+def time_left(done: int, total: int, rate: float) -> str:
+    """The time the games still to play should take at `rate` games per second."""
+    if done >= total:
+        return "0s left"
+    if rate <= 0:
+        return "time left unknown"
+    seconds = round((total - done) / rate)
+    hours, rest = divmod(seconds, 3600)
+    text = f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s" if rest >= 60 else f"{rest}s"
+    return f"~{text} left"
+
+
 class Progress:
-    """Games done, total and rate on a stream, at most every `every` seconds (and, where
-    `final` says so, at the end); `line` words it."""
+    """Games done, total, rate and time left on a stream, at most every `every` seconds
+    (and, where `final` says so, at the end); `line` words it."""
 
     def __init__(self, total: int, stream: TextIO | None, every: float = PROGRESS_EVERY):
         self.total, self.stream, self.every = total, stream, every
@@ -280,7 +313,7 @@ class Progress:
         return False
 
     def line(self, done: int, rate: float) -> str:
-        return f"simulate: {done}/{self.total} games, {rate:.1f} games/s"
+        return f"simulate: {done}/{self.total} games, {rate:.1f} games/s, {time_left(done, self.total, rate)}"
 
     def finish(self) -> None:
         if self.shown and self.stream is not None and self.stream.isatty():
@@ -289,12 +322,14 @@ class Progress:
 
 
 def simulate(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game: Game | None = None,
-             progress: TextIO | None = None, clock: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
-    """Play `games` games and return the summary (see `summarize`)."""
+             progress: TextIO | None = None, clock: Callable[[], float] = time.perf_counter,
+             backend: Backend | None = None) -> dict[str, Any]:
+    """Play `games` games and return the summary (see `summarize`); with a `backend`,
+    `workers` is its number of workers."""
     started = clock()
     meter = Progress(games, progress)
     results: list[Outcome] = []
-    for outcome in outcomes(spec, games, seed, workers, game):
+    for outcome in outcomes(spec, games, seed, workers, game, backend):
         results.append(outcome)
         meter.update(len(results))
     meter.finish()
