@@ -3,9 +3,11 @@ checked, sensible moves, reproducible, and no peeking at hidden cards."""
 
 from __future__ import annotations
 
+import pathlib
 import random
 
 import pytest
+from conftest import toy
 
 from interpreter import GameError, State, create_agent, load_game
 from interpreter.agents import describe_kinds
@@ -31,7 +33,7 @@ def test_seat_kinds_are_registered_with_their_options() -> None:
     kinds = {k["id"]: k for k in describe_kinds(load_game("kuhn-poker").definition)}
     for name in ("mcts", "ismcts"):
         assert kinds[name]["kind"] == "agent"
-        assert kinds[name]["options"] == ["iterations", "seconds", "c", "rollout", "depth"]
+        assert kinds[name]["options"] == ["iterations", "seconds", "c", "rollout", "depth", "paired", "margin"]
 
 
 def test_indistinguishable_states_get_the_same_decision() -> None:
@@ -141,6 +143,9 @@ def test_mcts_refuses_a_game_with_hidden_information() -> None:
     ("ismcts:rollout=nobody", "use random, first or a bot"),
     ("ismcts:depth=-2", "at least 0"),
     ("ismcts:width=3", "no option 'width'"),
+    ("ismcts:paired=2", "must be 0 or 1"),
+    ("ismcts:margin=-0.5", "at least 0"),
+    ("ismcts:margin=1.5", "at most 1"),
 ])
 def test_bad_options_are_clear_errors(spec: str, message: str) -> None:
     with pytest.raises(GameError, match=message):
@@ -172,3 +177,69 @@ def test_a_sealed_pick_of_a_simultaneous_step_is_not_seen(kind: str) -> None:
 def test_search_plays_a_simultaneous_game_to_its_end() -> None:
     st = play_game(load_game("goofspiel"), 2, ["ismcts:iterations=30", "random"], 3)
     assert st.terminal
+
+
+# One decision, then the game ends: `lose` comes first in the declared order, so a pick
+# by visits alone (each action visited once) would take it.
+ONE_DECISION = """
+actions:
+  lose: {during: turn, effect: "end game winners [1]"}
+  win: {during: turn, effect: "end game winners [0]"}
+flow: |
+  turn 0:
+    take actions turn
+"""
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_equal_visits_are_decided_by_the_better_mean(kind: str, tmp_path: pathlib.Path) -> None:
+    game = toy(tmp_path, ONE_DECISION)
+    st = game.new_initial_state(2, seed=1)
+    assert [a.text for a in st.legal_actions()] == ["lose", "win"]
+    assert create_agent(f"{kind}:iterations=2", game, seed=1).step(st).text == "win"
+
+
+def test_paired_worlds_serve_each_root_action_and_stay_reproducible() -> None:
+    game = load_game("kuhn-poker")
+    st = game.new_initial_state(2, 5)
+    agent = create_agent("ismcts:iterations=40,paired=1,margin=0.5", game, seed=2)
+    sampled = []
+    sample = agent._sample  # type: ignore[attr-defined]
+    agent._sample = lambda *args: sampled.append(1) or sample(*args)  # type: ignore[attr-defined]
+    first = agent.step(st)
+    legal = st.legal_actions()
+    assert first in legal and agent.iterations_done == 40
+    assert len(sampled) == -(-40 // len(legal))  # one world per round of the root's actions
+    unpaired = create_agent("ismcts:iterations=40", game, seed=2)
+    sample_unpaired = unpaired._sample  # type: ignore[attr-defined]
+    unpaired._sample = lambda *args: sampled.append(1) or sample_unpaired(*args)  # type: ignore[attr-defined]
+    sampled.clear()
+    unpaired.step(st)
+    assert len(sampled) == 40
+    assert create_agent("ismcts:iterations=40,paired=1,margin=0.5", game, seed=2).step(st) == first
+    a = play_game(game, 2, ["ismcts:iterations=30,paired=1", "random"], 11)
+    b = play_game(game, 2, ["ismcts:iterations=30,paired=1", "random"], 11)
+    assert list(a.history) == list(b.history) and a.terminal
+
+
+def test_margin_blends_the_final_lead_into_a_finished_rollout(tmp_path: pathlib.Path) -> None:
+    """A finished game is worth its returns, moved toward each seat's final lead in
+    `scoring.score` by the margin weight."""
+    from interpreter.agents.search import SearchAgent, SearchOptions
+
+    game = toy(tmp_path, """
+        counters:
+          vp: {scope: player, initial: 0}
+        scoring:
+          score: "vp(p)"
+        flow: |
+          gain 3 vp(0)
+          end game winners [0]
+        """)
+    st = game.new_initial_state(2, seed=1)
+    assert st.terminal and st.returns() == [1.0, -1.0]
+    lead = (3 - 0) / (3 + 0 + 1)
+    plain = SearchAgent(SearchOptions(), 1, determinizing=False)._rollout(st.clone(), random.Random(0), 0)
+    blended = SearchAgent(SearchOptions(margin=0.5), 1, determinizing=False)._rollout(st.clone(), random.Random(0), 0)
+    assert plain == [1.0, -1.0]
+    assert blended == pytest.approx([0.5 + 0.5 * lead, -0.5 - 0.5 * lead])

@@ -12,8 +12,14 @@ canonical texts (single-observer information-set MCTS): at a node, only the acti
 legal in this world count, an untried one is added, else the child with the best UCB
 score, where a child's exploration term counts the visits in which it was available.
 A rollout by `random`, `first` or a game bot's rule ends the game, or stops after
-`depth` actions and is valued from `scoring.score`. Values are per seat (`returns`),
-so the tree serves any number of players; the seat to move at a node maximises its own.
+`depth` actions and is valued from `scoring.score`. Values are per seat (`returns`,
+with `margin` blended with the final lead in `scoring.score`, so that a few rollouts
+say more than won or lost), so the tree serves any number of players; the seat to move
+at a node maximises its own. With `paired`, one sampled world (and one stream of
+rollout random numbers) serves as many iterations in a row as the root has actions, so
+the root's actions are compared in the same worlds (common random numbers: the luck of
+a deal or a die does not decide between them). The move played is the most visited
+root action, the best mean value breaking ties (a small budget visits many once).
 
 Agents see states only through the public API and `determinize`, which reads
 declared visibility, never the hidden cards' places. Each decision's generator is
@@ -39,21 +45,23 @@ from interpreter.runtime.actions import Action
 from interpreter.runtime.determinize import determinize, forget_sealed_picks
 from interpreter.runtime.state import State
 
-OPTIONS = ("iterations", "seconds", "c", "rollout", "depth")
+OPTIONS = ("iterations", "seconds", "c", "rollout", "depth", "paired", "margin")
 DEFAULT_ITERATIONS = 400
 
 
 @attrs.frozen
 class SearchOptions:
     """A search seat's options: `iterations` per decision (or a time budget in
-    `seconds`), exploration constant `c`, the rollout policy and the depth cap
-    (0: play every rollout to the end)."""
+    `seconds`), exploration constant `c`, the rollout policy, the depth cap (0: play
+    every rollout to the end), `paired` worlds and the `margin` weight."""
 
     iterations: int = DEFAULT_ITERATIONS
     seconds: float = 0.0
     c: float = 1.4
     rollout: str = "random"
     depth: int = 0
+    paired: bool = False  # one world for as many iterations in a row as the root has actions
+    margin: float = 0.0  # weight of the final score lead in a finished rollout's value (0: returns only)
 
 
 def _number(name: str, text: str, kind: Callable[[str], float], low: float) -> float:
@@ -78,8 +86,14 @@ def parse_options(options: Mapping[str, str], gd: GameDef) -> SearchOptions:
     if rollout not in ("random", "first") and rollout not in gd.bots:
         bots = ", ".join(gd.bots) or "none"
         raise GameError(f"seat option rollout={rollout!r}: use random, first or a bot of the game ({bots})")
+    paired = int(_number("paired", options.get("paired", "0"), int, 0))
+    if paired > 1:
+        raise GameError(f"seat option paired={paired} must be 0 or 1")
+    margin = _number("margin", options.get("margin", "0"), float, 0)
+    if margin > 1:
+        raise GameError(f"seat option margin={margin:g} must be at most 1")
     return SearchOptions(iterations, seconds, _number("c", options.get("c", "1.4"), float, 0), rollout,
-                         int(_number("depth", options.get("depth", "0"), int, 0)))
+                         int(_number("depth", options.get("depth", "0"), int, 0)), bool(paired), margin)
 
 
 def has_hidden_information(gd: GameDef) -> bool:
@@ -141,12 +155,23 @@ class SearchAgent(BaseAgent):
         opts = self.options
         deadline = self.clock() + opts.seconds if opts.seconds > 0 else math.inf
         done = 0
+        per_world = len(legal) if opts.paired else 1
+        world, rollout_seed = state, 0
         while (opts.iterations == 0 or done < opts.iterations) and (done == 0 or self.clock() < deadline):
-            self._iterate(self._sample(state, me, rng), root, rng, me)
+            if per_world == 1:
+                self._iterate(self._sample(state, me, rng), root, rng, me, rng)
+            else:  # the same world and rollout random numbers for the next `per_world` iterations
+                if done % per_world == 0:
+                    world, rollout_seed = self._sample(state, me, rng), rng.getrandbits(64)
+                self._iterate(world.clone(), root, rng, me, random.Random(rollout_seed))
             done += 1
         self.iterations_done = done
-        best = max(legal, key=lambda a: root.children[a.text].visits if a.text in root.children else -1)
-        return best
+
+        def rank(action: Action) -> tuple[int, float]:  # most visited; the best mean breaks ties
+            child = root.children.get(action.text)
+            return (child.visits, child.total / child.visits) if child is not None and child.visits else (-1, 0.0)
+
+        return max(legal, key=rank)
 
     def _sample(self, state: State, me: int, rng: random.Random) -> State:
         if self.determinizing:
@@ -156,7 +181,7 @@ class SearchAgent(BaseAgent):
         world.rng = rng.getrandbits(64)
         return world
 
-    def _iterate(self, world: State, root: Node, rng: random.Random, me: int) -> None:
+    def _iterate(self, world: State, root: Node, rng: random.Random, me: int, rollout_rng: random.Random) -> None:
         opts = self.options
         path = [root]
         node = root
@@ -192,7 +217,7 @@ class SearchAgent(BaseAgent):
             world.apply_action(action, player)
             path.append(node)
             steps += 1
-        values = self._rollout(world, rng, steps)
+        values = self._rollout(world, rollout_rng, steps)
         for visited in path[1:]:
             visited.visits += 1
             visited.total += values[visited.player]
@@ -218,4 +243,10 @@ class SearchAgent(BaseAgent):
                 break
             world.apply_action(legal[0] if opts.rollout == "first" else legal[rng.randrange(len(legal))], waiting[0])
             steps += 1
-        return world.returns() if world.terminal else heuristic_values(world)
+        if not world.terminal:
+            return heuristic_values(world)
+        returns = world.returns()
+        if not opts.margin:
+            return returns
+        lead = heuristic_values(world)
+        return [(1 - opts.margin) * r + opts.margin * v for r, v in zip(returns, lead, strict=True)]
