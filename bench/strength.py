@@ -48,9 +48,10 @@ class Match:
 
 
 def matches(search: str) -> list[Match]:
-    """The matches; `search` is the budget of the heavy games' search seat, whose
-    rollouts are played by the game's own bot (several times shorter and more telling
-    than random play to the end)."""
+    """The matches; `search` is the budget and options of the heavy games' search seat
+    (by default paired worlds and the final score lead blended into the value: they are
+    what made it win For All Mankind games at all), whose rollouts are played by the
+    game's own bot (several times shorter and more telling than random play to the end)."""
     return [
         Match("ttt", "tic-tac-toe", (), ("mcts:iterations=400", "random"), 200),
         Match("kuhn", "kuhn-poker", (), ("ismcts:iterations=400", "random"), 1000),
@@ -149,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="games per match (default: each match's own)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--search", default="iterations=20",
+    parser.add_argument("--search", default="iterations=20,paired=1,margin=0.5",
                         help="options of the search seat in the big games (default: %(default)s)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
