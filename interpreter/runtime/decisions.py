@@ -39,11 +39,10 @@ def suspend_for_actions(st: State, fr: Frame, player: int, group: str, done_key:
     A seat played by a game bot (one without a `turn` effect) picks at once, inside the
     state, by its `choose` rule; its picks go to the game log, not the history (the
     history holds only what the outside world decided, so replays stay exact)."""
-    if check_end(st, "action"):
+    if st.gd.ends_by_check["action"] and check_end(st, "action"):  # most games have no such end
         return True
     st.pending = PendingActions(player, group, done_key)
-    st.legal_cache = None
-    legal = legal_actions(st)
+    st.legal_cache = legal = group_actions(st, group, player)
     if not legal:
         st.pending = None
         return False
@@ -67,7 +66,7 @@ def suspend_for_choice(
         choices = options + [DONE] if allow_done else options
         fr.env[answer] = choices[0] if bot.choose == "first" else choices[randbelow(st, len(choices))]
         return False
-    if check_end(st, "action"):
+    if st.gd.ends_by_check["action"] and check_end(st, "action"):
         return True
     st.pending = PendingChoice(player, list(options), type_, prompt, answer, allow_done)
     st.legal_cache = None
@@ -115,17 +114,29 @@ def legal_actions(st: State) -> list[Action]:
 def group_actions(st: State, group: str, player: int) -> list[Action]:
     """The legal actions of `group` for `player` in this state, in their stable order."""
     result: list[Action] = []
-    resolution_work, METER.used = METER.used, 0  # a listing has a work budget of its own (work.py)
+    meter = METER
+    resolution_work, meter.used = meter.used, 0  # a listing has a work budget of its own (work.py)
+    # Declared values are memoised for the listing (counters.MEMO); a game without any
+    # never reads them, so it skips setting the memo up.
+    memo = MEMO if st.gd.values else None
+    if memo is not None:
+        memo.table = {}
+    action = None
     try:
-        with MEMO:
-            for action in st.gd.groups[group]:
-                if _within_limits(st, action, player):
-                    try:
-                        _enumerate(st, action, player, result)
-                    except RULE_SLIPS as err:  # conditions run outside the effect loop
-                        raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
+        for action in st.gd.groups[group]:
+            if action.limits and not _within_limits(st, action, player):
+                continue
+            if action.lister is not None:  # generated at load (compile/enumerators.py): same result, faster
+                action.lister(st, player, result)
+            else:
+                _enumerate(st, action, player, result)
+    except RULE_SLIPS as err:  # conditions run outside the effect loop
+        assert action is not None
+        raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
     finally:
-        METER.used = resolution_work
+        meter.used = resolution_work
+        if memo is not None:
+            memo.table = None
     return result
 
 
@@ -236,7 +247,15 @@ def find(st: State, action: Action | str) -> Action:
 
 
 def apply(st: State, action: Action | str) -> None:
-    chosen = find(st, action)
+    chosen = None
+    options = st.legal_cache
+    if options is not None and type(action) is Action:  # the usual case: an action we handed out
+        for legal in options:
+            if legal is action:
+                chosen = legal
+                break
+    if chosen is None:
+        chosen = find(st, action)
     st.history.append(chosen.text)
     if isinstance(st.pending, PendingChance):
         chance.apply_outcome(st, chosen)
@@ -303,12 +322,16 @@ def pay_for(st: State, player: int, index: int, values: Any) -> dict[str, Any]:
     """Count a use of action `index` by `player` and pay its cost; the locals its effect
     runs with (`me` and its parameters). Triggers of the payment are left queued."""
     act = st.gd.actions[index]
-    for scope, _ in act.limits:
+    if act.limits:
         key = f"{act.id}:{player}"
-        st.uses[scope][key] = st.uses[scope].get(key, 0) + 1
+        for scope, _ in act.limits:
+            st.uses[scope][key] = st.uses[scope].get(key, 0) + 1
     env: dict[str, Any] = {"me": player}
-    for param, value in zip(act.params, values, strict=True):
-        env[param.name] = value
+    if values:
+        for param, value in zip(act.params, values, strict=True):
+            env[param.name] = value
+    if not act.cost:
+        return env
     for ci, offset, amount in act.cost:
         cdef = st.gd.counters[ci]
         slot = player * cdef.width + offset if cdef.scope == "player" else offset

@@ -77,7 +77,7 @@ def run(st: State) -> None:
             # An action is over (its triggers too): `check: action` ends are checked
             # now, while `me` is still the player who acted (not at the next
             # decision, which may be another player's turn).
-            if code.kind == "action" and check_end(st, "action", fr.env.get("me")):
+            if code.kind == "action" and st.gd.ends_by_check["action"] and check_end(st, "action", fr.env.get("me")):
                 return
             continue
         if st.terminal:
