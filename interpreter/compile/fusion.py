@@ -4,7 +4,9 @@ Most statements never wait for a decision (let, set, gain, move, log, if, loops,
 bookkeeping). The statement compiler writes each of them as Python source (an
 `OpSource`) and makes its run-loop operation from it; this module then joins a run of
 such operations into one generated function that does their work in order, so the
-run loop dispatches once per run instead of once per statement.
+run loop dispatches once per run instead of once per statement. A plain jump (the
+back edge of a loop, the end of an if branch) does not end a run: the run goes on at
+its target, each operation at most once per run.
 
 Every operation keeps its own index and its own single version, so a frame's pc means
 what it meant before: a save made at any decision resumes identically, and a jump may
@@ -38,6 +40,7 @@ class OpSource:
     ends: bool = False  # may end the game: the run stops if it did
     exits: bool = False  # always jumps away (sets fr.pc and returns)
     targets: tuple[int, ...] = ()  # where it may jump
+    goto: int | None = None  # only jumps there (loop back edges, the end of an if branch)
 
 
 def draws_random(*nodes: ast.Node | None) -> bool:
@@ -77,9 +80,14 @@ def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[i
         if not entry:
             continue
         run = [head]
-        while not sources[run[-1]].exits and len(run) < MAX_RUN:  # type: ignore[union-attr]
-            nxt = run[-1] + 1
-            if nxt >= count or sources[nxt] is None:
+        while len(run) < MAX_RUN:
+            last = sources[run[-1]]
+            assert last is not None
+            # A plain jump is followed: the run goes on at its target (a loop's next
+            # item, the statement after an if), unless the run has been there already
+            # (each operation once per function: a loop still takes one dispatch per turn).
+            nxt = last.goto if last.goto is not None else -1 if last.exits else run[-1] + 1
+            if not 0 <= nxt < count or sources[nxt] is None or nxt in run:
                 break
             run.append(nxt)
         if len(run) < 2:
@@ -93,6 +101,8 @@ def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[in
     for k in run:
         src = sources[k]
         assert src is not None
+        if src.goto is not None and k != run[-1]:
+            continue  # a jump followed: its target comes next in the run
         if k != run[0]:
             lines.append(f"        _at = {k}")
         lines.extend("        " + line for line in src.lines)
@@ -111,4 +121,15 @@ def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[in
     lines.append("    except Exception as _error:")
     lines.append(f"        _error.{ERROR_AT} = _at")
     lines.append("        raise")
-    return em.define("\n".join(lines) + "\n", name, f"{code.name} (operations {run[0]}-{run[-1]})")  # type: ignore[no-any-return]
+    return em.define("\n".join(lines) + "\n", name, f"{code.name} (operations {_spans(run)})")  # type: ignore[no-any-return]
+
+
+def _spans(run: list[int]) -> str:
+    """The operations of a run as index ranges in run order ("4-6, 1-2": a jump followed)."""
+    spans = [[run[0], run[0]]]
+    for k in run[1:]:
+        if k == spans[-1][1] + 1:
+            spans[-1][1] = k
+        else:
+            spans.append([k, k])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)

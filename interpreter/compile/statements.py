@@ -652,7 +652,7 @@ def _placeholder(st: Any, fr: Frame) -> bool:  # replaced by patch() before use
 
 
 def _jump(target: int) -> OpSource:
-    return OpSource([f"fr.pc = {target}", "return False"], exits=True, targets=(target,))
+    return OpSource([f"fr.pc = {target}", "return False"], exits=True, targets=(target,), goto=target)
 
 
 def _jump_unless(cond: str, target: int) -> OpSource:
