@@ -5,12 +5,15 @@ the condition and the cost for each combination, and a canonical text per action
 The generic walk (runtime/decisions.py) does this through lists of functions and
 renderers; here each action gets straight-line Python instead: nested loops over its
 parameters' choices, the condition and cost checks inline, the text built by
-concatenation, and a parameterless action's Action made once. Same order, same texts,
-same duplicates dropped as the generic walk (which stays for actions built by hand).
+concatenation, and a parameterless action's Action made once. Checks that read no
+parameter (a condition on the player alone) run once per listing, at the first
+candidate, not once per candidate. Same order, same texts, same duplicates dropped as
+the generic walk (which stays for actions built by hand).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +39,14 @@ def _render_src(em: Emitter, var: str, type_: str, card_ids: list[str]) -> str:
     return fallback
 
 
+_ENV_READ = re.compile(r"\benv\b(?!\['me'\])")
+
+
+def _reads_no_param(source: str) -> bool:
+    """Whether generated source reads no local but `me` (the same for the whole listing)."""
+    return _ENV_READ.search(source) is None
+
+
 def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...], card_ids: list[str]) -> Lister:
     """The legal instances of `action` for player `me`, appended to `out` in order."""
     name = em.fresh("list")
@@ -49,12 +60,19 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
         floor = cdef.min if cdef.min is not None else 0
         checks.append(f"st.counters[{ci}][{slot}] - {em.inline(amount, 'cost')} >= {floor}")
     test = " and ".join(checks) or "True"
+    # Checks that read no parameter (only `me`) come first in `checks` when they do:
+    # they are the same for every candidate, so they run once, at the first one.
+    fixed = 0
+    while fixed < len(checks) and _reads_no_param(checks[fixed]):
+        fixed += 1
     if not action.params:
         bare = em.const(Action(action.id, (action.index, ())), "action")
         lines.append(f"    if {test}:")
         lines.append(f"        out.append({bare})")
         return em.define("\n".join(lines) + "\n", name, f"actions.{action.id} (legal list)")  # type: ignore[no-any-return]
     lines.append("    seen = set()")
+    if fixed:
+        lines.append("    ok = None")
     indent = "    "
     values = []
     text = repr(action.id)
@@ -65,8 +83,15 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
         indent += "    "
         lines.append(f"{indent}env[{param.name!r}] = {var}")
         text += f" + ' ' + {_render_src(em, var, param.type, card_ids)}"
+    if fixed:
+        lines.append(f"{indent}if ok is None:")
+        lines.append(f"{indent}    ok = bool({' and '.join(checks[:fixed])})")
+        if len(action.params) == 1:
+            lines.append(f"{indent}if not ok:")
+            lines.append(f"{indent}    break")
+        checks = ["ok", *checks[fixed:]] if len(action.params) > 1 else checks[fixed:]
     if checks:
-        lines.append(f"{indent}if {test}:")
+        lines.append(f"{indent}if {' and '.join(checks)}:")
         indent += "    "
     lines.append(f"{indent}text = {text}")
     lines.append(f"{indent}if text not in seen:")
