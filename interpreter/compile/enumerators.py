@@ -5,7 +5,8 @@ the condition and the cost for each combination, and a canonical text per action
 The generic walk (runtime/decisions.py) does this through lists of functions and
 renderers; here each action gets straight-line Python instead: nested loops over its
 parameters' choices, the condition and cost checks inline, the text built by
-concatenation, and a parameterless action's Action made once. Checks that read no
+concatenation, and a parameterless action's Action made once (one with whole-number,
+player or card parameters once per values: Actions are immutable, so listings share them). Checks that read no
 parameter (a condition on the player alone) run once per listing, at the first
 candidate, not once per candidate. Same order, same texts, same duplicates dropped as
 the generic walk (which stays for actions built by hand).
@@ -37,6 +38,17 @@ def _render_src(em: Emitter, var: str, type_: str, card_ids: list[str]) -> str:
             ids = em.memo["card_ids"] = em.const(card_ids, "card_ids")
         return f"({ids}[st.card_def[{var}]] + '#' + str({var}) if type({var}) is int else {fallback})"
     return fallback
+
+
+_KEYED = ("int", "player", "card")  # parameter types whose Actions are kept, by value
+KEPT_ACTIONS = 4096  # Actions kept per lister at most (a bound on memory, whatever the domains)
+
+
+def _kept(cache: dict[Any, Action], key: Any, action: Action) -> Action:
+    """Keep `action` for its key while the lister's cache has room."""
+    if len(cache) < KEPT_ACTIONS:
+        cache[key] = action
+    return action
 
 
 _ENV_READ = re.compile(r"\benv\b(?!\['me'\])")
@@ -93,11 +105,27 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     if checks:
         lines.append(f"{indent}if {' and '.join(checks)}:")
         indent += "    "
-    lines.append(f"{indent}text = {text}")
-    lines.append(f"{indent}if text not in seen:")
-    lines.append(f"{indent}    seen.add(text)")
     payload = f"({action.index}, ({', '.join(values)},))"
-    lines.append(f"{indent}    out.append({em.const(Action, 'Action')}(text, {payload}))")
+    make = f"{em.const(Action, 'Action')}({text}, {payload})"
+    if all(p.type in _KEYED for p in action.params):
+        # Whole numbers, players and cards: the same values give the same text and
+        # payload, so the Action is made once and kept (a card's key holds its
+        # definition too: its text names it).
+        keys = [f"({v}, st.card_def[{v}])" if p.type == "card" else v for v, p in zip(values, action.params)]
+        key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
+        cache = em.bound({}, "actions")
+        lines.append(f"{indent}if {' and '.join(f'type({v}) is int' for v in values)}:")
+        lines.append(f"{indent}    key = {key}")
+        lines.append(f"{indent}    action = {cache}.get(key)")
+        lines.append(f"{indent}    if action is None:")
+        lines.append(f"{indent}        action = {em.const(_kept, 'kept')}({cache}, key, {make})")
+        lines.append(f"{indent}else:")
+        lines.append(f"{indent}    action = {make}")
+    else:
+        lines.append(f"{indent}action = {make}")
+    lines.append(f"{indent}if action.text not in seen:")
+    lines.append(f"{indent}    seen.add(action.text)")
+    lines.append(f"{indent}    out.append(action)")
     # As the generic walk: a parameter's name is dropped when its loop is over (the
     # first parameter's stays; nothing reads it after the listing).
     for i in range(len(action.params) - 1, 0, -1):
