@@ -111,7 +111,8 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
         # Whole numbers, players and cards: the same values give the same text and
         # payload, so the Action is made once and kept (a card's key holds its
         # definition too: its text names it).
-        keys = [f"({v}, st.card_def[{v}])" if p.type == "card" else v for v, p in zip(values, action.params)]
+        keys = [f"({v}, st.card_def[{v}])" if p.type == "card" else v
+                for v, p in zip(values, action.params, strict=True)]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
         cache = em.bound({}, "actions")
         lines.append(f"{indent}if {' and '.join(f'type({v}) is int' for v in values)}:")

@@ -33,7 +33,7 @@ from interpreter.compile.expressions import (
     zone_slot,
 )
 from interpreter.compile.fusion import OpSource, draws_random, fuse, single_op
-from interpreter.compile.templates import compile_template
+from interpreter.compile.templates import compile_template, template_source
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
@@ -45,7 +45,6 @@ from interpreter.runtime.counters import change_counter, set_counter
 from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choice, unique_options
 from interpreter.runtime.ending import check_end, finish
 from interpreter.runtime.events import fire
-from interpreter.runtime.present import render_template
 from interpreter.runtime.private import reveal_to, show_to
 from interpreter.runtime.records import STOPPED, Frame, Grant
 from interpreter.runtime.rng import shuffle_in_place
@@ -273,9 +272,8 @@ class CodeBuilder:
         self.emit_src(node, OpSource([line]), not draws_random(node))
 
     def s_Show(self, node: ast.Show) -> None:
-        parts = self.const(_template(node, self.ctx), "template")
+        text = template_source(_template(node, self.ctx), self.ctx.emitter)
         players = self.players_src(node.players)
-        text = f"{self.const(render_template, 'render_template')}(st, {parts}, env)"
         self.emit_src(node, OpSource([f"{self.const(show_to, 'show_to')}(st, {text}, {players})"]),
                       not draws_random(node))
 
@@ -316,7 +314,7 @@ class CodeBuilder:
                 err.column = node.column
             err.line += node.line - 1
             raise
-        return lambda st, env: render_template(st, parts, env)
+        return self.ctx.emitter.function(template_source(parts, self.ctx.emitter), "prompt")
 
     def s_Choose(self, node: ast.Choose) -> None:
         options, type_ = compile_expr(node.options, self.ctx)
@@ -494,8 +492,7 @@ class CodeBuilder:
         self.emit_src(node, OpSource([line], ends=True), not draws_random(node))
 
     def s_Log(self, node: ast.Log) -> None:
-        parts = self.const(_template(node, self.ctx), "template")
-        line = f"st.log.append({self.const(render_template, 'render_template')}(st, {parts}, env))"
+        line = f"st.log.append({template_source(_template(node, self.ctx), self.ctx.emitter)})"
         self.emit_src(node, OpSource([line]), not draws_random(node))
 
     def s_Stop(self, node: ast.Stop) -> None:
