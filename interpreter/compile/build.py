@@ -24,6 +24,7 @@ from interpreter.compile.scan import all_effect_texts, names_read, self_dependen
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
 from interpreter.compile.templates import compile_template
+from interpreter.compile.values import define_values
 from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, common_indent, parse_expression, parse_program
@@ -317,6 +318,7 @@ class Builder:
         self.functions()
         modifiers = self.modifiers(mod_specs, value_specs)
         values = self.values(value_specs, modifiers)
+        define_values(self.emitter, values)
         for name, spec in self.section("procedures").items():
             locals_ = {p: "any" for p in spec.get("params", ())}
             self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_,

@@ -1,0 +1,75 @@
+"""Declared values as generated functions: the base and every modifier written out.
+
+A declared value (`values:`) is its base after the modifiers that apply now, in order:
+a card's modifier while its player holds the card, a granted one while the grant
+lasts, each under its `when`. `runtime.counters.value_of` works this out by walking
+the modifier records; games whose rules read values often (every condition, every
+listing) spend much of their time in that walk. Here each value becomes one generated
+function `(st, player)` doing the same steps in the same order over the same locals
+(`this` set by a card's modifier stays set for the modifiers after it), and memoised
+the same way during a listing (`counters.MEMO`). Expressions call it by a name bound
+in the game's namespace (`value_name`) as soon as they are compiled; the name is bound
+to the generic walk until the values are built, then to the generated function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.compile.pysource import Emitter
+from interpreter.model import ValueDef
+from interpreter.runtime.cards import card_owners
+from interpreter.runtime.counters import MEMO, value_of
+
+_APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
+
+
+def value_name(em: Emitter, vi: int) -> str:
+    """The name generated code calls value `vi` by: `NAME(st, player)`."""
+    name = f"_value_of_{vi}"
+    if name not in em.ns:
+        em.ns[name] = _walk(vi)  # until define_values replaces it
+    return name
+
+
+def _walk(vi: int) -> Callable[[Any, int], Any]:
+    def walk(st: Any, player: int) -> Any:
+        return value_of(st, vi, player)
+    return walk
+
+
+def define_values(em: Emitter, values: tuple[ValueDef, ...]) -> None:
+    """Bind each value's name to its generated function."""
+    for vdef in values:
+        name = f"_value_of_{vdef.index}"
+        em.ns.setdefault(name, None)
+        memo, owners = em.const(MEMO, "MEMO"), em.const(card_owners, "card_owners")
+        lines = [f"def {name}(st, player):",
+                 f"    memo = {memo}.table",
+                 "    if memo is not None:",
+                 f"        key = ({vdef.index}, player)",
+                 "        if key in memo:",
+                 "            return memo[key]",
+                 "    env = {'p': player, 'me': player}",
+                 f"    result = {em.inline(vdef.base, 'value')}"]
+        for mod in vdef.modifiers:
+            indent = "    "
+            lines.append(f"{indent}# modifier {mod.id}")
+            if mod.card is not None:
+                lines.append(f"{indent}owners = {owners}(st, {mod.card})")
+                lines.append(f"{indent}if player in owners:")
+                indent += "    "
+                lines.append(f"{indent}env['this'] = owners[player]")
+            tests = []
+            if mod.granted:
+                tests.append(f"any(g.modifier == {mod.index} and g.player == player for g in st.grants)")
+            if mod.when is not None:
+                tests.append(em.inline(mod.when, "modifier"))
+            if tests:
+                lines.append(f"{indent}if {' and '.join(tests)}:")
+                indent += "    "
+            apply = _APPLY.get(mod.op, _APPLY["min"])  # as counters._value_of: any other op is min
+            lines.append(f"{indent}result = {apply.format(a=em.inline(mod.amount, 'modifier'))}")
+        lines += ["    if memo is not None:", "        memo[key] = result", "    return result"]
+        em.define("\n".join(lines) + "\n", name, f"values.{vdef.name}")
