@@ -54,6 +54,14 @@ def _kept(cache: dict[Any, Action], key: Any, action: Action) -> Action:
 _ENV_READ = re.compile(r"\benv\b(?!\['me'\])")
 
 
+_ENV_ANY = re.compile(r"\benv\b(?!\[')")  # env passed whole, or indexed by a computed key
+
+
+def _reads(source: str, name: str) -> bool:
+    """Whether generated source may read the local `name`."""
+    return f"env[{name!r}]" in source or _ENV_ANY.search(source) is not None
+
+
 def _reads_no_param(source: str) -> bool:
     """Whether generated source reads no local but `me` (the same for the whole listing)."""
     return _ENV_READ.search(source) is None
@@ -88,12 +96,16 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     indent = "    "
     values = []
     text = repr(action.id)
+    domains = [em.inline(param.domain, "domain") for param in action.params]
+    kept: list[bool] = []  # whether a parameter's value is put in env: only when read there
     for i, param in enumerate(action.params):
         var = f"_p{i}"
         values.append(var)
-        lines.append(f"{indent}for {var} in {em.inline(param.domain, 'domain')}:")
+        lines.append(f"{indent}for {var} in {domains[i]}:")
         indent += "    "
-        lines.append(f"{indent}env[{param.name!r}] = {var}")
+        kept.append(any(_reads(src, param.name) for src in [*domains[i + 1:], *checks]))
+        if kept[-1]:
+            lines.append(f"{indent}env[{param.name!r}] = {var}")
         text += f" + ' ' + {_render_src(em, var, param.type, card_ids)}"
     if fixed:
         lines.append(f"{indent}if ok is None:")
@@ -130,5 +142,6 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     # As the generic walk: a parameter's name is dropped when its loop is over (the
     # first parameter's stays; nothing reads it after the listing).
     for i in range(len(action.params) - 1, 0, -1):
-        lines.append(f"{'    ' * (i + 1)}env.pop({action.params[i].name!r}, None)")
+        if kept[i]:
+            lines.append(f"{'    ' * (i + 1)}env.pop({action.params[i].name!r}, None)")
     return em.define("\n".join(lines) + "\n", name, f"actions.{action.id} (legal list)")  # type: ignore[no-any-return]

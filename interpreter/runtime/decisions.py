@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import IllegalActionError
 from interpreter.model import ActionDef
 from interpreter.runtime import chance
-from interpreter.runtime.actions import DONE, Action, render, renderer
+from interpreter.runtime.actions import DONE, Action, renderer
 from interpreter.runtime.counters import MEMO, change_counter
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
@@ -80,8 +80,9 @@ def unique_options(st: State, options: list[Any], type_: str) -> list[Any]:
         return options
     seen: set[str] = set()
     unique = []
+    show = renderer(type_)
     for option in options:
-        text = render(st, option, type_)
+        text = show(st, option)
         if text not in seen:
             seen.add(text)
             unique.append(option)
@@ -103,8 +104,8 @@ def legal_actions(st: State) -> list[Action]:
     elif isinstance(pending, PendingChance):
         result = chance.outcome_actions(st, pending)
     else:
-        type_ = pending.type
-        result = [Action(render(st, v, type_), v) for v in pending.options]
+        show = renderer(pending.type)
+        result = [Action(show(st, v), v) for v in pending.options]
         if pending.allow_done:
             result.append(Action("done", DONE))
     st.legal_cache = result
@@ -308,8 +309,14 @@ def _perform(st: State, chosen: Action) -> None:
         frame.env[pending.answer_key] = chosen.payload
     else:
         index, values = chosen.payload
-        env = pay_for(st, pending.player, index, values)
         act = st.gd.actions[index]
+        if act.limits or act.cost:
+            env = pay_for(st, pending.player, index, values)
+        else:  # nothing to count or pay: only the locals
+            env = {"me": pending.player}
+            if values:
+                for param, value in zip(act.params, values, strict=True):
+                    env[param.name] = value
         if act.ends:
             frame.env[pending.done_key] = True
         st.stack.append(Frame(act.code, 0, env))
