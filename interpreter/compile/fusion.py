@@ -11,7 +11,10 @@ its target, each operation at most once per run.
 Every operation keeps its own index and its own single version, so a frame's pc means
 what it meant before: a save made at any decision resumes identically, and a jump may
 land anywhere. Only the entry points (the start, jump targets, the operation after a
-statement that waits or calls) get a fused version that runs on from there. A run
+statement that waits or calls) get a fused version that runs on from there. A
+statement that draws random numbers (shuffle, draw, random(...)) joins runs too, but
+guarded: in a game with explicit chance, where it may stop to ask for an outcome, the
+run ends with it, run by its own operation. A run
 stops where triggers were queued (`st.queue`: they must resolve before the next
 statement), where the game ended, and where it jumps away. An error inside a run is
 placed at the statement that raised it: the run records which one (`_at`) on the
@@ -41,6 +44,10 @@ class OpSource:
     exits: bool = False  # always jumps away (sets fr.pc and returns)
     targets: tuple[int, ...] = ()  # where it may jump
     goto: int | None = None  # only jumps there (loop back edges, the end of an if branch)
+    # Draws random numbers: with explicit chance it may stop for an outcome, so there it
+    # runs as its own operation; in a run it is guarded (st.explicit: the run ends
+    # with it, run by its own operation).
+    chance: bool = False
 
 
 def draws_random(*nodes: ast.Node | None) -> bool:
@@ -70,13 +77,14 @@ def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[i
     """Give each entry point of a run of two or more fusible operations a fused version
     (`entries`: where operations that are not sources jump to)."""
     count = len(code.ops)
+    singles = list(code.ops)  # each operation alone (fused versions replace some below)
     targets = {t for s in sources if s is not None for t in s.targets} | entries
     for head in range(count):
         src = sources[head]
         if src is None:
             continue
         before = sources[head - 1] if head else None
-        entry = head == 0 or before is None or before.fires or head in targets
+        entry = head == 0 or before is None or before.fires or before.chance or head in targets
         if not entry:
             continue
         run = [head]
@@ -92,10 +100,10 @@ def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[i
             run.append(nxt)
         if len(run) < 2:
             continue
-        code.ops[head] = _fused(em, code, sources, run)
+        code.ops[head] = _fused(em, code, sources, run, singles)
 
 
-def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[int]) -> Op:
+def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[int], singles: list[Op]) -> Op:
     name = em.fresh("run")
     lines = [f"def {name}(st, fr):", "    env = fr.env", f"    _at = {run[0]}", "    try:"]
     for k in run:
@@ -105,6 +113,9 @@ def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[in
             continue  # a jump followed: its target comes next in the run
         if k != run[0]:
             lines.append(f"        _at = {k}")
+        if src.chance:  # explicit chance: the operation runs as it does alone (it may wait for an outcome)
+            lines += ["        if st.explicit:", f"            fr.pc = {k + 1}",
+                      f"            return {em.const(singles[k], 'single')}(st, fr)"]
         lines.extend("        " + line for line in src.lines)
         if src.ends:
             lines.append("        if st.terminal:")

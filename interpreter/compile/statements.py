@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from interpreter.compile.expressions import (
     ME,
     Context,
@@ -82,7 +84,17 @@ class CodeBuilder:
 
     def set_src(self, at: int, source: OpSource, fusible: bool = True) -> None:
         self.code.ops[at] = single_op(self.ctx.emitter, source, f"{self.code.name} (operation {at})")
-        self.sources[at] = source if fusible else None
+        self.sources[at] = source if fusible else attrs.evolve(source, chance=True)
+
+    def emit_chancy(self, node: ast.Node, op: Op, fires: bool) -> None:
+        """A statement written as a closure that may draw random numbers or deal from a
+        shuffled zone (shuffle, draw): its own operation, and a guarded call of it in a
+        run (fusion.py). `fr.pc` is its successor while it runs; it moves `fr.pc`
+        back to itself to run again (a refill's triggers first): the run stops then."""
+        at = self.emit(node, op)
+        name = self.const(op, "chancy")
+        self.sources[at] = OpSource([f"fr.pc = {at + 1}", f"{name}(st, fr)", f"if fr.pc != {at + 1}:",
+                                     "    return False"], fires=fires, chance=True)
 
     def finish(self) -> None:
         """All statements are in: join straight-line runs (fusion.py)."""
@@ -244,7 +256,7 @@ class CodeBuilder:
                     break
                 _refill(st, source)
             return False
-        self.emit(node, draw)
+        self.emit_chancy(node, draw, fires=True)
 
     def s_ZoneStmt(self, node: ast.ZoneStmt) -> None:
         slot, done = self.zone(node.zone), self.hidden("shuffled")
@@ -255,7 +267,7 @@ class CodeBuilder:
                 return False
             shuffle_in_place(st, st.zones[slot(st, fr.env)])
             return False
-        self.emit(node, shuffle)
+        self.emit_chancy(node, shuffle, fires=False)
 
     def s_CardsStmt(self, node: ast.CardsStmt) -> None:
         cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")
