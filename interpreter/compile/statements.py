@@ -422,20 +422,21 @@ class CodeBuilder:
             players = self.expr(node.player, "list:player") if node.player is not None else None
             self.emit(node, take_simultaneously(group, players, self.hidden("picks")))
             return
-        player = self.chooser(node.player) if node.player is not None else (lambda st, env: st.active)
+        player = self.chooser(node.player) if node.player is not None else None
         done = self.hidden("done")
 
         def take_actions(st: Any, fr: Frame) -> bool:
             env = fr.env
             if env.pop(done, False):
                 return False
-            p = player(st, env)
-            bot = st.gd.bots.get(st.seats[p])
-            if bot is not None and bot.turn is not None:
-                env[done] = True
-                fr.pc -= 1
-                st.stack.append(Frame(bot.turn, 0, {"me": p}))
-                return False
+            p = st.active if player is None else player(st, env)
+            if st.gd.bots:
+                bot = st.gd.bots.get(st.seats[p])
+                if bot is not None and bot.turn is not None:
+                    env[done] = True
+                    fr.pc -= 1
+                    st.stack.append(Frame(bot.turn, 0, {"me": p}))
+                    return False
             return suspend_for_actions(st, fr, p, group, done)
         self.emit(node, take_actions)
 
@@ -592,15 +593,17 @@ class CodeBuilder:
         end = self.const(finish, "finish")
         self.emit_src(node, OpSource([
             f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
-            "st.uses['turn'] = {}", f"{refresh}(st, 'turn_start', _p)"], fires=True), not draws_random(node.player))
+            "st.uses['turn'] = {}", "if ('turn_start', -1) in st.gd_listens:",
+            f"    {refresh}(st, 'turn_start', _p)"], fires=True), not draws_random(node.player))
         self.scope_depth += 1
         self.block(node.body)
         self.scope_depth -= 1
         # The turn_end triggers run first, still inside the turn (its player active, its
         # grants on), so what they change counts for the end conditions checked next.
-        self.emit_src(node, OpSource([f"{refresh}(st, 'turn_end', st.active)"], fires=True))
+        self.emit_src(node, OpSource(["if ('turn_end', -1) in st.gd_listens:",
+                                      f"    {refresh}(st, 'turn_end', st.active)"], fires=True))
         self.emit_src(node, OpSource([
-            "st.grants = [g for g in st.grants if g.until != 'turn']",
+            "if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']",
             f"if {check}(st, 'turn'):", "    pass",
             "elif st.ending == 'turn':", f"    {end}(st, None, st.ending_reason or 'finish-turn')",
             "else:", f"    st.active = env.pop({saved!r})"], ends=True))
@@ -619,7 +622,7 @@ class CodeBuilder:
             "if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, {{}})"], fires=True))
         check, end = self.const(check_end, "check_end"), self.const(finish, "finish")
         self.emit_src(node, OpSource([
-            "st.grants = [g for g in st.grants if g.until != 'round']",
+            "if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'round']",
             f"if not {check}(st, 'round') and st.ending is not None:",
             f"    {end}(st, None, st.ending_reason or 'finish-round')"], ends=True))
 

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 # ---- waiting ---------------------------------------------------------------------------
 
 
+_WAITS: dict[tuple[int, str, str], PendingActions] = {}  # shared records of waits for actions
+
+
 def suspend_for_actions(st: State, fr: Frame, player: int, group: str, done_key: str) -> bool:
     """Wait for `player` to pick an action of `group`; with none legal, the loop ends.
     A seat played by a game bot (one without a `turn` effect) picks at once, inside the
@@ -41,13 +44,20 @@ def suspend_for_actions(st: State, fr: Frame, player: int, group: str, done_key:
     history holds only what the outside world decided, so replays stay exact)."""
     if st.gd.ends_by_check["action"] and check_end(st, "action"):  # most games have no such end
         return True
-    st.pending = PendingActions(player, group, done_key)
+    key = (player, group, done_key)
+    pending = _WAITS.get(key)
+    if pending is None:  # the record is never changed once made: one per statement and player
+        pending = PendingActions(player, group, done_key)
+        if len(_WAITS) < 4096:
+            _WAITS[key] = pending
+    st.pending = pending
     st.legal_cache = legal = group_actions(st, group, player)
     if not legal:
         st.pending = None
         return False
     fr.pc -= 1  # run the `take actions` operation again after the action
-    bot = st.gd.bots.get(st.seats[player])
+    bots = st.gd.bots
+    bot = bots.get(st.seats[player]) if bots else None
     if bot is None:
         return True
     chosen = legal[0] if bot.choose == "first" else legal[randbelow(st, len(legal))]
