@@ -352,7 +352,7 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
     if not _small_source(node.source, ctx):  # runtime/work.py: bounded work per step
-        src = f"{ctx.const(charge, 'charge')}({src})"
+        src = f"{ctx.const(charge, 'charge')}(st, {src})"
     if node.unpack:
         part = unpacked_type(node.source, elem_of(src_type), len(node.unpack))
         inner = ctx

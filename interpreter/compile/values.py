@@ -7,7 +7,7 @@ the modifier records; games whose rules read values often (every condition, ever
 listing) spend much of their time in that walk. Here each value becomes one generated
 function `(st, player)` doing the same steps in the same order over the same locals
 (`this` set by a card's modifier stays set for the modifiers after it), and memoised
-the same way during a listing (`counters.MEMO`). Expressions call it by a name bound
+the same way during a listing (`st.memo`). Expressions call it by a name bound
 in the game's namespace (`value_name`) as soon as they are compiled; the name is bound
 to the generic walk until the values are built, then to the generated function.
 """
@@ -20,7 +20,7 @@ from typing import Any
 from interpreter.compile.pysource import Emitter
 from interpreter.model import ValueDef
 from interpreter.runtime.cards import card_owners
-from interpreter.runtime.counters import MEMO, value_of
+from interpreter.runtime.counters import value_of
 
 _APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
 
@@ -44,9 +44,9 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...]) -> None:
     for vdef in values:
         name = f"_value_of_{vdef.index}"
         em.ns.setdefault(name, None)
-        memo, owners = em.const(MEMO, "MEMO"), em.const(card_owners, "card_owners")
+        owners = em.const(card_owners, "card_owners")
         lines = [f"def {name}(st, player):",
-                 f"    memo = {memo}.table",
+                 "    memo = st.memo",
                  "    if memo is not None:",
                  f"        key = ({vdef.index}, player)",
                  "        if key in memo:",

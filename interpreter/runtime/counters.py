@@ -7,7 +7,6 @@ is a rule error where it happens. A change fires `changed` for games that listen
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
@@ -71,26 +70,11 @@ def _key_name(cdef: Any, key: int) -> Any:
     return cdef.keys[key] if cdef.keys else key
 
 
-class ValueMemo(threading.local):
-    """Values computed while the state cannot change (listing legal actions: conditions
-    and domains are pure), so each (value, player) is computed once per listing, not
-    once per candidate action. One listing at a time per thread."""
-
-    table: dict[tuple[int, int], Any] | None = None
-
-    def __enter__(self) -> None:
-        self.table = {}
-
-    def __exit__(self, *exc: object) -> None:
-        self.table = None
-
-
-MEMO = ValueMemo()
-
-
 def value_of(st: State, vi: int, player: int) -> Any:
-    """A declared value for a player, after every modifier that applies now."""
-    memo = MEMO.table
+    """A declared value for a player, after every modifier that applies now. While
+    legal actions are listed (the state cannot change), each (value, player) is
+    worked out once: `st.memo` holds them then, and is None otherwise."""
+    memo = st.memo
     if memo is None:
         return _value_of(st, vi, player)
     key = (vi, player)

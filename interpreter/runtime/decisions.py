@@ -19,13 +19,12 @@ from interpreter.diagnostics import IllegalActionError
 from interpreter.model import ActionDef
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE, Action, renderer
-from interpreter.runtime.counters import MEMO, change_counter
+from interpreter.runtime.counters import change_counter
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.loop import ERROR_AT, run
 from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
-from interpreter.runtime.work import METER
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -125,13 +124,11 @@ def legal_actions(st: State) -> list[Action]:
 def group_actions(st: State, group: str, player: int) -> list[Action]:
     """The legal actions of `group` for `player` in this state, in their stable order."""
     result: list[Action] = []
-    meter = METER
-    resolution_work, meter.used = meter.used, 0  # a listing has a work budget of its own (work.py)
-    # Declared values are memoised for the listing (counters.MEMO); a game without any
-    # never reads them, so it skips setting the memo up.
-    memo = MEMO if st.gd.values else None
-    if memo is not None:
-        memo.table = {}
+    resolution_work, st.work = st.work, 0  # a listing has a work budget of its own (work.py)
+    # Declared values are memoised for the listing (st.memo, counters.value_of): the
+    # state cannot change while actions are listed.
+    if st.gd.values:
+        st.memo = {}
     action = None
     try:
         for action in st.gd.groups[group]:
@@ -145,9 +142,8 @@ def group_actions(st: State, group: str, player: int) -> list[Action]:
         assert action is not None
         raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
     finally:
-        meter.used = resolution_work
-        if memo is not None:
-            memo.table = None
+        st.work = resolution_work
+        st.memo = None
     return result
 
 
