@@ -16,6 +16,7 @@ import attrs
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.board_functions import build_boards
 from interpreter.compile.card_defs import build_cards, compile_cost
+from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
@@ -327,6 +328,7 @@ class Builder:
         actions = self.actions()
         triggers = self.triggers()
         ends = self.ends()
+        define_checks(self.emitter, ends)
         scoring = self.scoring()
         bots = self.bots()
         views = self.views()

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.endings import check_name
 from interpreter.compile.expressions import (
     ME,
     Context,
@@ -46,7 +47,7 @@ from interpreter.runtime.card_powers import start_use
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
 from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choice, unique_options
-from interpreter.runtime.ending import check_end, finish
+from interpreter.runtime.ending import finish
 from interpreter.runtime.events import fire
 from interpreter.runtime.private import reveal_to, show_to
 from interpreter.runtime.records import STOPPED, Frame, Grant
@@ -586,7 +587,7 @@ class CodeBuilder:
 
     def s_Turn(self, node: ast.Turn) -> None:
         player, saved = self.src(node.player, "player"), self.hidden("prev")
-        refresh, check = self.const(_refresh, "refresh"), self.const(check_end, "check_end")
+        refresh, check = self.const(_refresh, "refresh"), check_name(self.ctx.emitter, "turn")
         end = self.const(finish, "finish")
         self.emit_src(node, OpSource([
             f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
@@ -601,7 +602,7 @@ class CodeBuilder:
                                       f"    {refresh}(st, 'turn_end', st.active)"], fires=True))
         self.emit_src(node, OpSource([
             "if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']",
-            f"if {check}(st, 'turn'):", "    pass",
+            f"if {check}(st):", "    pass",
             "elif st.ending == 'turn':", f"    {end}(st, None, st.ending_reason or 'finish-turn')",
             "else:", f"    st.active = env.pop({saved!r})"], ends=True))
 
@@ -617,10 +618,10 @@ class CodeBuilder:
         # then the round's end conditions are checked.
         self.emit_src(node, OpSource([
             "if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, {{}})"], fires=True))
-        check, end = self.const(check_end, "check_end"), self.const(finish, "finish")
+        check, end = check_name(self.ctx.emitter, "round"), self.const(finish, "finish")
         self.emit_src(node, OpSource([
             "if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'round']",
-            f"if not {check}(st, 'round') and st.ending is not None:",
+            f"if not {check}(st) and st.ending is not None:",
             f"    {end}(st, None, st.ending_reason or 'finish-round')"], ends=True))
 
 
