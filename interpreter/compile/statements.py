@@ -40,6 +40,7 @@ from interpreter.compile.templates import compile_template, template_source
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
+from interpreter.limits import MAX_INT
 from interpreter.model import Code, Expr, Op, Where
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
@@ -113,6 +114,10 @@ class CodeBuilder:
         (runtime/work.py) unless its type cannot grow (true/false, a player, a card)."""
         if type_ in ("bool", "player", "card", "none"):
             return value
+        if type_ == "int":  # a whole number within bounds is checked inline, without a call
+            t = self.ctx.emitter.fresh("kv")
+            return (f"({t} if type({t} := {value}) is int and {-MAX_INT} <= {t} <= {MAX_INT} "
+                    f"else {self.const(checked, 'checked')}({t}))")
         return f"{self.const(checked, 'checked')}({value})"
 
     def here(self) -> int:

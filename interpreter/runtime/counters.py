@@ -29,7 +29,8 @@ def _whole(cdef: Any, value: Any) -> int:
 
 def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None:
     cdef = st.gd.counters[ci]
-    delta = _whole(cdef, delta)
+    if type(delta) is not int:
+        delta = _whole(cdef, delta)
     values = st.counters[ci]
     old = values[slot]
     new = old + delta
@@ -70,7 +71,8 @@ def pay(st: State, cost: tuple[Cost, ...], player: int, env: dict[str, Any]) -> 
 
 def set_counter(st: State, ci: int, slot: int, value: int) -> None:
     cdef = st.gd.counters[ci]
-    value = _whole(cdef, value)
+    if type(value) is not int:  # (the usual case needs no call)
+        value = _whole(cdef, value)
     if cdef.min is not None and value < cdef.min:
         value = cdef.min
     if cdef.max is not None and value > cdef.max:
