@@ -14,6 +14,8 @@ to the generic walk until the values are built, then to the generated function.
 
 from __future__ import annotations
 
+import io
+import tokenize
 from collections.abc import Callable
 from typing import Any
 
@@ -72,4 +74,33 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...]) -> None:
             apply = _APPLY.get(mod.op, _APPLY["min"])  # as counters._value_of: any other op is min
             lines.append(f"{indent}result = {apply.format(a=em.inline(mod.amount, 'modifier'))}")
         lines += ["    if memo is not None:", "        memo[key] = result", "    return result"]
+        # A value that reads no local but its player (most) needs no locals dict.
+        body = _player_only("\n".join(lines[7:]))
+        if body is not None:
+            lines = [*lines[:6], *body.split("\n")]
         em.define("\n".join(lines) + "\n", name, f"values.{vdef.name}")
+
+
+def _player_only(source: str) -> str | None:
+    """`source` with its reads of env['p'] and env['me'] made reads of `player`, or None
+    when it uses `env` otherwise (found by Python's tokenizer: text inside a string
+    literal is never taken for code)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):  # not expected of generated code: keep env then
+        return None
+    starts = [0]
+    for line in source.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    spans = []
+    for i, tok in enumerate(tokens):
+        if tok.type != tokenize.NAME or tok.string != "env":
+            continue
+        window = [t.string for t in tokens[i + 1:i + 4]]
+        if window not in (["[", "'p'", "]"], ["[", "'me'", "]"]):
+            return None
+        (first_row, first_col), (last_row, last_col) = tok.start, tokens[i + 3].end
+        spans.append((starts[first_row - 1] + first_col, starts[last_row - 1] + last_col))
+    for begin, stop in reversed(spans):
+        source = source[:begin] + "player" + source[stop:]
+    return source
