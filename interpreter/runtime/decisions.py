@@ -316,10 +316,7 @@ def _perform(st: State, chosen: Action) -> None:
                 for param, value in zip(act.params, values, strict=True):
                     env[param.name] = value
         if act.ends:
-            # The turn is over: the waiting frame goes on after its `take actions`
-            # statement when the action is done (saves of older engines mark it done
-            # in its locals instead, which the statement reads: both resume the same).
-            frame.pc += 1
+            frame.env[pending.done_key] = True
         st.stack.append(Frame(act.code, 0, env))
         if st.queue:  # triggers of paying the cost resolve before the action's effect
             st.stack.extend(reversed(st.queue))
