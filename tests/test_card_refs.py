@@ -13,7 +13,7 @@ BUDGET = {
     ("for-all-mankind", ()): 37,
     ("race-to-mars", ()): 63,
     ("rocketmen", ()): 0,
-    ("rocketmen", ("target-jupiter",)): 3,
+    ("rocketmen", ("target-jupiter",)): 0,
 }
 
 
