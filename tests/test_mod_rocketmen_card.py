@@ -214,3 +214,26 @@ def test_a_card_mod_naming_an_unknown_card_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(RuleFileError) as err:
         load_game(BASE, overlays=[_mod(tmp_path, bad, "bad")])
     assert any("m-satelite" in d.message for d in err.value.diagnostics)
+
+
+# ---- the cards carry their powers ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("overlays", "variants"), [([], []), ([JUPITER], []), ([JUPITER], ["solitaire"])])
+def test_every_card_with_a_power_has_text_and_the_families_carry_theirs(overlays: list[str],
+                                                                        variants: list[str]) -> None:
+    game = load_game(BASE, overlays=overlays, variants=variants)
+    assert game.warnings == []          # no card-power-without-text, no card-text-without-power
+    gd = game.new_initial_state(1 if variants else 2, seed=1).gd
+    by_type: dict[str, list[Any]] = {}
+    for c in gd.cards:
+        by_type.setdefault(c.type, []).append(c)
+    assert all("reward" in c.effects for c in by_type["mission"])
+    assert all("solve" in c.effects for c in by_type["threat"])
+    goals = {z.index for z in gd.zones if z.name == "goals"}
+    assert all(set(c.active_in) == goals for c in by_type["goal"])
+    if overlays:
+        assert all("first" in c.effects for c in by_type["benefit"])
+        assert all("power" in c.effects for c in by_type["advisor"])
+        shown = {z.index for z in gd.zones if z.name == "variant_cards"}
+        assert all(set(c.active_in) == shown for c in by_type["variant"])
