@@ -250,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except RuleFileError as err:
         _print_diagnostics(err.diagnostics, sys.stderr)
-        return EXIT_ERROR
+        return EXIT_USAGE if _unknown_names(err.diagnostics) else EXIT_ERROR
     except OrreryError as err:
         _error(str(err))
         return EXIT_ERROR
@@ -287,6 +287,16 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = COMMANDS[args.command]
     return handler(args)
+
+
+UNKNOWN_NAME_CODES = frozenset({"not-found", "unknown-variant"})
+
+
+def _unknown_names(diagnostics: Sequence[Diagnostic]) -> bool:
+    """Whether the only errors are names given on the command line that name nothing (a
+    game, variant or overlay): a usage error (exit 2), like an unknown seat."""
+    errors = [d for d in diagnostics if d.severity == "error"]
+    return bool(errors) and all(d.code in UNKNOWN_NAME_CODES for d in errors)
 
 
 def _error(message: str) -> None:
@@ -358,6 +368,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(line)
         if found:
             _print_diagnostics(found, sys.stdout)
+    if failed and _unknown_names(found):
+        return EXIT_USAGE
     return EXIT_ERROR if failed else EXIT_OK
 
 
