@@ -123,10 +123,18 @@ def _counter_change(title: str, before: Any, after: Any) -> str:
     return f"{title} {before} -> {after}"
 
 
-def table_changes(before: dict[str, Any], after: dict[str, Any], gd: GameDef, viewer: int) -> list[str]:
-    """What changed between two observations of `viewer`, one line per player (`P2:
-    pos 0 -> 3; crew +Hull card`) and one for the shared table (`Table: ...`)."""
+def table_changes(before: dict[str, Any], after: dict[str, Any], gd: GameDef, viewer: int,
+                  seats: list[str] | None = None) -> list[str]:
+    """What changed between two observations of `viewer`, one line per player (`P2
+    (pilot): pos 0 -> 3; crew +Hull card`) and one for the shared table (`Table: ...`)."""
     names = card_names(gd)
+
+    def who(p: int) -> str:
+        if p == viewer:
+            return f"P{p + 1} (you)"
+        bot = seats is not None and p < len(seats) and seats[p] in gd.bots
+        return f"P{p + 1} ({seats[p]})" if bot and seats is not None else f"P{p + 1}"
+
     per_player: dict[int, list[str]] = {}
     shared: list[str] = []
     counters = {c.name: c for c in gd.counters}
@@ -155,8 +163,7 @@ def table_changes(before: dict[str, Any], after: dict[str, Any], gd: GameDef, vi
                     per_player.setdefault(p, []).append(change)
         elif change := _zone_change(title, old, value, names):
             shared.append(change)
-    lines = [f"P{p + 1}{' (you)' if p == viewer else ''}: {'; '.join(parts)}"
-             for p, parts in sorted(per_player.items())]
+    lines = [f"{who(p)}: {'; '.join(parts)}" for p, parts in sorted(per_player.items())]
     if shared:
         lines.append(f"Table: {'; '.join(shared)}")
     return lines
@@ -172,7 +179,7 @@ def since_last_turn(state: State, viewer: int, snap: Snapshot, moves: list[Move]
     if not others and not bot_lines and state.turn_no == snap.turn:
         return []
     lines = [f"P{m.player + 1}: {m.words}" for m in others] + bot_lines
-    changes = table_changes(snap.obs, state.observation(viewer), state.gd, viewer)
+    changes = table_changes(snap.obs, state.observation(viewer), state.gd, viewer, list(state.seats))
     if changes:
         lines.append("On the table:")
         lines.extend("  " + change for change in changes)

@@ -24,7 +24,15 @@ from interpreter.play.blocked import blocked_actions
 from interpreter.play.logs import GameLog, write_log
 from interpreter.play.narrate import CARD, Move, Snapshot, hide_unseen, move_words, name_cards, since_last_turn
 from interpreter.play.runner import run
-from interpreter.play.terminal_text import card_lines, distinct, result_lines, showdown_lines, terminal_width, wrap
+from interpreter.play.terminal_text import (
+    card_lines,
+    distinct,
+    fit,
+    result_lines,
+    showdown_lines,
+    terminal_width,
+    wrap,
+)
 from interpreter.runtime.actions import Action
 from interpreter.runtime.present import option_text, render_observation, seat_name
 from interpreter.runtime.records import PendingChoice
@@ -66,6 +74,11 @@ class Console:
 
     def write(self, text: str = "") -> None:
         for line in wrap(text, self.width):
+            print(line, file=sys.stdout, flush=True)
+
+    def write_lines(self, lines: list[str]) -> None:
+        """Lines of a view: tables in them are fitted to the width, not just wrapped."""
+        for line in fit(lines, self.width):
             print(line, file=sys.stdout, flush=True)
 
 
@@ -363,8 +376,7 @@ class Table:
             write(f"=== P{player + 1}'s decision (others look away) ===")
         else:
             write(f"=== Your decision, {seat_name(player, self.humans)} ===")
-        for line in render_observation(state.observation(player), state.gd, {player}, full):
-            write(line)
+        self.console.write_lines(render_observation(state.observation(player), state.gd, {player}, full))
         write(f"Choose ({state.prompt() or 'action'}):")
         shown = shown if shown is not None else self.option_texts(state, legal)
         for i, (action, text) in enumerate(zip(legal, shown, strict=True), 1):
@@ -441,5 +453,4 @@ class Table:
             write(line)
         for seat in sorted(self.humans) or [-1]:
             write(f"What P{seat + 1} sees at the end:" if seat >= 0 else "The table at the end:")
-            for line in render_observation(state.observation(seat), state.gd, {seat})[1:]:
-                write(line)
+            self.console.write_lines(render_observation(state.observation(seat), state.gd, {seat})[1:])

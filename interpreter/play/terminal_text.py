@@ -8,6 +8,7 @@ terminal's job (terminal.py), so the same lines serve tests and other front ends
 
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 from collections import Counter
@@ -44,6 +45,118 @@ def wrap(text: str, width: int) -> list[str]:
         out.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False,
                                  replace_whitespace=False) or [""])
     return out
+
+
+GAP = re.compile(r"(?<=\S) {2,}(?=\S)")  # what separates a table's cells: two spaces or more
+NARROWEST_COLUMN = 6
+MIN_REST = 24  # the room a table's joined last columns need at least
+
+
+def fit(lines: list[str], width: int) -> list[str]:
+    """Lines fitted to `width`: a table too wide for it (consecutive rows of cells
+    separated by two spaces or more, aligned) is laid out again with narrower columns,
+    each cell wrapped inside its column; any other long line wraps."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and _row(lines[j]) is not None and _indent(lines[j]) == _indent(lines[i]):
+            j += 1
+        block = lines[i:j]
+        if len(block) >= 2 and any(len(line) > width for line in block):
+            out.extend(_table(block, width))
+            i = j
+            continue
+        out.extend(wrap(lines[i], width))
+        i += 1
+    return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _row(line: str) -> list[tuple[int, str]] | None:
+    """A table row's cells with where each starts, or None for a line that is not one."""
+    if "\n" in line or not GAP.search(line.strip()):
+        return None
+    cells, start = [], 0
+    for match in re.finditer(r"\S+(?: \S+)*", line):
+        cells.append((match.start(), match.group(0)))
+        start = match.end()
+    return cells if len(cells) >= 2 and start else None
+
+
+def _table(block: list[str], width: int) -> list[str]:
+    """A table laid out again within `width`: all columns narrowed, or the first ones
+    kept and the rest of each row wrapped as one cell, whichever takes fewer lines."""
+    rows = [_row(line) or [] for line in block]
+    starts = sorted({start for row in rows for start, _ in row})
+    if len(starts) > max(len(row) for row in rows):  # cells not in columns: each row wraps on its own
+        return [piece for line, row in zip(block, rows, strict=True) for piece in _hanging(line, row, width)]
+    indent = _indent(block[0])
+    grid = [[""] * len(starts) for _ in rows]
+    for r, row in enumerate(rows):
+        for start, cell in row:
+            grid[r][starts.index(start)] = cell
+    layouts = [layout for layout in (_narrowed(grid, indent, width), _kept(grid, indent, width)) if layout]
+    if not layouts:
+        return [piece for line in block for piece in wrap(line, width)]
+    return min(layouts, key=len)
+
+
+def _natural(grid: list[list[str]], columns: int) -> list[int]:
+    return [max(len(row[c]) for row in grid) for c in range(columns)]
+
+
+def _narrowed(grid: list[list[str]], indent: int, width: int) -> list[str]:
+    columns = len(grid[0])
+    widths = _natural(grid, columns)
+    words = [max([NARROWEST_COLUMN, *(len(w) for row in grid for w in row[c].split())]) for c in range(columns)]
+    room = width - indent - 2 * (columns - 1)
+    for floor in (words, [NARROWEST_COLUMN] * columns):
+        while sum(widths) > room:
+            wide = [c for c in range(columns) if widths[c] > floor[c]]
+            if not wide:
+                break
+            widths[max(wide, key=lambda c: widths[c])] -= 1
+    return _laid_out(grid, widths, indent) if sum(widths) <= room else []
+
+
+def _kept(grid: list[list[str]], indent: int, width: int) -> list[str]:
+    """The first columns as they are, the others joined (`-` for an empty cell) in one
+    wrapped cell: for tables whose last columns are text."""
+    natural = _natural(grid, len(grid[0]))
+    kept, used = 0, indent
+    while kept < len(natural) - 1 and used + natural[kept] + 2 + MIN_REST <= width:
+        used += natural[kept] + 2
+        kept += 1
+    if kept == 0:
+        return []
+    merged = [row[:kept] + ["  ".join(cell or "-" for cell in row[kept:]).rstrip(" -")] for row in grid]
+    return _laid_out(merged, natural[:kept] + [width - used], indent)
+
+
+def _laid_out(grid: list[list[str]], widths: list[int], indent: int) -> list[str]:
+    out = []
+    for row in grid:
+        cells = [textwrap.wrap(cell, w, break_on_hyphens=False) or [""] for cell, w in zip(row, widths, strict=True)]
+        for k in range(max(len(c) for c in cells)):
+            parts = [(c[k] if k < len(c) else "").ljust(w) for c, w in zip(cells, widths, strict=True)]
+            out.append((" " * indent + "  ".join(parts)).rstrip())
+    return out
+
+
+def _hanging(line: str, row: list[tuple[int, str]], width: int) -> list[str]:
+    """A row too long for `width`, wrapped from the cell that crosses the edge, under
+    that cell (when it leaves room enough), so the columns before it stay in place."""
+    if len(line) <= width:
+        return [line]
+    start = max((s for s, cell in row if s + len(cell) > width and s <= width - NARROWEST_COLUMN * 3), default=None)
+    if start is None or start == row[0][0]:
+        return wrap(line, width)
+    pieces = textwrap.wrap(line[start:], width - start, break_on_hyphens=False) or [""]
+    return [(line[:start] + pieces[0]).rstrip(), *(" " * start + piece for piece in pieces[1:])]
 
 
 # ---- options --------------------------------------------------------------------------------
