@@ -248,7 +248,7 @@ def final_scores(state: State) -> str:
             [bool(scoring.eligible(state, {"p": p, "me": p})) for p in range(state.n)]
     except RULE_SLIPS:
         return ""
-    if not any(scores):  # a game whose end conditions name the winners (`score: "0"`)
+    if not any(scores) and scoring.eligible is None:  # end conditions name the winners (`score: "0"`)
         return ""
     parts = [f"P{p + 1} {_number(s)}{'' if ok else ' (could not win)'}"
              for p, (s, ok) in enumerate(zip(scores, eligible, strict=True))]
