@@ -170,9 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("play", help="play in the terminal", formatter_class=_Formatter,
                             description="Play a game in the terminal. A human seat sees only what its player may "
                                         "see, with the legal actions numbered: type a number or the action's text, "
-                                        "or help, log (recent actions), view, quit. Other seats act by themselves "
-                                        "and their actions are printed (P2: bet). With no human seat the game runs "
-                                        "to its end. The game's result is printed at the end.",
+                                        "or help, log (recent actions), view, show CARD, auto (answer a run of "
+                                        "payments), quit (saves the game). Other seats act by themselves "
+                                        "and their moves are told in words. With no human seat the game runs "
+                                        "to its end. The game's result is printed at the end (docs/terminal.md).",
                             epilog="examples:\n  orrery play tic-tac-toe\n"
                                    "  orrery play kuhn-poker --seats human,first --seed 7 --log game.json\n"
                                    "  orrery play --resume game.json\n\n"

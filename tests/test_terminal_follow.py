@@ -80,6 +80,46 @@ def test_what_changed_names_cards_and_counters_per_player() -> None:
     assert table_changes(after, after, gd, 0) == []
 
 
+HIDDEN_MOVE = """
+zones:
+  hand: {scope: player, visible: owner}
+  pile: {scope: global, visible: none}
+  table: {scope: global, visible: all}
+cards:
+  gem: {name: Secret Gem}
+  rock: {name: Plain Rock}
+setup: |
+  create 1 "gem" in hand(1)
+  create 1 "rock" in hand(1)
+actions:
+  bury: {during: main, params: {c: "hand(me)"}, effect: "move c to pile", ends: turn, label: "bury {c}"}
+  show_off: {during: main, params: {c: "hand(me)"}, effect: "move c to table", ends: turn, label: "show {c}"}
+  wait: {during: main, ends: turn, label: "wait a moment"}
+flow: |
+  turn 1:
+    take actions main
+  turn 1:
+    take actions main
+  turn 0:
+    take actions main
+"""
+
+
+def test_a_move_with_a_card_the_humans_may_not_see_names_no_card(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    from conftest import write_toy
+
+    path = write_toy(tmp_path, HIDDEN_MOVE)
+    for seed in range(12):
+        code, out = play(capsys, monkeypatch, ["1"], str(path.parent), "--seats", "human,random", "--seed", str(seed))
+        assert code == 0
+        for line in out.splitlines():
+            if line.startswith("P2: bury"):
+                assert line == "P2: bury a hidden card"
+            if line.startswith("P2: show "):
+                assert line in ("P2: show Secret Gem", "P2: show Plain Rock")  # on the table now: public
+
+
 # ---- 2. cards by name, copies told apart, `show CARD` ----------------------------------------
 
 

@@ -104,7 +104,7 @@ def _zone_change(title: str, before: Any, after: Any, names: dict[str, str]) -> 
         parts = [f"+{_many(n, k)}" for n, k in gained.items()] + [f"-{_many(n, k)}" for n, k in lost.items()]
         return f"{title} {', '.join(parts)}" if parts else ""
     if old_count != new_count:
-        return f"{title} {old_count} -> {new_count} cards"
+        return f"{title} {old_count} -> {new_count} card{'' if new_count == 1 else 's'}"
     return ""
 
 
