@@ -78,6 +78,40 @@ def hide_unseen(text: str, seen: set[str]) -> str:
     return CARD.sub(lambda m: m.group(0) if m.group(0) in seen else "a hidden card", text)
 
 
+def visible_cards(obs: dict[str, Any]) -> set[str]:
+    """The card texts an observation shows (in zones it may see, or revealed)."""
+    seen: set[str] = set()
+    for value in obs["zones"].values():
+        for entry in value if isinstance(value, list) else [value]:
+            seen.update(entry.get("cards", ()))
+            seen.update(entry.get("revealed", ()))
+    return seen
+
+
+def redact(text: str, state: State, viewers: set[int]) -> str:
+    """Text naming cards (`id#copy`) as `viewers` may read it now: the cards none of
+    them may see are "a hidden card", the others are named (no viewers: a table of
+    agents only, shown in full)."""
+    if "#" not in text:
+        return text
+    if viewers:
+        seen: set[str] = set()
+        for viewer in viewers:
+            seen |= visible_cards(state.observation(viewer))
+        text = hide_unseen(text, seen)
+    return name_cards(text, state.gd)
+
+
+def told(state: State, text: str, words: str, viewers: set[int]) -> str:
+    """A move as `viewers` read it after it was played (`state`): its words, unless its
+    canonical `text` names a card they may not see, then that text with the card hidden."""
+    if not words:
+        return redact(text, state, viewers)
+    if CARD.search(text) and viewers and redact(text, state, viewers) != name_cards(text, state.gd):
+        return redact(text, state, viewers)
+    return words
+
+
 # ---- what changed between two observations ------------------------------------------------
 
 
@@ -126,7 +160,7 @@ def _counter_change(title: str, before: Any, after: Any) -> str:
 def table_changes(before: dict[str, Any], after: dict[str, Any], gd: GameDef, viewer: int,
                   seats: list[str] | None = None) -> list[str]:
     """What changed between two observations of `viewer`, one line per player (`P2
-    (pilot): pos 0 -> 3; crew +Hull card`) and one for the shared table (`Table: ...`)."""
+    (bot-name): pos 0 -> 3; crew +Hull card`) and one for the shared table (`Table: ...`)."""
     names = card_names(gd)
 
     def who(p: int) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from interpreter.agents import Agent, BaseAgent
 from interpreter.play.blocked import blocked_actions
 from interpreter.play.logs import GameLog, write_log
-from interpreter.play.narrate import CARD, Move, Snapshot, hide_unseen, move_words, name_cards, since_last_turn
+from interpreter.play.narrate import CARD, Move, Snapshot, move_words, name_cards, redact, since_last_turn, told
 from interpreter.play.runner import run
 from interpreter.play.terminal_text import (
     card_lines,
@@ -87,32 +87,6 @@ def _is_tty(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
-
-
-# ---- showing a state ---------------------------------------------------------------------
-
-
-def visible_cards(obs: dict[str, Any]) -> set[str]:
-    """The card texts an observation shows (in zones it may see, or revealed)."""
-    seen: set[str] = set()
-    for value in obs["zones"].values():
-        for entry in value if isinstance(value, list) else [value]:
-            seen.update(entry.get("cards", ()))
-            seen.update(entry.get("revealed", ()))
-    return seen
-
-
-def redact(text: str, state: State, viewers: set[int]) -> str:
-    """An action's text with the cards no viewer may see now replaced (no viewers: a
-    table of agents only, shown in full), the others by name."""
-    if "#" not in text:
-        return text
-    if viewers:
-        seen: set[str] = set()
-        for viewer in viewers:
-            seen |= visible_cards(state.observation(viewer))
-        text = hide_unseen(text, seen)
-    return name_cards(text, state.gd)
 
 
 # ---- the human seat ------------------------------------------------------------------------
@@ -316,11 +290,7 @@ class Table:
 
     def _told_text(self, state: State, player: int, text: str) -> str:
         canonical, words = self.words.pop(player, ("", ""))
-        if canonical != text or not words:
-            return redact(text, state, self.humans)
-        if self.humans and CARD.search(text) and redact(text, state, self.humans) != name_cards(text, state.gd):
-            return redact(text, state, self.humans)  # the move names a card the humans may not see
-        return words
+        return told(state, text, words if canonical == text else "", self.humans)
 
     def on_action(self, state: State, player: int, text: str) -> None:
         self.state = state
@@ -369,8 +339,11 @@ class Table:
         snap = self.snapshots.get(player)
         if snap is not None and not full:
             sealed = len(self.told) if self.sealed_from is None else self.sealed_from
-            for line in since_last_turn(state, player, snap, self.told[:sealed]):
+            summary = since_last_turn(state, player, snap, self.told[:sealed])
+            for line in summary:
                 write(line)
+            if summary:
+                write()
             self.snapshots[player] = self._snapshot(state, player)
         if len(self.humans) > 1:
             write(f"=== P{player + 1}'s decision (others look away) ===")
