@@ -217,6 +217,41 @@ def test_actions_out_of_reach_say_what_they_need(capsys: pytest.CaptureFixture[s
     assert "needs 6 credits (you have 1)" in out.split("P1> ")[1].replace("\n      ", " ")  # one credit played
 
 
+OUT_OF_REACH = """
+counters:
+  credits: {scope: player, initial: 2}
+actions:
+  buy: {during: main, params: {n: "[1, 5]"}, cost: {credits: "n"}, effect: "", label: "buy {n} widgets"}
+  spin: {during: main, limit: {per_turn: 1}, effect: "", label: "spin the wheel"}
+  rest: {during: main, condition: "credits(me) > 10", effect: "", label: "rest a while"}
+  stop: {during: main, ends: turn, effect: "", label: "stop"}
+flow: |
+  turn 0:
+    take actions main
+"""
+
+
+def test_each_reason_an_action_is_out_of_reach_and_reading_them_changes_nothing(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    from conftest import toy, write_toy
+
+    from interpreter.play.blocked import blocked_actions
+
+    path = write_toy(tmp_path, OUT_OF_REACH)
+    monkeypatch.chdir(tmp_path)
+    code, out = play(capsys, monkeypatch, ["spin the wheel", "quit"], str(path.parent), "--seats", "human,random")
+    assert code == 0
+    first, second = (part.replace("\n      ", " ") for part in out.split("P1> ")[:2])  # unwrapped
+    assert "Not yet: buy 5 widgets - needs 5 credits (you have 2); rest a while - not now" in first
+    assert "spin the wheel - once per turn" in second and "spin the wheel" not in second.split("Not yet")[0]
+    state = toy(tmp_path, OUT_OF_REACH).new_initial_state(2, seed=1)
+    before = state.clone()
+    found = blocked_actions(state, {a.text for a in state.legal_actions()})
+    assert [(b.text, b.reason) for b in found] == [("buy 5 widgets", "needs 5 credits (you have 2)"),
+                                                   ("rest a while", "not now")]
+    assert state == before
+
+
 # ---- 7. many small payments at once -------------------------------------------------------------
 
 

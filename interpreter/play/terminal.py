@@ -248,10 +248,11 @@ class Table:
         self.log = log
         self.log_path = log_path
         self.moves: list[tuple[int, str]] = list(moves or [])
-        self.told: list[Move] = [Move(p, redact(split_pick(t)[1], state, set())) for p, t in self.moves]
+        self.humans = {i for i, seat in enumerate(state.seats) if seat == "human"}
+        # The moves of a resumed game, as the humans may read them now.
+        self.told: list[Move] = [Move(p, redact(split_pick(t)[1], state, self.humans)) for p, t in self.moves]
         self.words: dict[int, tuple[str, str]] = {}  # seat -> (canonical text, words) of its move under way
         self.log_seen = len(state.log)
-        self.humans = {i for i, seat in enumerate(state.seats) if seat == "human"}
         self.snapshots: dict[int, Snapshot] = {}  # human seat -> what it saw at its last decision
         # Where the picks of the simultaneous step under way start in `moves`: they are
         # secret until the step is over (None: no step under way).
