@@ -243,7 +243,7 @@ def test_each_reason_an_action_is_out_of_reach_and_reading_them_changes_nothing(
     assert code == 0
     first, second = (part.replace("\n      ", " ") for part in out.split("P1> ")[:2])  # unwrapped
     assert "Not yet: buy 5 widgets - needs 5 credits (you have 2); rest a while - not now" in first
-    assert "spin the wheel - once per turn" in second and "spin the wheel" not in second.split("Not yet")[0]
+    assert "spin the wheel - once per turn" in second and "spin" not in second.split("Choose (")[1].split("Not yet")[0]
     state = toy(tmp_path, OUT_OF_REACH).new_initial_state(2, seed=1)
     before = state.clone()
     found = blocked_actions(state, {a.text for a in state.legal_actions()})
