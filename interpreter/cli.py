@@ -24,7 +24,13 @@ from interpreter.agents import registered
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
 from interpreter.game import Game, load_game
 from interpreter.play.analyze_cli import add_analyze, add_run_options, run_analyze
-from interpreter.play.describe import overlay_changes, render_description, render_diff, render_generated_code
+from interpreter.play.describe import (
+    overlay_changes,
+    render_cards,
+    render_description,
+    render_diff,
+    render_generated_code,
+)
 from interpreter.play.logs import (
     GameLog,
     check_log_target,
@@ -166,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--code", action="store_true",
                    help="print the Python the engine generated for the rules (expressions, conditions, "
                         "parameter choices and one legal-action lister per action) and the names it binds")
+    p.add_argument("--cards", action="store_true",
+                   help="list each card with its printed text beside its power (effects with condition and "
+                        "cost, triggers, modifiers), as the engine runs it")
 
     p = commands.add_parser("play", help="play in the terminal", formatter_class=_Formatter,
                             description="Play a game in the terminal. A human seat sees only what its player may "
@@ -438,6 +447,10 @@ def cmd_describe(args: argparse.Namespace) -> int:
     game = _load_rules(args)
     if args.code:
         print(render_generated_code(game.definition))
+        return EXIT_OK
+    if args.cards:
+        cards = game.describe_cards()
+        _print_json(cards) if args.json else print(render_cards(cards))
         return EXIT_OK
     info = game.describe()
     if args.json:

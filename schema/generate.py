@@ -149,15 +149,25 @@ def definitions() -> dict:
         "count": {"type": "integer", "minimum": 0,
                   "description": "Copies created in zone `in` when the game starts."},
         "in": ref("id", "The global zone the copies start in."),
+        "text": text("What the printed card says, for people (`c.text`)."),
         "properties": {"type": "object", "description": "Static data read as `c.NAME`."},
-        "effects": {
-            "type": "object",
-            "description": "Named effect texts, run with `use c \"NAME\"`.",
-            "propertyNames": ref("id"),
-            "additionalProperties": {"type": "string"},
-        },
-        "triggers": ref("triggers", "Triggers active while the card is in one of `active_in`."),
-        "modifiers": ref("modifiers", "Modifiers active while the card is in one of `active_in`."),
+        "effects": id_map({
+            # one schema for the three forms: the object keywords bind only a map, so a
+            # wrong key in {effect, condition, cost} is reported at that key
+            **obj({
+                "effect": text("Effect text, with `this` (the card) and `me` (who uses it)."),
+                "condition": text("Expression: the effect runs only while it holds (`can_use`)."),
+                "cost": {"type": "object", "propertyNames": {"type": "string"},
+                         "additionalProperties": {"type": ["string", "integer"]},
+                         "description": "Counters of `me` paid when it runs, as an action's `cost`."},
+            }, ["effect"]),
+            "type": ["string", "object", "null"],
+            "description": "Effect text; or {effect, condition, cost}; null drops one the card's type gives.",
+        }, "Named effects, run with `use c \"NAME\"`."),
+        "triggers": id_map({"anyOf": [ref("trigger"), {"type": "null"}]},
+                           "Triggers active while the card is in one of `active_in` (null drops an inherited one)."),
+        "modifiers": id_map({"anyOf": [ref("modifier"), {"type": "null"}]},
+                            "Modifiers active while the card is in one of `active_in` (null drops an inherited one)."),
         "active_in": {"type": "array", "items": {"type": "string"},
                       "description": "Zones in which the card's triggers and modifiers apply."},
         "tags": {"type": "array", "items": {"type": "string"}, "description": "Free labels."},
@@ -165,7 +175,8 @@ def definitions() -> dict:
     }, ["name"], "A discrete component: card, token or tile.")
     card_type = {k: v for k, v in d["card"]["properties"].items() if k not in ("name", "type")}
     d["card_type"] = obj(card_type, None, "Defaults for every card of one `type`: each field a card does not "
-                         "set itself, and `properties` merged key by key (the card's own win).")
+                         "set itself, and `properties`, `effects`, `triggers` and `modifiers` merged key by key "
+                         "(the card's own win).")
     d["board"] = obj({
         "width": {"type": "integer", "minimum": 1, "description": "Cells per row."},
         "height": {"type": "integer", "minimum": 1, "description": "Rows."},

@@ -15,6 +15,7 @@ import attrs
 
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.board_functions import build_boards
+from interpreter.compile.card_defs import build_cards, compile_cost
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
@@ -32,7 +33,6 @@ from interpreter.model import (
     ActionDef,
     Assumption,
     BotDef,
-    CardDef,
     Code,
     CounterDef,
     EndDef,
@@ -321,7 +321,7 @@ class Builder:
             locals_ = {p: "any" for p in spec.get("params", ())}
             self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_,
                          self.codes[sym.procedures[name].code])
-        cards = self.cards()
+        cards = build_cards(self)
         actions = self.actions()
         triggers = self.triggers()
         ends = self.ends()
@@ -414,41 +414,6 @@ class Builder:
             result.append(ValueDef(name, vi, of_player, fn, type_, tuple(m for m in modifiers if m.value == vi)))
         return tuple(result)
 
-    def cards(self) -> tuple[CardDef, ...]:
-        result = []
-        zones = self.sym.zones
-        for i, (cid, spec) in enumerate(self.section("cards").items()):
-            zone_index = None
-            if spec.get("in") is not None:
-                zone = zones.get(spec["in"])
-                if zone is None:
-                    self.error(("cards", cid, "in"), "unknown-name", f"no zone '{spec['in']}'",
-                               hint_for(str(spec["in"]), zones))
-                elif zone.scope != "global":
-                    self.error(("cards", cid, "in"), "bad-value",
-                               f"zone '{zone.name}' is per player; place cards there in setup",
-                               f'e.g. create 1 "{cid}" in {zone.name}(p)')
-                else:
-                    zone_index = zone.index
-            active_in = []
-            for j, zname in enumerate(spec.get("active_in") or ()):
-                if zname not in zones:
-                    self.error(("cards", cid, "active_in", j), "unknown-name", f"no zone '{zname}'",
-                               hint_for(str(zname), zones))
-                else:
-                    active_in.append(zones[zname].index)
-            if (spec.get("triggers") or spec.get("modifiers")) and not active_in:
-                self.error(("cards", cid), "missing-active-in",
-                           f"card '{cid}' has triggers or modifiers but no active_in zones",
-                           "say in which zones they work, e.g. active_in: [play_area]", key=True)
-            effects = {}
-            for ename, text in (spec.get("effects") or {}).items():
-                effects[ename] = self.program(text, ("cards", cid, "effects", ename), {"this": "card"})
-            result.append(CardDef(cid, i, str(spec.get("name", cid)), str(spec.get("type", "card")),
-                                  int(spec.get("count", 1)), zone_index, dict(spec.get("properties") or {}),
-                                  effects, tuple(active_in), tuple(spec.get("tags") or ())))
-        return tuple(result)
-
     def actions(self) -> tuple[ActionDef, ...]:
         result = []
         for i, (aid, spec) in enumerate(self.section("actions").items()):
@@ -475,29 +440,7 @@ class Builder:
             if "condition" in spec:
                 compiled = self.expr(spec["condition"], logical + ("condition",), locals_, "bool")
                 condition = compiled[0] if compiled else None
-            cost = []
-            for cname, amount_text in (spec.get("cost") or {}).items():
-                counter_name, _, key = str(cname).partition(".")
-                cdef = self.sym.counters.get(counter_name)
-                if cdef is None:
-                    self.error(logical + ("cost", cname), "unknown-name", f"no counter '{counter_name}'",
-                               hint_for(counter_name, self.sym.counters), key=True)
-                    continue
-                offset = 0
-                if key:
-                    if not cdef.keys or key not in cdef.keys:
-                        self.error(logical + ("cost", cname), "unknown-key",
-                                   f"counter '{counter_name}' has no key '{key}'", hint_for(key, cdef.keys or ()))
-                        continue
-                    offset = cdef.keys.index(key)
-                elif cdef.width != 1:
-                    example = f"{counter_name}.{(cdef.keys or ('x',))[0]}"
-                    self.error(logical + ("cost", cname), "bad-value",
-                               f"counter '{counter_name}' has keys; name one, e.g. {example}")
-                    continue
-                compiled = self.expr(amount_text, logical + ("cost", cname), locals_, "int")
-                if compiled:
-                    cost.append((cdef.index, offset, compiled[0]))
+            cost = compile_cost(self, spec.get("cost"), logical + ("cost",), locals_)
             code = self.program(spec.get("effect", ""), logical + ("effect",), locals_)
             self.codes[code].kind = "action"  # its end is where `check: action` ends are checked
             limits = tuple((scope.removeprefix("per_"), int(n)) for scope, n in (spec.get("limit") or {}).items())
@@ -507,7 +450,7 @@ class Builder:
             except CompileError as err:
                 self.text_error(logical + ("label",), err.line, err.column, err.code, err.message, err.hint, err.width)
                 label_parts = ()
-            action = ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, tuple(cost), code,
+            action = ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, cost, code,
                                limits, spec.get("ends") == "turn", label, label_parts)
             counters, card_ids = tuple(self.sym.counters.values()), [cid for cid, _ in self.sym.card_specs]
             result.append(attrs.evolve(action, lister=make_lister(self.emitter, action, counters, card_ids)))

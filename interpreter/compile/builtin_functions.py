@@ -31,6 +31,7 @@ from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.runtime import chance
+from interpreter.runtime.card_powers import usable
 from interpreter.runtime.present import people_text
 from interpreter.runtime.rng import randbelow, shuffle_in_place
 
@@ -371,6 +372,38 @@ def _uses(node: ast.Call, ctx: Context) -> Gen:
         raise CompileError(arg, "type", "uses() needs an action id as a string")
     prefix = ctx.const(f"{arg.value}:")
     return f"st.uses['turn'].get({prefix} + str({ME}), 0)", "int"
+
+
+def _effect_name(node: ast.Call, ctx: Context, fn: str) -> str:
+    """The effect name a card built-in asks about: a literal some card has."""
+    arg = node.args[1]
+    if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
+        raise CompileError(arg, "type", f"{fn}() needs an effect name as a string, e.g. {fn}(c, \"play\")")
+    if arg.value not in ctx.symbols.card_effects:
+        raise CompileError(arg, "unknown-effect", f"no card has an effect named '{arg.value}'",
+                           hint_for(arg.value, ctx.symbols.card_effects))
+    return arg.value
+
+
+def _has_effect_of(st: Any, card: Any, name: str) -> bool:
+    return card is not None and name in st.gd.cards[st.card_def[card]].effects
+
+
+@builtin("has_effect", (2,))
+def _has_effect(node: ast.Call, ctx: Context) -> Gen:
+    """has_effect(c, "activate"): whether the card has that named effect."""
+    name = _effect_name(node, ctx, "has_effect")
+    card = gen_expect(node.args[0], ctx, "card")
+    return f"{_helper(ctx, _has_effect_of)}(st, {card}, {name!r})", "bool"
+
+
+@builtin("can_use", (2,))
+def _can_use(node: ast.Call, ctx: Context) -> Gen:
+    """can_use(c, "activate"): whether `me` may use the card's effect now: the card has
+    it, its condition holds and `me` can pay its cost (what `use` checks first)."""
+    name = _effect_name(node, ctx, "can_use")
+    card = gen_expect(node.args[0], ctx, "card")
+    return f"{_helper(ctx, usable)}(st, {card}, {name!r}, {ME})", "bool"
 
 
 # ---- text for people (views and log lines) -------------------------------------------------

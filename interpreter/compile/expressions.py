@@ -394,11 +394,15 @@ def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> str | None:
     return f"{'any' if wanted else 'all'}({elem} for {var} in {src}{test})"
 
 
+# Every card has these, read-only: its definition id, name, type and printed text.
+CARD_CORE_FIELDS = ("id", "name", "type", "text")
+
+
 def _attr(node: ast.Attr, ctx: Context) -> Gen:
     target, ttype = gen(node.target, ctx)
     field = node.name
     if ttype == "map" or (ttype == "any" and field not in ctx.symbols.card_fields
-                          and field not in ("id", "name", "type")):
+                          and field not in CARD_CORE_FIELDS):
         return f"{target}[{field!r}]", "any"
     if ttype not in ("card", "any"):
         raise CompileError(node, "type", f"'.{field}' needs a card or a table, got {describe(ttype)}")
@@ -433,7 +437,7 @@ def card_field(node: ast.Attr, ctx: Context) -> tuple[str, str, str | None]:
     by card definition, read with no look-up of attributes first (else None)."""
     field = node.name
     sym = ctx.symbols
-    type_ = "str" if field in ("id", "name", "type") else "any"
+    type_ = "str" if field in CARD_CORE_FIELDS else "any"
     if type_ == "any" and field not in sym.card_fields:
         raise CompileError(
             node, "unknown-field", f"no card has a property or attribute '{field}'",
@@ -457,7 +461,10 @@ def _static_field(cid: str, spec: dict[str, Any], field: str) -> Any:
         return str(spec.get("name", cid))
     if field == "type":
         return str(spec.get("type", "card"))
-    return dict(spec.get("properties") or {}).get(field)
+    properties = dict(spec.get("properties") or {})
+    if field == "text":  # `properties.text`: files written before cards had `text:`
+        return str(spec.get("text", properties.get("text", "")))
+    return properties.get(field)
 
 
 class _TableReader:

@@ -12,7 +12,11 @@ of the mistake with a hint:
   happened to act last, never what the text means;
 - a `choose one` whose options are all disabled by a literal `when false`: nothing
   could ever be chosen. (At run time a `choose one` with no open option does nothing:
-  the effect goes on after it, as documented in docs/format.md.)
+  the effect goes on after it, as documented in docs/format.md.);
+- a card with printed text but no power (no effect, trigger or modifier) where other
+  cards of its type have one, or a card with a power but no text: a person reading the
+  card and the engine running it would disagree (`card-text-without-power`,
+  `card-power-without-text`).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ def lint(raw: RawGame, gd: GameDef) -> list[Diagnostic]:
                 found.append(_at(raw, t, node, "choice-never-open",
                                  "every option of this `choose one` is `when false`: nothing could be chosen",
                                  "remove the choice, or give an option a condition that can hold"))
+    found.extend(_card_texts(raw))
     for i, spec in enumerate(raw.data.get("end") or ()):
         if isinstance(spec, dict) and spec.get("check") == "round" and isinstance(spec.get("when"), str):
             t = _Text(("end", i, "when"), spec["when"])
@@ -84,6 +89,37 @@ def _unused_groups(raw: RawGame, nodes: list[ast.Node]) -> Iterator[Diagnostic]:
                          f"no effect ever takes the action group '{group}', so action '{aid}' can never be taken",
                          hint=hint_for(group, taken) or f"add `take actions {group}` to the flow (or a turn)",
                          severity="warning")
+
+
+def _card_texts(raw: RawGame) -> Iterator[Diagnostic]:
+    """A card's printed text and its power go together: text alone does nothing, and a
+    power no text tells of is a rule a person cannot read off the card."""
+    cards = {cid: card for cid, card in (raw.data.get("cards") or {}).items() if isinstance(card, dict)}
+
+    def power_of(card: dict[str, Any]) -> list[str]:
+        return [k for k in ("effects", "triggers", "modifiers") if card.get(k)]
+    # Text alone is only doubtful among cards of a type that carry powers: a type none of
+    # whose cards has one (`3 VP.` colonies) is data the game's rules read for every card.
+    powered_types = {card.get("type", "card") for card in cards.values() if power_of(card)}
+    for cid, card in cards.items():
+        found = card.get("properties")
+        properties: dict[str, Any] = found if isinstance(found, dict) else {}
+        text = card.get("text", properties.get("text"))
+        power = power_of(card)
+        if isinstance(text, str) and text.strip() and not power and card.get("type", "card") in powered_types:
+            path, line, column = raw.origins.locate(("cards", cid, "text") if "text" in card
+                                                    else ("cards", cid, "properties", "text"))
+            yield Diagnostic(path, line, column, "card-text-without-power",
+                             f"card '{cid}' has text but no effect, trigger or modifier, where other cards "
+                             f"of type '{card.get('type', 'card')}' have them: what its text says is done "
+                             "nowhere on the card",
+                             hint="give the card its power (effects:, triggers:, modifiers:)",
+                             severity="warning")
+        elif power and not (isinstance(text, str) and text.strip()):
+            path, line, column = raw.origins.locate(("cards", cid, power[0]))
+            yield Diagnostic(path, line, column, "card-power-without-text",
+                             f"card '{cid}' has {power[0]} but no text: a person cannot read what it does",
+                             hint="add text: with what the printed card says", severity="warning")
 
 
 def _bare_counter(node: ast.Node, per_player: set[str]) -> bool:
@@ -119,9 +155,11 @@ def _effect_texts(data: dict[str, Any]) -> Iterator[_Text]:
     for cid, card in (data.get("cards") or {}).items():
         if not isinstance(card, dict):
             continue
-        for name, text in (card.get("effects") or {}).items():
-            if isinstance(text, str):
-                yield _Text(("cards", cid, "effects", name), text)
+        for name, entry in (card.get("effects") or {}).items():
+            if isinstance(entry, str):
+                yield _Text(("cards", cid, "effects", name), entry)
+            elif isinstance(entry, dict) and isinstance(entry.get("effect"), str):
+                yield _Text(("cards", cid, "effects", name, "effect"), entry["effect"])
         for tid, spec in (card.get("triggers") or {}).items():
             if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
                 yield _Text(("cards", cid, "triggers", tid, "effect"), spec["effect"])

@@ -29,7 +29,10 @@ def all_effect_texts(data: dict[str, Any]) -> list[str]:
             if isinstance(spec.get("effect"), str):
                 texts.append(spec["effect"])
     for spec in _entries(data.get("cards")):
-        texts.extend(t for t in _values(spec.get("effects")) if isinstance(t, str))
+        for entry in _values(spec.get("effects")):  # "text", or {effect: "text", condition, cost}
+            text = entry.get("effect") if isinstance(entry, dict) else entry
+            if isinstance(text, str):
+                texts.append(text)
         texts.extend(t["effect"] for t in _entries(spec.get("triggers")) if isinstance(t.get("effect"), str))
     for spec in _entries(data.get("bots")):
         if isinstance(spec.get("turn"), str):

@@ -40,6 +40,7 @@ from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.model import Code, Expr, Op, Where
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
+from interpreter.runtime.card_powers import start_use
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
 from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choice, unique_options
@@ -459,12 +460,8 @@ class CodeBuilder:
 
         def use(st: Any, fr: Frame) -> bool:
             env = fr.env
-            iid = card(st, env)
-            if iid is None:
-                return False
-            code = st.gd.cards[st.card_def[iid]].effects.get(effect)
-            if code is not None:  # a card without that effect does nothing
-                st.stack.append(Frame(code, 0, {"me": env.get("me", st.active), "this": iid}))
+            # a card without that effect, or whose condition or cost fails, does nothing
+            start_use(st, card(st, env), effect, env.get("me", st.active))
             return False
         self.emit(node, use)
 

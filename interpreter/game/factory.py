@@ -17,7 +17,7 @@ from interpreter.agents import check_seat, registered, seat_kinds
 from interpreter.compile.build import build
 from interpreter.compile.lint import lint
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
-from interpreter.game.summary import describe_game
+from interpreter.game.summary import describe_cards, describe_game
 from interpreter.model import GameDef
 from interpreter.rules.loader import explain_removed, load_raw
 from interpreter.runtime.action_space import ActionSpace
@@ -112,6 +112,10 @@ class Game:
     def describe(self) -> dict[str, Any]:
         """The rules summary as plain data: what `orrery describe --json` prints."""
         return describe_game(self.definition, self.raw)
+
+    def describe_cards(self) -> list[dict[str, Any]]:
+        """Each card's text beside its power: what `orrery describe --cards --json` prints."""
+        return describe_cards(self.definition, self.raw)
 
     # ---- states ------------------------------------------------------------------
 

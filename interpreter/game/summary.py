@@ -72,7 +72,33 @@ def _zone(z: ZoneDef, gd: GameDef) -> dict[str, Any]:
 def _card(c: CardDef, gd: GameDef) -> dict[str, Any]:
     return {"id": c.id, "name": c.name, "type": c.type, "count": c.count,
             "in": gd.zones[c.zone].name if c.zone is not None else None,
-            "properties": dict(c.properties), "effects": list(c.effects), "tags": list(c.tags)}
+            "properties": dict(c.properties), "effects": list(c.effects), "tags": list(c.tags),
+            **({"text": c.text} if c.text else {})}
+
+
+def describe_cards(gd: GameDef, raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each card with its printed text beside its whole power, as the engine runs it:
+    named effects (with condition and cost), triggers and modifiers with the zones they
+    work in. What `orrery describe GAME --cards` prints, so a modder sees whether a
+    card's text and its effect say the same."""
+    specs = raw.get("cards") or {}
+    result = []
+    for c in gd.cards:
+        found = specs.get(c.id)
+        spec: dict[str, Any] = found if isinstance(found, dict) else {}
+        effects: dict[str, Any] = {}
+        for name, entry in (spec.get("effects") or {}).items():
+            if name in c.effects:
+                effects[name] = dict(entry) if isinstance(entry, dict) else {"effect": entry}
+        entry = {"id": c.id, "name": c.name, "type": c.type, "count": c.count, "text": c.text,
+                 "effects": effects,
+                 "triggers": {str(k): dict(v) for k, v in (spec.get("triggers") or {}).items() if isinstance(v, dict)},
+                 "modifiers": {str(k): dict(v) for k, v in (spec.get("modifiers") or {}).items()
+                               if isinstance(v, dict)},
+                 "active_in": [gd.zones[z].name for z in c.active_in],
+                 "properties": {k: v for k, v in c.properties.items() if k != "text"}}
+        result.append(entry)
+    return result
 
 
 def _actions(gd: GameDef, raw: dict[str, Any]) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ plain data.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -73,6 +73,22 @@ class ZoneDef:
     label: str
 
 
+class Cost(NamedTuple):
+    """One counter paid by the acting player: an action's or a card effect's `cost`."""
+
+    counter: int  # counter index
+    offset: int  # key offset in a keyed counter (0 for a plain one)
+    amount: Expr
+
+
+@attrs.frozen
+class CardUse:
+    """What a card's named effect asks before it runs: a condition and a cost (paid by `me`)."""
+
+    condition: Expr | None
+    cost: tuple[Cost, ...]
+
+
 @attrs.frozen
 class CardDef:
     id: str
@@ -85,6 +101,8 @@ class CardDef:
     effects: dict[str, int]  # effect name -> code index
     active_in: tuple[int, ...]
     tags: tuple[str, ...]
+    text: str = ""  # what the printed card says, for people
+    uses: dict[str, CardUse] = attrs.field(factory=dict)  # effect name -> its condition and cost
 
 
 @attrs.frozen
@@ -104,7 +122,7 @@ class ActionDef:
     group: str
     params: tuple[Param, ...]
     condition: Expr | None
-    cost: tuple[tuple[int, int, Expr], ...]  # (counter index, key offset, amount)
+    cost: tuple[Cost, ...]
     code: int
     limits: tuple[tuple[str, int], ...]  # ("turn"|"round"|"game", max uses)
     ends: bool

@@ -47,6 +47,32 @@ def render_description(info: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_cards(cards: list[dict[str, Any]]) -> str:
+    """Each card's printed text beside what the engine runs for it (`describe --cards`)."""
+    lines: list[str] = []
+    for c in cards:
+        lines.append(f"{c['name']} ({c['id']}, {c['type']}, x{c['count']})")
+        lines.append(f"  text: {c['text'] or '(none)'}")
+        for name, entry in c["effects"].items():
+            extras = "".join(f" [{key} {entry[key]}]" for key in ("condition", "cost") if entry.get(key))
+            lines.append(f"  effect {name}{extras}: {_one_line(entry.get('effect', ''))}")
+        where = f" (while in {', '.join(c['active_in'])})" if c["active_in"] else ""
+        for tid, t in c["triggers"].items():
+            when = f" when {t['when']}" if t.get("when") else ""
+            lines.append(f"  trigger {tid}{where}: on {t.get('on')}{when}: {_one_line(t.get('effect', ''))}")
+        for mid, m in c["modifiers"].items():
+            when = f" when {m['when']}" if m.get("when") else ""
+            lines.append(f"  modifier {mid}{where}: {m.get('value')} {m.get('op')} {m.get('amount')}{when}")
+        if not (c["effects"] or c["triggers"] or c["modifiers"]):
+            lines.append("  power: none on the card")
+    return "\n".join(lines)
+
+
+def _one_line(text: Any) -> str:
+    """Effect text on one line: its statements joined by ' / '."""
+    return " / ".join(line.strip() for line in str(text).strip().splitlines() if line.strip())
+
+
 def _section(lines: list[str], title: str, items: list[str], empty: str | None = None) -> None:
     if not items and empty is None:
         return

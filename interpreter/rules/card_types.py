@@ -8,7 +8,9 @@ A game with a hundred cards of one kind would otherwise repeat the same fields o
       space: {in: space_deck, assumed: "designed card", properties: {ability: none}}
 
 and each card with `type: space` gets every field it does not set itself; its
-`properties` are merged key by key (the card's own win). The merge runs once, after
+`properties`, `effects`, `triggers` and `modifiers` are merged key by key (the card's own
+win, and a card's key set to null drops an inherited effect, trigger or modifier), so a
+family of cards that work alike shares one power and a card extends or overrides it. The merge runs once, after
 includes, overlays and variants (so an overlay may patch a type, or add cards of it),
 and the section is then dropped: the rules the engine builds from, and their data
 hash, are those of the same cards written out in full. Positions follow the merge:
@@ -23,6 +25,9 @@ if TYPE_CHECKING:
     from interpreter.rules.loader import Origins
 
 SECTION = "card_types"
+# Fields merged key by key; the last three hold a card's power, where null drops a key.
+MERGED = ("properties", "effects", "triggers", "modifiers")
+DROPPABLE = ("effects", "triggers", "modifiers")
 
 
 def expand_card_types(merged: dict[str, Any], origins: Origins) -> None:
@@ -42,10 +47,13 @@ def expand_card_types(merged: dict[str, Any], origins: Origins) -> None:
             continue
         merged_spec = dict(spec)
         for key, value in defaults.items():
-            if key == "properties" and isinstance(value, dict) and isinstance(spec.get(key), dict):
-                merged_spec[key] = {**value, **spec[key]}
+            if key in MERGED and isinstance(value, dict) and isinstance(spec.get(key), dict):
+                own = spec[key]
+                merged_spec[key] = {**value, **own}
+                if key in DROPPABLE:
+                    merged_spec[key] = {k: v for k, v in merged_spec[key].items() if v is not None}
                 for prop in value:
-                    if prop not in spec[key]:
+                    if prop not in own:
                         _inherit(origins, (SECTION, kind, key, prop), ("cards", cid, key, prop))
             elif key not in spec:
                 merged_spec[key] = value

@@ -90,8 +90,8 @@ class _Scan:
                 key = str(key)
                 if (not path and key in _SKIP_SECTIONS) or key in _SKIP_KEYS:
                     continue
-                if len(path) == 2 and path[0] == "cards" and key in ("in", "count"):
-                    continue  # where a card's copies start: a zone's name, not a look at it
+                if len(path) == 2 and path[0] == "cards" and key in ("in", "count", "text"):
+                    continue  # where copies start (a zone's name, not a look at it), and prose
                 self.walk(inner, (*path, key))
         elif isinstance(value, list):
             for item in value:

@@ -16,6 +16,7 @@ from interpreter.runtime.cards import card_owners
 from interpreter.runtime.events import fire
 
 if TYPE_CHECKING:
+    from interpreter.model import Cost
     from interpreter.runtime.state import State
 
 
@@ -47,6 +48,25 @@ def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None
     if st.gd_listens and ("changed", ci) in st.gd_listens:
         player, key = divmod(slot, cdef.width) if cdef.scope == "player" else (-1, slot)
         fire(st, "changed", ci, {"player": player, "key": _key_name(cdef, key), "old": old, "new": new})
+
+
+def affordable(st: State, cost: tuple[Cost, ...], player: int, env: dict[str, Any]) -> bool:
+    """Whether `player` can pay every counter of a cost (an action's or a card effect's)."""
+    for ci, offset, amount in cost:
+        cdef = st.gd.counters[ci]
+        slot = player * cdef.width + offset if cdef.scope == "player" else offset
+        floor = cdef.min if cdef.min is not None else 0
+        if st.counters[ci][slot] - amount(st, env) < floor:
+            return False
+    return True
+
+
+def pay(st: State, cost: tuple[Cost, ...], player: int, env: dict[str, Any]) -> None:
+    """`player` pays a cost; the triggers of the payment are queued."""
+    for ci, offset, amount in cost:
+        cdef = st.gd.counters[ci]
+        slot = player * cdef.width + offset if cdef.scope == "player" else offset
+        change_counter(st, ci, slot, -amount(st, env), "pay")
 
 
 def set_counter(st: State, ci: int, slot: int, value: int) -> None:

@@ -19,7 +19,7 @@ from interpreter.diagnostics import IllegalActionError
 from interpreter.model import ActionDef
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE, Action, render, renderer
-from interpreter.runtime.counters import MEMO, change_counter
+from interpreter.runtime.counters import MEMO, affordable, pay
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.loop import ERROR_AT, run
@@ -188,15 +188,7 @@ def _bare(text: str, index: int) -> Action:
 def _allowed(st: State, action: ActionDef, env: dict[str, Any]) -> bool:
     if action.condition is not None and not action.condition(st, env):
         return False
-    if not action.cost:
-        return True
-    for ci, offset, amount in action.cost:
-        cdef = st.gd.counters[ci]
-        slot = env["me"] * cdef.width + offset if cdef.scope == "player" else offset
-        floor = cdef.min if cdef.min is not None else 0
-        if st.counters[ci][slot] - amount(st, env) < floor:
-            return False
-    return True
+    return not action.cost or affordable(st, action.cost, env["me"], env)
 
 
 # ---- applying --------------------------------------------------------------------------
@@ -309,8 +301,5 @@ def pay_for(st: State, player: int, index: int, values: Any) -> dict[str, Any]:
     env: dict[str, Any] = {"me": player}
     for param, value in zip(act.params, values, strict=True):
         env[param.name] = value
-    for ci, offset, amount in act.cost:
-        cdef = st.gd.counters[ci]
-        slot = player * cdef.width + offset if cdef.scope == "player" else offset
-        change_counter(st, ci, slot, -amount(st, env), "pay")
+    pay(st, act.cost, player, env)
     return env

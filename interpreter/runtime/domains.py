@@ -398,7 +398,7 @@ class Analyzer:
 
     def _card_field(self, field: str, element: bool) -> Abstract:
         cards = self.gd.cards
-        if field in ("id", "name", "type"):
+        if field in ("id", "name", "type", "text"):
             return None if element else Values(frozenset(str(getattr(c, field)) for c in cards))
         found = [c.properties[field] for c in cards if field in c.properties]
         if not found:

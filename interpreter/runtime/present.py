@@ -213,8 +213,7 @@ def option_text(state: State, action: Action) -> str:
             return "done"
         if pending.type == "card" and type(value) is int:
             card = state.gd.cards[state.card_def[value]]
-            text = card.properties.get("text")
-            return f"{card.name}: {text}" if isinstance(text, str) and text else card.name
+            return f"{card.name}: {card.text}" if card.text else card.name
         return people_text(state, value, pending.type)
     label = action_label(state, action)
     if label:

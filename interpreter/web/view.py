@@ -38,9 +38,8 @@ def card_tiles(cards: list[str], gd: GameDef, by_id: dict[str, int]) -> list[dic
         card = gd.cards[index] if index is not None else None
         props = {} if card is None else {k: _short(v) for k, v in card.properties.items()
                                          if k != "text" and isinstance(v, (str, int, float, bool))}
-        body = card.properties.get("text") if card is not None else None
         tiles.append({"id": card_id, "name": card.name if card is not None else card_id,
-                      "text": body if isinstance(body, str) else "", "props": props,
+                      "text": card.text if card is not None else "", "props": props,
                       "copies": [text]})
     return tiles
 
