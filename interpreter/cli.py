@@ -250,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (never raises, never a traceback)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    given = set(words) | {w.split("=", 1)[1] for w in words if w.startswith("--") and "=" in w}  # --with=X
     try:
         return _run(argv)
     except KeyboardInterrupt:
@@ -260,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except RuleFileError as err:
         _print_diagnostics(err.diagnostics, sys.stderr)
-        return EXIT_USAGE if _unknown_names(err.diagnostics) else EXIT_ERROR
+        return EXIT_USAGE if _unknown_names(err.diagnostics, given) else EXIT_ERROR
     except OrreryError as err:
         _error(str(err))
         return EXIT_ERROR
@@ -302,11 +304,13 @@ def _run(argv: Sequence[str] | None) -> int:
 UNKNOWN_NAME_CODES = frozenset({"not-found", "unknown-variant"})
 
 
-def _unknown_names(diagnostics: Sequence[Diagnostic]) -> bool:
-    """Whether the only errors are names given on the command line that name nothing (a
-    game, variant or overlay): a usage error (exit 2), like an unknown seat."""
+def _unknown_names(diagnostics: Sequence[Diagnostic], given: set[str]) -> bool:
+    """Whether the only errors are names given on the command line (`given`) that name
+    nothing (a game, variant or overlay): a usage error (exit 2), like an unknown seat.
+    A name inside a rule file (an overlay's `base:`) is the file's error (exit 1)."""
     errors = [d for d in diagnostics if d.severity == "error"]
-    return bool(errors) and all(d.code in UNKNOWN_NAME_CODES for d in errors)
+    return bool(errors) and all(d.code in UNKNOWN_NAME_CODES and (
+        d.path in given or any(f"variant '{name}'" in d.message for name in given)) for d in errors)
 
 
 def _error(message: str) -> None:
@@ -378,7 +382,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(line)
         if found:
             _print_diagnostics(found, sys.stdout)
-    if failed and _unknown_names(found):
+    if failed and _unknown_names(found, set(args.targets) | set(args.overlays)):
         return EXIT_USAGE
     return EXIT_ERROR if failed else EXIT_OK
 
