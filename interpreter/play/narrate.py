@@ -65,6 +65,22 @@ def move_words(state: State, action: Action | str) -> str:
         return name_cards(chosen.text, state.gd)
 
 
+def card_of(state: State, action: Action) -> str:
+    """The name of the first card an action uses (a card parameter, or a card chosen), or ''."""
+    pending, payload = state.pending, action.payload
+    try:
+        if isinstance(pending, PendingChoice):
+            return people_text(state, payload, pending.type) if pending.type == "card" else ""
+        if isinstance(payload, tuple) and len(payload) == 2 and isinstance(payload[1], tuple):
+            adef = state.gd.actions[payload[0]]
+            for param, value in zip(adef.params, payload[1], strict=False):
+                if param.type == "card":
+                    return people_text(state, value, "card")
+    except (IndexError, KeyError, TypeError):
+        return ""
+    return ""
+
+
 def name_cards(text: str, gd: GameDef) -> str:
     """Free text (a log line, a canonical action text) with every `id#copy` as the card's name."""
     if "#" not in text:

@@ -22,7 +22,17 @@ from typing import Any
 from interpreter.agents import Agent, BaseAgent
 from interpreter.play.blocked import blocked_actions
 from interpreter.play.logs import GameLog, write_log
-from interpreter.play.narrate import CARD, Move, Snapshot, move_words, name_cards, redact, since_last_turn, told
+from interpreter.play.narrate import (
+    CARD,
+    Move,
+    Snapshot,
+    card_of,
+    move_words,
+    name_cards,
+    redact,
+    since_last_turn,
+    told,
+)
 from interpreter.play.runner import run
 from interpreter.play.terminal_text import (
     card_lines,
@@ -331,7 +341,8 @@ class Table:
 
     def option_texts(self, state: State, legal: list[Action]) -> list[str]:
         """The legal actions as people read them, copies of one card told apart."""
-        return distinct([name_cards(option_text(state, action), state.gd) for action in legal])
+        return distinct([name_cards(option_text(state, action), state.gd) for action in legal],
+                        [card_of(state, action) for action in legal])
 
     def show_decision(self, state: State, player: int, legal: list[Action], full: bool = False,
                       shown: list[str] | None = None) -> None:

@@ -162,17 +162,25 @@ def _hanging(line: str, row: list[tuple[int, str]], width: int) -> list[str]:
 # ---- options --------------------------------------------------------------------------------
 
 
-def distinct(texts: list[str]) -> list[str]:
-    """The texts with repeats told apart by a suffix: `Fuel Cell (1)`, `Fuel Cell (2)`."""
+def distinct(texts: list[str], anchors: list[str] | None = None) -> list[str]:
+    """The texts with repeats told apart by a suffix: `Fuel Cell (1)`, `Fuel Cell (2)`.
+    The suffix follows the text's anchor (the name of the card the option uses) where
+    the text has it, else it ends the text."""
     totals = Counter(texts)
     seen: Counter[str] = Counter()
     shown = []
-    for text in texts:
-        if totals[text] > 1:
-            seen[text] += 1
-            shown.append(f"{text} ({seen[text]})")
-        else:
+    for i, text in enumerate(texts):
+        if totals[text] < 2:
             shown.append(text)
+            continue
+        seen[text] += 1
+        anchor = anchors[i] if anchors is not None and i < len(anchors) else ""
+        at = text.find(anchor) if anchor else -1
+        if at >= 0:
+            end = at + len(anchor)
+            shown.append(f"{text[:end]} ({seen[text]}){text[end:]}")
+        else:
+            shown.append(f"{text} ({seen[text]})")
     return shown
 
 

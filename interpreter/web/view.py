@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.model import GameDef
-from interpreter.play.narrate import name_cards
+from interpreter.play.narrate import card_of, name_cards
 from interpreter.play.terminal_text import distinct, result_lines, showdown_lines
 from interpreter.runtime.present import counter_text, option_text
 from interpreter.runtime.records import PendingActions
@@ -94,7 +94,8 @@ def decision_view(state: State, seat: int) -> dict[str, Any] | None:
     groups: list[dict[str, Any]] = []
     by_key: dict[str, dict[str, Any]] = {}
     legal = state.legal_actions(seat)
-    labels = distinct([name_cards(option_text(state, action), state.gd) for action in legal])  # as the terminal
+    labels = distinct([name_cards(option_text(state, action), state.gd) for action in legal],  # as the terminal
+                      [card_of(state, action) for action in legal])
     for action, label in zip(legal, labels, strict=True):
         if isinstance(pending, PendingActions) and isinstance(action.payload, tuple):
             adef = state.gd.actions[action.payload[0]]
