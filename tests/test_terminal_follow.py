@@ -159,8 +159,22 @@ def test_the_end_says_why_scores_winners_and_shows_both_hands(capsys: pytest.Cap
     assert end.startswith(": the rules ended the game.")
     assert re.search(r"^Final scores: P1 -?\d+, P2 -?\d+$", end, re.M) and re.search(r"^Winner: P[12]", end, re.M)
     mine, theirs = hand_names(5)
-    showdown = end.split("Showdown (what each player held):")[1].split("\n")[1]
-    assert showdown.strip() == f"hand: P1 {mine} | P2 {theirs}"
+    showdown = end.split("Showdown (the cards the rules compared at the end):")[1].split("\n")[1]
+    assert showdown.strip() == f"hand: P1 {mine} | P2 {theirs}"  # pass, pass: the hands decide
+
+
+def test_a_fold_shows_no_hand_and_other_private_cards_read_at_the_end_are_shown(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter.play.runner import play_game
+    from interpreter.play.showdown import shown_at_end
+
+    code, out = play(capsys, monkeypatch, ["bet"], KUHN, "--seats", "human,first", "--seed", "5")
+    assert code == 0 and "P2: pass (fold when facing a bet)" in out  # `first` passes: a fold
+    assert "Showdown" not in out and hand_names(5)[1] not in out.split("Game over")[1]
+    # Rocketmen's final scoring reads each player's Personal Goals: they are laid down.
+    state = play_game(load_game("rocketmen"), 2, ["random", "random"], seed=3)
+    assert {("goals", 0), ("goals", 1)} <= shown_at_end(state)
+    assert shown_at_end(load_game(KUHN).new_initial_state(2, seed=1)) == set()  # not over: nothing
 
 
 def test_end_reason_in_words_and_scores_of_those_who_could_not_win(

@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from interpreter.model import CardDef, GameDef
+from interpreter.play.showdown import shown_at_end
 from interpreter.runtime.errors import RULE_SLIPS
 from interpreter.runtime.present import card_names, cards_text, describe_result, winners_text
 from interpreter.runtime.state import State
@@ -276,21 +277,22 @@ def result_lines(state: State) -> list[str]:
 
 
 def showdown_lines(state: State) -> list[str]:
-    """At the end, what each player held in zones only they could see (their hands),
-    shown to all: once the game is over nothing is left to hide. Zones nobody sees (a
-    deck) stay hidden."""
+    """At the end, the private cards the rules looked at to end the game (a showdown:
+    play/showdown.py), shown to all; none after a fold, where nobody's hand is read."""
+    shown = shown_at_end(state)
+    if not shown:
+        return []
     names = card_names(state.gd)
     lines = []
     for zdef in state.gd.zones:
-        if zdef.scope != "player" or zdef.visible != "owner":
+        players = sorted(p for name, p in shown if name == zdef.name)
+        if not players:
             continue
         held = []
-        for p in range(state.n):
+        for p in players:
             entry = state.observation(p)["zones"].get(zdef.name)
             cards = entry[p].get("cards", []) if isinstance(entry, list) else []
-            held.append(cards)
-        if any(held):
-            title = zdef.label if zdef.label != zdef.name else zdef.name.replace("_", " ")
-            shown = " | ".join(f"P{p + 1} {cards_text(c, names) if c else 'empty'}" for p, c in enumerate(held))
-            lines.append(f"  {title}: {shown}")
-    return ["Showdown (what each player held):", *lines] if lines else []
+            held.append(f"P{p + 1} {cards_text(cards, names) if cards else 'empty'}")
+        title = zdef.label if zdef.label != zdef.name else zdef.name.replace("_", " ")
+        lines.append(f"  {title}: {' | '.join(held)}")
+    return ["Showdown (the cards the rules compared at the end):", *lines]
