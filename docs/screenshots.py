@@ -33,7 +33,7 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "race-to-mars": ("human,pilot,pilot", 3, 8),
     "for-all-mankind": ("human,bot,bot,bot", 3, 4),
     "rocketmen": ("human,random", 3, 6),
-    "kuhn-poker": ("human,random", 3, 2),
+    "kuhn-poker": ("human,random", 1, 2),  # pass, pass: a showdown
 }
 WIDTH, MOST_HEIGHT = 1280, 1500
 
