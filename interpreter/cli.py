@@ -45,7 +45,7 @@ from interpreter.play.logs import (
 )
 from interpreter.play.resume import resume_log
 from interpreter.play.runner import replay_actions, seat_agents
-from interpreter.play.seating import UsageError, choose_seats
+from interpreter.play.seating import UsageError, choose_seats, unknown_names
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
 from interpreter.rules.loader import bundled_entries, resolve
@@ -262,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except RuleFileError as err:
         _print_diagnostics(err.diagnostics, sys.stderr)
-        return EXIT_USAGE if _unknown_names(err.diagnostics, given) else EXIT_ERROR
+        return EXIT_USAGE if unknown_names(err.diagnostics, given) else EXIT_ERROR
     except OrreryError as err:
         _error(str(err))
         return EXIT_ERROR
@@ -299,18 +299,6 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = COMMANDS[args.command]
     return handler(args)
-
-
-UNKNOWN_NAME_CODES = frozenset({"not-found", "unknown-variant"})
-
-
-def _unknown_names(diagnostics: Sequence[Diagnostic], given: set[str]) -> bool:
-    """Whether the only errors are names given on the command line (`given`) that name
-    nothing (a game, variant or overlay): a usage error (exit 2), like an unknown seat.
-    A name inside a rule file (an overlay's `base:`) is the file's error (exit 1)."""
-    errors = [d for d in diagnostics if d.severity == "error"]
-    return bool(errors) and all(d.code in UNKNOWN_NAME_CODES and (
-        d.path in given or any(f"variant '{name}'" in d.message for name in given)) for d in errors)
 
 
 def _error(message: str) -> None:
@@ -382,7 +370,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(line)
         if found:
             _print_diagnostics(found, sys.stdout)
-    if failed and _unknown_names(found, set(args.targets) | set(args.overlays)):
+    if failed and unknown_names(found, set(args.targets) | set(args.overlays)):
         return EXIT_USAGE
     return EXIT_ERROR if failed else EXIT_OK
 

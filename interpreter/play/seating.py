@@ -2,18 +2,33 @@
 and --seats, the game's seat rules (`players.seats`) and the defaults of each command.
 
 Shared by `orrery play`, `simulate`, `analyze` and `serve`; a choice that does not make
-sense is a UsageError, which the command line reports with exit code 2.
+sense is a UsageError, which the command line reports with exit code 2, as it does a
+name on the command line that names nothing (`unknown_names`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from interpreter.agents import check_seat, seat_kinds
-from interpreter.diagnostics import GameError
+from interpreter.diagnostics import Diagnostic, GameError
 from interpreter.model import GameDef, SeatRule
 
 
 class UsageError(Exception):
     """A command-line argument that does not make sense (exit 2)."""
+
+
+UNKNOWN_NAME_CODES = frozenset({"not-found", "unknown-variant"})
+
+
+def unknown_names(diagnostics: Sequence[Diagnostic], given: set[str]) -> bool:
+    """Whether the only errors are names given on the command line (`given`) that name
+    nothing (a game, variant or overlay): a usage error (exit 2), like an unknown seat.
+    A name inside a rule file (an overlay's `base:`) is the file's error (exit 1)."""
+    errors = [d for d in diagnostics if d.severity == "error"]
+    return bool(errors) and all(d.code in UNKNOWN_NAME_CODES and (
+        d.path in given or any(f"variant '{name}'" in d.message for name in given)) for d in errors)
 
 
 def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first: str, rest: str,
