@@ -217,9 +217,8 @@ def card_lines(gd: GameDef, query: str) -> list[str]:
     card = found[0]
     copies = sum(c.count for c in gd.cards if c.name == card.name)
     lines = [f"{card.name} ({card.type}{f', {copies} copies' if copies > 1 else ''})"]
-    text = card.properties.get("text")
-    if isinstance(text, str) and text:
-        lines.append(f"  {text}")
+    if card.text:  # `text:`, or `properties.text` in files written before it
+        lines.append(f"  {card.text}")
     for key, value in card.properties.items():
         if key != "text":
             lines.append(f"  {key}: {_value(value)}")
