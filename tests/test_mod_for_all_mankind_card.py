@@ -112,3 +112,39 @@ def test_a_modded_espionage_card_is_played_by_people_and_bots_alike(tmp_path):
     act(s, "rig_bot")                      # P2 is a bot: its meaning of the card is "do what it says"
     assert {r: res(s, 1)[r] - before[r] for r in before} == twice_the_secondary(1)
     assert "P2 (bot) activates Insider Trading" in s.log
+
+
+ORBITAL_BANK = """\
+orrery: 1
+overlay: orbital-bank
+base: for-all-mankind
+name: a tenth Research
+add:
+  cards:
+    orbital-bank:
+      name: Orbital Bank
+      type: research
+      text: "Trade with The Bank at 1:1."
+      properties: {tier: 3, cost: {iron: 2, fuel: 2, water: 2, oxygen: 2}}
+      modifiers:
+        power: {value: trade_rate, op: set, amount: "1"}
+"""
+
+
+def test_a_research_a_mod_adds_is_taken_last_by_bots_and_lent_by_hacking(tmp_path):
+    path = tmp_path / "orbital-bank.yaml"
+    path.write_text(ORBITAL_BANK, encoding="utf-8")
+    game = _with(tmp_path, [str(path)], face2="bot_act(1, 2)",
+                 park="move [c for c in research_bank if c.list_order > 2 and c.list_order < 10] to earth_bank",
+                 hack='let c = top(cards_named("hack-the-planet", spy_deck))\nmove c to spies(0)\nset c.got to 0\n'
+                      'for each r in resource_names:\n  receive(0, r, 2)')
+    s = start(game, seats=["human", "bot", "bot", "bot"])
+    act(s, "rig_park")                     # seven of the rulebook's nine out of the way
+    for _ in range(3):                     # the rulebook's Research come first (list_order), the new one last
+        act(s, "rig_face2")
+    assert zone(s, "research", 1) == ["x-large-hadron-collider", "silver-shield-initiative", "orbital-bank"]
+    assert value(s, "trade_rate", 1) == 1  # its own power, set after the Collider's 2:1
+    assert value(s, "trade_rate", 0) == 3
+    act(s, "rig_hack")
+    act(s, "activate hack-the-planet")     # the type's applies_to lends the new card's power too
+    assert value(s, "trade_rate", 0) == 1
