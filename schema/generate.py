@@ -152,17 +152,17 @@ def definitions() -> dict:
         "text": text("What the printed card says, for people (`c.text`)."),
         "properties": {"type": "object", "description": "Static data read as `c.NAME`."},
         "effects": id_map({
-            "type": ["string", "object", "null"],
-            "description": "Effect text; or {effect, condition, cost}; null drops one the card's type gives.",
-            # if/then, not anyOf: a wrong key is then reported at that key
-            "if": {"type": "object"},
-            "then": obj({
+            # one schema for the three forms: the object keywords bind only a map, so a
+            # wrong key in {effect, condition, cost} is reported at that key
+            **obj({
                 "effect": text("Effect text, with `this` (the card) and `me` (who uses it)."),
                 "condition": text("Expression: the effect runs only while it holds (`can_use`)."),
                 "cost": {"type": "object", "propertyNames": {"type": "string"},
                          "additionalProperties": {"type": ["string", "integer"]},
                          "description": "Counters of `me` paid when it runs, as an action's `cost`."},
-            }, ["effect"], "An effect with a condition and a cost."),
+            }, ["effect"]),
+            "type": ["string", "object", "null"],
+            "description": "Effect text; or {effect, condition, cost}; null drops one the card's type gives.",
         }, "Named effects, run with `use c \"NAME\"`."),
         "triggers": id_map({"anyOf": [ref("trigger"), {"type": "null"}]},
                            "Triggers active while the card is in one of `active_in` (null drops an inherited one)."),

@@ -24,11 +24,13 @@ zones:
   deck: {scope: global, visible: none}
   hand: {scope: player, visible: owner}
 cards:
-  ember: {name: Ember, count: 2, in: deck, properties: {heat: 1}, effects: {play: "gain 1 vp"}}
+  ember: {name: Ember, count: 2, in: deck, text: "Play: gain 1 VP.", properties: {heat: 1},
+          effects: {play: "gain 1 vp"}}
   fireball:
     name: Fireball
     count: 1
     in: deck
+    text: "Play: gain 2 VP."
     properties: {heat: 3}
     effects:
       play: "gain 2 vp"

@@ -117,6 +117,20 @@ append:
     assert "is not effect text" in count.message and count.path == str(mod)
 
 
+def test_append_to_a_text_that_is_not_effect_text_is_an_error(tmp_path, base):
+    mod = overlay(tmp_path, """
+append:
+  cards:
+    fireball: {name: " the Great", text: " Twice."}
+  actions:
+    play: {during: "2"}
+""")
+    found = errors_of(base, mod)
+    assert sorted(d.code for d in found) == ["overlay-missing"] * 3
+    assert all("is not effect text" in d.message and d.path == str(mod) for d in found)
+    assert {d.line for d in found} == {find_column(mod, "the Great")[0], find_column(mod, "during")[0]}
+
+
 def test_append_of_a_non_text_is_an_error(tmp_path, base):
     mod = overlay(tmp_path, """
 append:

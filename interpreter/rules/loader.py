@@ -554,7 +554,7 @@ def _extend_text(merged: dict[str, Any], origins: Origins, logical: tuple[Any, .
         out.shape_error(_at(pm, keypath), f"'{op}' adds effect text; this is {_kind(text)}",
                         f"write the text to {op} to {name}")
         return
-    if not isinstance(old, str):
+    if not isinstance(old, str) or not _is_effect_text(logical):
         what = "does not exist" if old is None else "is not effect text"
         out.error(_key_at(pm, keypath), "overlay-missing", f"cannot {op} to {name}: it {what}",
                   "append and prepend extend existing effect text (setup, flow, an effect, ...)")
@@ -574,6 +574,14 @@ def _extend_text(merged: dict[str, Any], origins: Origins, logical: tuple[Any, .
         pieces = [Piece(1, pm, keypath)] + [attrs.evolve(p, first_line=p.first_line + shift) for p in pieces]
     container[logical[-1]] = joined
     origins.pieces[logical] = pieces
+
+
+def _is_effect_text(logical: tuple[Any, ...]) -> bool:
+    """Whether a field holds statements (`setup`, `flow`, an `effect`, a bot's `turn`, a
+    card's named effect): appending a line to a name, a label or a condition would only
+    make a broken value."""
+    last = logical[-1]
+    return last in ("setup", "flow", "effect", "turn") or (len(logical) >= 2 and logical[-2] == "effects")
 
 
 def _remove(target: dict[str, Any], section: str, ids: list[Any], pm: PositionMap, where: tuple[Any, ...],
