@@ -26,8 +26,8 @@ BASICS = ["fuel", "hull", "navigation", "velocity"]
 
 # The powers the test cards borrow, written as the game's own cards write them
 # (cards.yaml): a Crew ability is a `crew` effect (`copy` for a card that copies); a
-# Rocket module gives `mres` resources, `extra_draw` or `keep` cards, or has effects
-# (`storage_jettison`, `free_advance`, a copy module's `each_turn`) or modifiers (shields).
+# Rocket module has an `each_turn` effect (the resource it gives, a copy module's choice),
+# modifiers (extra draw, storage, shields) or effects used by jettisoning it.
 CREW_POWERS: dict[str, dict[str, Any]] = {
     "none": {},
     "draw2": {"effects": {"crew": "draw_cards(me, 2)"}},
@@ -35,11 +35,11 @@ CREW_POWERS: dict[str, dict[str, Any]] = {
     "copy": {"effects": {"copy": {"condition": "len(copy_targets(me)) > 0", "effect": "copy_card(me, this)"}}},
 }
 MODULE_POWERS: dict[str, dict[str, Any]] = {
-    "resource": {},
-    "draw": {"properties": {"extra_draw": 1}},
-    "storage": {"properties": {"keep": 1}, "effects": {"storage_jettison": (
-        'choose up to 3 gone from hand(me) + discard(me) by me prompt '
-        '"jettison up to three cards from your hand and/or discard pile"\ndestroy gone')}},
+    "draw": {"modifiers": {"extra_draw": {"value": "draws", "op": "add", "amount": "worked(this, p)"}}},
+    "storage": {"modifiers": {"storage": {"value": "keeps", "op": "add", "amount": "worked(this, p)"}},
+                "effects": {"storage_jettison": (
+                    'choose up to 3 gone from hand(me) + discard(me) by me prompt '
+                    '"jettison up to three cards from your hand and/or discard pile"\ndestroy gone')}},
     "shield_red": {"modifiers": {"red_shield": {"value": "red_shield", "op": "set", "amount": "true"}}},
     "shield_yellow": {"modifiers": {"yellow_shield": {"value": "yellow_shield", "op": "set", "amount": "true"}}},
     "free3": {"effects": {"free_advance": {"condition": "pos(me) + 3 <= goal(me)", "effect": "free_run(me, 3)"}}},
@@ -49,12 +49,15 @@ MODULE_POWERS: dict[str, dict[str, Any]] = {
 
 def _card(ability: str = "none", res: list[str] | None = None, mods: list[str] | None = None,
           mres: str = "", **extra: Any) -> dict[str, Any]:
-    """A test Space card with a Crew ability and a Rocket module named as above."""
-    props: dict[str, Any] = {"res": res or [], "mres": [mres] if mres else [],
-                             "lanes": [["fuel", "fuel"]] * 4, "hazards": [["", ""]] * 4, **extra}
+    """A test Space card with a Crew ability and a Rocket module named as above (`mres`:
+    the resource a resource module gives)."""
+    props: dict[str, Any] = {"res": res or [], "lanes": [["fuel", "fuel"]] * 4, "hazards": [["", ""]] * 4, **extra}
     card: dict[str, Any] = {"name": "test card", "type": "space", "count": 30, "in": "box",
                             "text": "Crew ability: a test. Rocket module: a test.", "properties": props}
-    for power in [CREW_POWERS[ability]] + [MODULE_POWERS[m] for m in mods or ["storage"]]:
+    powers = [CREW_POWERS[ability]] + [MODULE_POWERS[m] for m in mods or ["storage"] if m != "resource"]
+    if "resource" in (mods or []):
+        powers.append({"effects": {"each_turn": f'set this.avail to ["{mres}"]'}})
+    for power in powers:
         for key, part in power.items():
             card.setdefault(key, {}).update(part)
     return card
@@ -715,8 +718,7 @@ def test_starting_cards_have_crew_module_and_insight():
     assert len(starting) == 8
     for c in starting:
         crew = {"crew", "copy"} & set(c.effects)                     # its Crew ability
-        module = (c.properties["mres"] or c.properties["extra_draw"] or c.properties["keep"] or c.index in modded
-                  or {"free_advance", "storage_jettison"} & set(c.effects))   # its Rocket module
+        module = c.index in modded or {"each_turn", "free_advance", "storage_jettison"} & set(c.effects)  # its module
         assert crew and module and "insight" in c.effects and c.properties["cost"], c.id
 
 
