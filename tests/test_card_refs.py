@@ -11,7 +11,7 @@ from card_refs import CONFIGURATIONS, card_references
 # lowers the count; never raise one.
 BUDGET = {
     ("for-all-mankind", ()): 0,
-    ("race-to-mars", ()): 63,
+    ("race-to-mars", ()): 4,
     ("rocketmen", ()): 0,
     ("rocketmen", ("target-jupiter",)): 0,
 }
