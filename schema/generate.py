@@ -170,6 +170,8 @@ def definitions() -> dict:
                             "Modifiers active while the card is in one of `active_in` (null drops an inherited one)."),
         "active_in": {"type": "array", "items": {"type": "string"},
                       "description": "Zones in which the card's triggers and modifiers apply."},
+        "applies_to": text("Expression over `p`, `this` and `owner`: the players the card's modifiers apply to "
+                           "while a copy is in one of `active_in` (default: its holder only)."),
         "tags": {"type": "array", "items": {"type": "string"}, "description": "Free labels."},
         "assumed": ASSUMED,
     }, ["name"], "A discrete component: card, token or tile.")

@@ -115,10 +115,10 @@ def test_cli_text_shows_a_progress_bar_on_stderr(capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    (["analyze", "kuhn-poker", "--compare-with", "no-such-overlay"], 1, "no-such-overlay"),
+    (["analyze", "kuhn-poker", "--compare-with", "no-such-overlay"], 2, "no-such-overlay"),
     (["analyze", "kuhn-poker", "--seats", "human,random"], 2, "human"),
     (["analyze", "kuhn-poker", "--games", "0"], 2, "games"),
-    (["analyze", "no-such-game"], 1, "no-such-game"),
+    (["analyze", "no-such-game"], 2, "no-such-game"),  # an unknown name is a usage error
     (["analyze", "kuhn-poker", "--seats", "mcts,random"], 1, "use 'ismcts'"),
     (["analyze", "kuhn-poker", "--seats", "ismcts:c=-1,random"], 1, "c=-1 must be at least 0"),
 ])

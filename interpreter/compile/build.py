@@ -379,7 +379,7 @@ class Builder:
             vi = self.sym.values[value][0]
             locals_ = {"p": "player", "me": "player"}
             if card is not None:
-                locals_["this"] = "card"
+                locals_.update(this="card", owner="player")
             amount = self.expr(spec.get("amount"), logical + ("amount",), locals_, "any")
             when = self.expr(spec["when"], logical + ("when",), locals_, "bool") if "when" in spec else None
             if amount is None or ("when" in spec and when is None):
@@ -397,8 +397,10 @@ class Builder:
         """A value read while it is worked out (by its base or its modifiers, through
         other values and functions) would never be worked out: an error here."""
         texts: dict[str, list[Any]] = {name: [spec.get("base")] for name, spec in value_specs.items()}
-        for _, spec, _, _ in mod_specs:
-            texts.get(str(spec.get("value")), []).extend((spec.get("amount"), spec.get("when")))
+        cards = list(self.section("cards").values())
+        for _, spec, card, _ in mod_specs:
+            reach = (cards[card] or {}).get("applies_to") if card is not None else None  # its modifiers' reach
+            texts.get(str(spec.get("value")), []).extend((spec.get("amount"), spec.get("when"), reach))
         for name, spec in self.section("functions").items():
             texts.setdefault(name, []).extend(texts_of(spec) if isinstance(spec, dict) else [])
         cycles = self_dependent({name: names_read(found) for name, found in texts.items()})

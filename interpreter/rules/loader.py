@@ -437,7 +437,10 @@ def _apply_one(merged: dict[str, Any], origins: Origins, op: str, section: str, 
         if not _unknown_fields(merged, section, item_id, item, pm, keypath, out):
             target[item_id] = _deep_merge(target[item_id], item, origins, logical, pm, keypath, out, source)
     else:
-        _claim(out, logical, here, source)
+        # A definition an overlay adds is new, not a change of another overlay's value: a
+        # later overlay patching it (a mod of an expansion's card) builds on it.
+        if op != "add":
+            _claim(out, logical, here, source)
         target[item_id] = copy.deepcopy(item)
         _forget(origins, logical)
         origins.add(logical, pm, keypath)

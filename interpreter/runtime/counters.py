@@ -112,10 +112,10 @@ def _value_of(st: State, vi: int, player: int) -> Any:
     result = vdef.base(st, env)
     for mod in vdef.modifiers:
         if mod.card is not None:
-            owners = card_owners(st, mod.card)
-            if player not in owners:
+            copy = _card_reaching(st, mod.card, player)
+            if copy is None:
                 continue
-            env["this"] = owners[player]
+            env["this"], env["owner"] = copy
         if mod.granted and not any(g.modifier == mod.index and g.player == player for g in st.grants):
             continue
         if mod.when is not None and not mod.when(st, env):
@@ -130,3 +130,19 @@ def _value_of(st: State, vi: int, player: int) -> Any:
         else:
             result = min(result, amount)
     return result
+
+
+def _card_reaching(st: State, def_index: int, player: int) -> tuple[int, int] | None:
+    """(copy, its holder) of the card whose modifiers apply to `player` now, or None.
+
+    By default a card's modifiers apply to the holder of a copy in one of its active_in
+    zones. A card with `applies_to` reaches every player for whom that expression holds
+    (over `p`, `this` and `owner`), e.g. opponents, or whoever may borrow its power."""
+    holders = card_owners(st, def_index)
+    reach = st.gd.cards[def_index].applies_to
+    if reach is None:
+        return (holders[player], player) if player in holders else None
+    for owner, copy in holders.items():
+        if reach(st, {"p": player, "me": player, "this": copy, "owner": owner}):
+            return copy, owner
+    return None
