@@ -15,12 +15,10 @@ from typing import Any
 import attrs
 
 from interpreter.model import ActionDef
-from interpreter.runtime.counters import MEMO
 from interpreter.runtime.errors import RULE_SLIPS
 from interpreter.runtime.present import people_text, render_template
 from interpreter.runtime.records import PendingActions
 from interpreter.runtime.state import State
-from interpreter.runtime.work import METER
 
 MOST_CANDIDATES = 200  # parameter combinations looked at per action (a listing, not a search)
 LIMIT_WORDS = {"turn": "once per turn", "round": "once per round", "game": "once per game"}
@@ -42,16 +40,17 @@ def blocked_actions(state: State, legal_texts: set[str]) -> list[Blocked]:
         return []
     found: list[Blocked] = []
     seen: set[str] = set()
-    work, METER.used = METER.used, 0  # reading has a work budget of its own, as listing the legal actions
+    # Reading has a work budget of its own, as listing the legal actions, and the same
+    # memo of declared values (the state's own: work.py, counters.value_of).
+    work, state.work, state.memo = state.work, 0, {}
     try:
-        with MEMO:
-            for action in state.gd.groups.get(pending.group, ()):
-                try:
-                    _blocked_of(state, action, pending.player, legal_texts, found, seen)
-                except (*RULE_SLIPS, RecursionError):  # a reading the rules do not support: show nothing for it
-                    continue
+        for action in state.gd.groups.get(pending.group, ()):
+            try:
+                _blocked_of(state, action, pending.player, legal_texts, found, seen)
+            except (*RULE_SLIPS, RecursionError):  # a reading the rules do not support: show nothing for it
+                continue
     finally:
-        METER.used = work
+        state.work, state.memo = work, None
     return found
 
 
