@@ -246,3 +246,46 @@ def test_a_save_in_the_middle_of_an_action_that_ends_the_turn_resumes_identicall
     # done in its locals ("#done" and the statement's index).
     flow = json.loads(saved)["stack"][0]
     assert flow[2].get(f"#done{flow[1]}") is True
+
+
+def test_a_generated_value_follows_a_card_power_that_reaches_other_players(tmp_path) -> None:
+    game = toy(tmp_path, """
+players: {min: 3, max: 3}
+counters:
+  bonus: {scope: player, initial: 0}
+zones:
+  table: {scope: player, visible: all}
+  box: {scope: global, visible: all}
+cards:
+  jammer:
+    name: Jammer
+    count: 1
+    in: box
+    active_in: [table]
+    applies_to: "p != owner"
+    modifiers:
+      power: {value: reach, op: add, amount: "10 + owner + bonus(p)"}
+  lamp:
+    name: Lamp
+    count: 1
+    in: box
+    active_in: [table]
+    modifiers:
+      power: {value: reach, op: max, amount: "owner * 100"}
+values:
+  reach: {of: player, base: "1"}
+actions:
+  pass: {during: main, ends: turn}
+setup: |
+  set bonus(2) to 5
+  move cards_named("jammer", box) to table(1)
+  move cards_named("lamp", box) to table(2)
+flow: |
+  turn 0:
+    take actions main
+""")
+    state = game.new_initial_state(3, seed=0)
+    generated = _namespace(game)["_value_of_0"]
+    mine = [generated(state, p) for p in range(3)]
+    assert mine == [value_of(state, 0, p) for p in range(3)]
+    assert mine == [1 + 11, 1, max(1 + 11 + 5, 200)]  # the jammer reaches P1 and P3, the lamp its holder

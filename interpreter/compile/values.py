@@ -1,12 +1,13 @@
 """Declared values as generated functions: the base and every modifier written out.
 
 A declared value (`values:`) is its base after the modifiers that apply now, in order:
-a card's modifier while its player holds the card, a granted one while the grant
+a card's modifier while its power reaches the player (its holder, or whoever its
+`applies_to` says), a granted one while the grant
 lasts, each under its `when`. `runtime.counters.value_of` works this out by walking
 the modifier records; games whose rules read values often (every condition, every
 listing) spend much of their time in that walk. Here each value becomes one generated
 function `(st, player)` doing the same steps in the same order over the same locals
-(`this` set by a card's modifier stays set for the modifiers after it), and memoised
+(`this` and `owner` set by a card's modifier stay set for the modifiers after it), and memoised
 the same way during a listing (`st.memo`). Expressions call it by a name bound
 in the game's namespace (`value_name`) as soon as they are compiled; the name is bound
 to the generic walk until the values are built, then to the generated function.
@@ -21,8 +22,7 @@ from typing import Any
 
 from interpreter.compile.pysource import Emitter
 from interpreter.model import ValueDef
-from interpreter.runtime.cards import card_owners
-from interpreter.runtime.counters import value_of
+from interpreter.runtime.counters import card_reaching, value_of
 
 _APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
 
@@ -46,7 +46,7 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...]) -> None:
     for vdef in values:
         name = f"_value_of_{vdef.index}"
         em.ns.setdefault(name, None)
-        owners = em.const(card_owners, "card_owners")
+        reaching = em.const(card_reaching, "card_reaching")
         lines = [f"def {name}(st, player):",
                  "    memo = st.memo",
                  "    if memo is not None:",
@@ -58,11 +58,11 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...]) -> None:
         for mod in vdef.modifiers:
             indent = "    "
             lines.append(f"{indent}# modifier {mod.id}")
-            if mod.card is not None:
-                lines.append(f"{indent}owners = {owners}(st, {mod.card})")
-                lines.append(f"{indent}if player in owners:")
+            if mod.card is not None:  # the copy whose power reaches the player, and its holder
+                lines.append(f"{indent}reach = {reaching}(st, {mod.card}, player)")
+                lines.append(f"{indent}if reach is not None:")
                 indent += "    "
-                lines.append(f"{indent}env['this'] = owners[player]")
+                lines.append(f"{indent}env['this'], env['owner'] = reach")
             tests = []
             if mod.granted:
                 tests.append(f"any(g.modifier == {mod.index} and g.player == player for g in st.grants)")

@@ -112,7 +112,7 @@ def _value_of(st: State, vi: int, player: int) -> Any:
     result = vdef.base(st, env)
     for mod in vdef.modifiers:
         if mod.card is not None:
-            copy = _card_reaching(st, mod.card, player)
+            copy = card_reaching(st, mod.card, player)
             if copy is None:
                 continue
             env["this"], env["owner"] = copy
@@ -132,7 +132,7 @@ def _value_of(st: State, vi: int, player: int) -> Any:
     return result
 
 
-def _card_reaching(st: State, def_index: int, player: int) -> tuple[int, int] | None:
+def card_reaching(st: State, def_index: int, player: int) -> tuple[int, int] | None:
     """(copy, its holder) of the card whose modifiers apply to `player` now, or None.
 
     By default a card's modifiers apply to the holder of a copy in one of its active_in
