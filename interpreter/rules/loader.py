@@ -259,7 +259,8 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         out.diagnostics.extend(attrs.evolve(w, severity="error") for w in out.warnings)
         out.warnings = []
     _raise_unless_only_schema(out)
-    expand_card_types(merged, origins)
+    for missing in expand_card_types(merged, origins):
+        out.error(origins.locate(missing.logical), "unknown-name", missing.message, missing.hint)
     for problem in size_problems(merged):
         out.error(origins.locate(problem.logical), "limit", problem.message, problem.hint)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
