@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -187,32 +188,24 @@ def table_changes(before: dict[str, Any], after: dict[str, Any], gd: GameDef, vi
 
     per_player: dict[int, list[str]] = {}
     shared: list[str] = []
-    counters = {c.name: c for c in gd.counters}
-    zones = {z.name: z for z in gd.zones}
-    for name, value in after.get("counters", {}).items():
-        cdef = counters.get(name)
-        old = before.get("counters", {}).get(name)
-        if cdef is None or old is None:
-            continue
-        title = _title(name, cdef.label)
-        if cdef.scope == "player":
-            for p, (a, b) in enumerate(zip(old, value, strict=False)):
-                if change := _counter_change(title, a, b):
-                    per_player.setdefault(p, []).append(change)
-        elif change := _counter_change(title, old, value):
-            shared.append(change)
-    for name, value in after.get("zones", {}).items():
-        zdef = zones.get(name)
-        old = before.get("zones", {}).get(name)
-        if zdef is None or old is None:
-            continue
-        title = _title(name, zdef.label)
-        if zdef.scope == "player":
-            for p, (a, b) in enumerate(zip(old, value, strict=False)):
-                if change := _zone_change(title, a, b, names):
-                    per_player.setdefault(p, []).append(change)
-        elif change := _zone_change(title, old, value, names):
-            shared.append(change)
+    # counters and zones alike: per player into that player's lines, shared ones apart
+    sections: list[tuple[str, dict[str, Any], Callable[[str, Any, Any], str]]] = [
+        ("counters", {c.name: c for c in gd.counters}, _counter_change),
+        ("zones", {z.name: z for z in gd.zones}, lambda title, a, b: _zone_change(title, a, b, names)),
+    ]
+    for section, defs, change_of in sections:
+        for name, value in after.get(section, {}).items():
+            found = defs.get(name)
+            old = before.get(section, {}).get(name)
+            if found is None or old is None:
+                continue
+            title = _title(name, found.label)
+            if found.scope == "player":
+                for p, (a, b) in enumerate(zip(old, value, strict=False)):
+                    if change := change_of(title, a, b):
+                        per_player.setdefault(p, []).append(change)
+            elif change := change_of(title, old, value):
+                shared.append(change)
     lines = [f"{who(p)}: {'; '.join(parts)}" for p, parts in sorted(per_player.items())]
     if shared:
         lines.append(f"Table: {'; '.join(shared)}")
