@@ -45,7 +45,7 @@ from interpreter.play.logs import (
 )
 from interpreter.play.resume import resume_log
 from interpreter.play.runner import replay_actions, seat_agents
-from interpreter.play.seating import UsageError, choose_seats
+from interpreter.play.seating import UsageError, choose_seats, unknown_names
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
 from interpreter.rules.loader import bundled_entries, resolve
@@ -179,9 +179,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("play", help="play in the terminal", formatter_class=_Formatter,
                             description="Play a game in the terminal. A human seat sees only what its player may "
                                         "see, with the legal actions numbered: type a number or the action's text, "
-                                        "or help, log (recent actions), view, quit. Other seats act by themselves "
-                                        "and their actions are printed (P2: bet). With no human seat the game runs "
-                                        "to its end. The game's result is printed at the end.",
+                                        "or help, log (recent actions), view, show CARD, auto (answer a run of "
+                                        "payments), quit (saves the game). Other seats act by themselves "
+                                        "and their moves are told in words. With no human seat the game runs "
+                                        "to its end. The game's result is printed at the end (docs/terminal.md).",
                             epilog="examples:\n  orrery play tic-tac-toe\n"
                                    "  orrery play kuhn-poker --seats human,first --seed 7 --log game.json\n"
                                    "  orrery play --resume game.json\n\n"
@@ -250,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (never raises, never a traceback)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    given = set(words) | {w.split("=", 1)[1] for w in words if w.startswith("--") and "=" in w}  # --with=X
     try:
         return _run(argv)
     except KeyboardInterrupt:
@@ -260,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except RuleFileError as err:
         _print_diagnostics(err.diagnostics, sys.stderr)
-        return EXIT_ERROR
+        return EXIT_USAGE if unknown_names(err.diagnostics, given) else EXIT_ERROR
     except OrreryError as err:
         _error(str(err))
         return EXIT_ERROR
@@ -368,6 +371,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(line)
         if found:
             _print_diagnostics(found, sys.stdout)
+    if failed and unknown_names(found, set(args.targets) | set(args.overlays)):
+        return EXIT_USAGE
     return EXIT_ERROR if failed else EXIT_OK
 
 

@@ -170,13 +170,17 @@ def definitions() -> dict:
                             "Modifiers active while the card is in one of `active_in` (null drops an inherited one)."),
         "active_in": {"type": "array", "items": {"type": "string"},
                       "description": "Zones in which the card's triggers and modifiers apply."},
+        "applies_to": text("Expression over `p`, `this` and `owner`: the players the card's modifiers apply to "
+                           "while a copy is in one of `active_in` (default: its holder only)."),
         "tags": {"type": "array", "items": {"type": "string"}, "description": "Free labels."},
+        "extends": {"type": ["string", "array"], "items": {"type": "string"},
+                    "description": "card_types entries (templates) whose fields this card takes, before its type's."},
         "assumed": ASSUMED,
     }, ["name"], "A discrete component: card, token or tile.")
-    card_type = {k: v for k, v in d["card"]["properties"].items() if k not in ("name", "type")}
+    card_type = {k: v for k, v in d["card"]["properties"].items() if k not in ("name", "type", "extends")}
     d["card_type"] = obj(card_type, None, "Defaults for every card of one `type`: each field a card does not "
                          "set itself, and `properties`, `effects`, `triggers` and `modifiers` merged key by key "
-                         "(the card's own win).")
+                         "(the card's own win); also a template, named by a card's `extends`.")
     d["board"] = obj({
         "width": {"type": "integer", "minimum": 1, "description": "Cells per row."},
         "height": {"type": "integer", "minimum": 1, "description": "Rows."},

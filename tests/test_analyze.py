@@ -81,6 +81,21 @@ def test_compare_with_an_overlay_pairs_the_same_seeds() -> None:
     assert 0.0 <= turns["p_value"] <= 1.0 and turns["significant"] == (turns["p_value"] < 0.05)
 
 
+def test_a_game_bot_s_card_plays_count_and_the_changed_card_comes_first() -> None:
+    spec = SimulationSpec("star-market", (), (), 2, ("market-bot", "market-bot"))
+    report = analyze(spec, 40, 1, compare_with="examples/star-market-overcharge")
+    # market-bot plays its ships inside its turn effect: counted through the cards it uses
+    played = {r["id"]: r for r in report["cards"] if r["kind"] == "card"}
+    assert "fusion-reactor" in played and played["credit-chip"]["games"] == 40
+    assert report["length"]["histogram_of"] == "turns"  # no actions: bots in every seat
+    rows = report["compare"]["cards"]
+    assert rows[0]["id"] == "fusion-reactor" and rows[0]["changed"]
+    assert [r["id"] for r in rows if r["changed"]] == ["fusion-reactor"]  # the overlay touches one card
+    side = rows[0]["without"]
+    assert side["lift"] == played["fusion-reactor"]["lift"]
+    assert side["plays_per_game"] == round(played["fusion-reactor"]["plays"] / 40, 3)
+
+
 def test_cli_json_report_and_progress(tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "report.html"  # type: ignore[operator]
     assert main(["analyze", "kuhn-poker", "--games", "20", "--json", "--report", str(page)]) == 0
@@ -100,10 +115,10 @@ def test_cli_text_shows_a_progress_bar_on_stderr(capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    (["analyze", "kuhn-poker", "--compare-with", "no-such-overlay"], 1, "no-such-overlay"),
+    (["analyze", "kuhn-poker", "--compare-with", "no-such-overlay"], 2, "no-such-overlay"),
     (["analyze", "kuhn-poker", "--seats", "human,random"], 2, "human"),
     (["analyze", "kuhn-poker", "--games", "0"], 2, "games"),
-    (["analyze", "no-such-game"], 1, "no-such-game"),
+    (["analyze", "no-such-game"], 2, "no-such-game"),  # an unknown name is a usage error
     (["analyze", "kuhn-poker", "--seats", "mcts,random"], 1, "use 'ismcts'"),
     (["analyze", "kuhn-poker", "--seats", "ismcts:c=-1,random"], 1, "c=-1 must be at least 0"),
 ])

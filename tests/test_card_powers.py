@@ -186,3 +186,50 @@ def test_describe_cards_puts_each_cards_text_beside_its_power(tmp_path, capsys):
     assert cards["lamp"]["effects"] == {"activate": {"effect": "gain 1 vp"}, "polish": {"effect": "gain 10 vp"}}
     assert cards["drill"]["effects"]["activate"]["cost"] == {"coins": "2"}
     assert cards["lamp"]["text"] == "Activate: gain 1 VP."
+
+
+TEMPLATES = GADGETS.replace('''  rock:
+    name: Rock''', '''  torch:
+    name: Torch
+    type: gadget
+    extends: [bright, hot]
+    effects: {polish: null}
+  rock:
+    name: Rock''').replace('''cards:
+  lamp:''', '''  bright:                             # templates: any card may extend them
+    text: "Shines: gain 3 VP."
+    effects: {activate: "gain 3 vp", shine: "gain 1 coins"}
+  hot:
+    effects: {activate: "gain 9 vp", burn: "lose 1 coins"}
+    properties: {heat: 2}
+cards:
+  lamp:''')
+
+
+def test_a_card_extends_templates_before_its_type_and_drops_with_null(tmp_path):
+    gd = toy(tmp_path, TEMPLATES).definition
+    torch = next(c for c in gd.cards if c.id == "torch")
+    # the first template wins over the second, both over the type; polish (the type's) dropped
+    assert set(torch.effects) == {"activate", "shine", "burn"}
+    assert torch.text == "Shines: gain 3 VP." and torch.properties == {"heat": 2}
+    st = toy(tmp_path, TEMPLATES).new_initial_state(2, seed=1)
+    torch_copy = next(t for t in texts(st) if t.startswith("take torch")).split()[1]
+    play(st, f"take {torch_copy}", "pass", "pass", f"activate {torch_copy}")
+    assert counter(st, "vp", 0) == 3  # bright's activate, not hot's 9 nor the type's 1
+
+
+def test_extending_a_template_that_does_not_exist_is_an_error_at_its_name(tmp_path):
+    path = write_toy(tmp_path, TEMPLATES.replace("extends: [bright, hot]", "extends: [bright, hott]"))
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    [found] = [d for d in caught.value.diagnostics if d.code == "unknown-name"]
+    assert "'hott'" in found.message and found.hint == "did you mean 'hot'?"
+    assert (found.line, found.column) == find_column(path, "hott")
+
+
+def test_templates_mean_the_same_rules_as_the_cards_written_out(tmp_path):
+    written = TEMPLATES.replace('''    extends: [bright, hot]
+    effects: {polish: null}''', '''    text: "Shines: gain 3 VP."
+    properties: {heat: 2}
+    effects: {activate: "gain 3 vp", shine: "gain 1 coins", burn: "lose 1 coins", polish: null}''')
+    assert toy(tmp_path, TEMPLATES).definition.data_hash == toy(tmp_path, written).definition.data_hash

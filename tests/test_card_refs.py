@@ -10,10 +10,10 @@ from card_refs import CONFIGURATIONS, card_references
 # The most references each configuration may have. Lower a figure when a rewrite
 # lowers the count; never raise one.
 BUDGET = {
-    ("for-all-mankind", ()): 37,
-    ("race-to-mars", ()): 63,
+    ("for-all-mankind", ()): 0,
+    ("race-to-mars", ()): 4,
     ("rocketmen", ()): 0,
-    ("rocketmen", ("target-jupiter",)): 3,
+    ("rocketmen", ("target-jupiter",)): 0,
 }
 
 

@@ -202,7 +202,7 @@ def test_validate_reports_runtime_error_in_setup(capsys: pytest.CaptureFixture[s
 
 def test_validate_unknown_target(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "validate", "kuhn-pokr")
-    assert code == 1
+    assert code == 2  # an unknown name is a usage error
     assert "error[not-found]" in out and "did you mean 'kuhn-poker'" in out
 
 
@@ -225,7 +225,7 @@ def test_play_all_agents_to_the_end(capsys: pytest.CaptureFixture[str], tmp_path
     log = tmp_path / "game.json"
     code, out, _ = run(capsys, "play", "tic-tac-toe", "--seats", "random,first", "--seed", "3", "--log", str(log))
     assert code == 0
-    assert "Game over" in out and "Returns:" in out and re.search(r"^P[12]: place \d$", out, re.M)
+    assert "Game over" in out and "Returns:" in out and re.search(r"^P[12]: mark cell \d$", out, re.M)
     data = log_data(log)
     assert data["format"] == "orrery-log/1" and data["seed"] == 3 and data["seats"] == ["random", "first"]
     assert data["result"] is not None and data["result"]["actions"] == len(data["actions"])
@@ -239,8 +239,8 @@ def test_play_human_numbers_text_bad_entry_quit(capsys: pytest.CaptureFixture[st
     assert code == 0
     assert "There is no action 12" in out
     assert "'xyz' is not a legal action now" in out
-    assert "Commands:" in out and "P1: place 4" in out  # help, then log shows the first move
-    assert "P2: place 0" in out
+    assert "Commands:" in out and "P1: mark cell 4" in out  # help, then log shows the first move
+    assert "P2: mark cell 0" in out
     assert "saved to" in out and "--resume" in out
     assert log_data(log)["actions"] == ["place 4", "place 0", "place 1", "place 2"]
     assert log_data(log)["result"] is None
@@ -275,12 +275,13 @@ def test_play_interrupted_saves_and_exits_130(capsys: pytest.CaptureFixture[str]
 
 def test_play_shows_only_the_humans_view(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     state = load_game(KUHN).new_initial_state(2, seed=11, seats=["human", "random"])
-    mine = state.observation(0)["zones"]["hand"][0]["cards"][0]
-    theirs = state.observation(1)["zones"]["hand"][1]["cards"][0]
+    names = {c.id: c.name for c in state.gd.cards}  # people read cards by name
+    mine = names[state.observation(0)["zones"]["hand"][0]["cards"][0].split("#")[0]]
+    theirs = names[state.observation(1)["zones"]["hand"][1]["cards"][0].split("#")[0]]
     answers(monkeypatch, "quit")
     code, out, _ = run(capsys, "play", KUHN, "--seed", "11")
     assert code == 0
-    assert mine in out and theirs not in out
+    assert mine in out and theirs not in out and "#" not in out
     assert "P2 1 card (hidden)" in out
     assert "1. pass" in out and "2. bet" in out
 
@@ -492,7 +493,7 @@ def test_python_m_errors_without_traceback(tmp_path: pathlib.Path) -> None:
     broken = tmp_path / "game.yaml"
     broken.write_text("orrery: 1\nid: x\nname: X\nid: again\n", encoding="utf-8")
     for argv, code in ((["validate", str(broken)], 1), (["simulate", "tic-tac-toe", "--workers", "-1"], 2),
-                       (["replay", str(tmp_path / "nope.json")], 1), (["describe", "no-such-game"], 1)):
+                       (["replay", str(tmp_path / "nope.json")], 1), (["describe", "no-such-game"], 2)):
         done = _python_m(tmp_path, *argv)
         assert done.returncode == code, (argv, done.stderr)
         assert "Traceback" not in done.stdout + done.stderr
@@ -545,7 +546,7 @@ def test_a_choice_of_cards_shows_names_and_texts_not_copy_numbers(
     assert code == 0, out
     assert "1. Spaceship Mission: Gives $2 and 1 rocket" in out and "2. Deep Probe" in out
     assert "#0" not in out.split("Choose (")[1].split("\n\n")[0]
-    assert "table: probe#1" in out  # the typed name picked the Deep Probe
+    assert "table: Deep Probe" in out  # the typed name picked the Deep Probe
 
 
 SEAT_RULES = """

@@ -33,8 +33,14 @@ def game() -> Any:
 
 
 def rigged(tmp_path: pathlib.Path, **effects: str) -> Any:
-    """The game plus one `rig_NAME` action per keyword, whose effect is the given text."""
-    lines = ["orrery: 1", "overlay: rig", "base: for-all-mankind", "name: test rig", "add:", "  actions:"]
+    """The game plus one `rig_NAME` action per keyword, whose effect is the given text, and
+    `rig_bot(p, "card-id")`: player p does what a bot makes of that Espionage card (its
+    `bot` effect), wherever a copy is."""
+    lines = ["orrery: 1", "overlay: rig", "base: for-all-mankind", "name: test rig", "add:",
+             "  procedures:", "    rig_bot:", "      params: [me, kind]",
+             "      effect: 'use top(cards_named(kind, used(0) + used(1) + used(2) + used(3) + spies(0) + spies(1)"
+             " + spies(2) + spies(3) + spy_deck)) \"bot\"'",
+             "  actions:"]
     for name, text in effects.items():
         lines.append(f"    rig_{name}:")
         lines.append("      during: main")
@@ -272,7 +278,7 @@ def test_research_powers(tmp_path):
     assert fuel["jupiter"] == 0                                             # Ganymede Station
     assert fuel["saturn"] < fuel_before["saturn"]                           # Optimized Shipping Lanes
     assert fuel["mars"] == max(0, fuel_before["mars"] - 1)                  # Lunar Outpost
-    assert not value(s, "pw_ep", 0) and not value(s, "pw_shield", 0) and not value(s, "pw_ifs", 0)
+    assert not value(s, "spy_at_once", 0) and not value(s, "shielded", 0) and not value(s, "shoots_down", 0)
     before = res(s, 0)["oxygen"]
     s.apply_action("end_turn")
     assert res(s, 0)["oxygen"] == before + 3                                # Y.E.T.I.: +1 specialty
@@ -361,10 +367,10 @@ def test_hack_the_planet_lends_every_owned_research_power_for_the_turn(tmp_path)
     act(s, "rig_card")
     assert counter(s, "fuel", 0)["jupiter"] > 0
     act(s, "activate hack-the-planet")
-    assert counter(s, "fuel", 0)["jupiter"] == 0 and value(s, "pw_ganymede", 0)
-    assert not value(s, "pw_xlhc", 0)                    # unowned Research lends nothing
+    assert counter(s, "fuel", 0)["jupiter"] == 0 and value(s, "fuel_from", 0) == ["jupiter"]
+    assert value(s, "trade_rate", 0) == 3                # unowned Research lends nothing
     end_turns(s)
-    assert not value(s, "pw_ganymede", 0) and counter(s, "fuel", 0)["jupiter"] > 0
+    assert value(s, "fuel_from", 0) == [] and counter(s, "fuel", 0)["jupiter"] > 0
 
 
 def test_insider_trading_gives_the_secondary_resources(tmp_path):
@@ -623,7 +629,7 @@ def test_bot_face_2_takes_research_from_the_top_of_the_list_for_free(tmp_path):
 
 def test_bot_face_2_without_research_builds_a_colony(tmp_path):
     s = start(bot_game(tmp_path, gone='for each c in research_bank:\n'
-                                      '  move c to research(index_of(research_order, c.id) % 3 + 1)'))
+                                      '  move c to research((c.list_order - 1) % 3 + 1)'))
     act(s, "rig_gone")
     act(s, "rig_face2")
     assert len(zone(s, "colonies", 1)) == 1
@@ -716,9 +722,9 @@ def test_bot_secret_nuclear_facilities_keeps_one_and_nukes_the_leader(tmp_path):
 
 def test_bot_espionage_meanings(tmp_path):
     game = rigged(tmp_path, **{
-        "ms": 'bot_effect(1, "misplaced-shipments")', "it": 'bot_effect(1, "insider-trading")',
-        "re": 'bot_effect(1, "reverse-engineering")', "ht": 'bot_effect(1, "hack-the-planet")',
-        "sd": 'bot_effect(1, "stowaway-drones")', "da": 'bot_effect(1, "double-agents")',
+        "ms": 'rig_bot(1, "misplaced-shipments")', "it": 'rig_bot(1, "insider-trading")',
+        "re": 'rig_bot(1, "reverse-engineering")', "ht": 'rig_bot(1, "hack-the-planet")',
+        "sd": 'rig_bot(1, "stowaway-drones")', "da": 'rig_bot(1, "double-agents")',
         "occupy": 'move cards_named("uranus-oxygen", colony_bank) to colonies(2)',
         "discard": 'move top(cards_named("insider-trading", spy_deck)) to used(2)',
     })
@@ -857,7 +863,7 @@ def test_an_empty_espionage_deck_is_rebuilt_from_the_discard_piles(tmp_path):
 
 
 def test_bot_stowaway_drones_and_double_agents_fall_back_to_a_draw(tmp_path):
-    game = rigged(tmp_path, sd='bot_effect(1, "stowaway-drones")', da='bot_effect(1, "double-agents")',
+    game = rigged(tmp_path, sd='rig_bot(1, "stowaway-drones")', da='rig_bot(1, "double-agents")',
                   shield='for each q in [0, 2, 3]:\n  move spies(q) to used(q)')
     s = start(game)
     act(s, "rig_sd")                   # no planet is occupied yet: a draw instead
@@ -868,7 +874,7 @@ def test_bot_stowaway_drones_and_double_agents_fall_back_to_a_draw(tmp_path):
 
 
 def test_silver_shield_stops_a_bots_double_agents(tmp_path):
-    game = rigged(tmp_path, da='bot_effect(1, "double-agents")',
+    game = rigged(tmp_path, da='rig_bot(1, "double-agents")',
                   shield='move cards_named("silver-shield-initiative", research_bank) to research(0)\n'
                          'for each q in [2, 3]:\n  move spies(q) to used(q)')
     s = start(game)

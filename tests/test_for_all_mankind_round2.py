@@ -128,7 +128,7 @@ def test_a_bots_reverse_engineering_can_replicate_reverse_engineering(tmp_path):
         move top(cards_named("reverse-engineering", spy_deck)) to used(2)
         move top(cards_named("insider-trading", spy_deck)) to used(3)
         set chain to 0
-        """), re='bot_effect(1, "reverse-engineering")')
+        """), re='rig_bot(1, "reverse-engineering")')
     chained = 0
     for seed in range(12):
         s = start(game, seed=seed)
@@ -149,7 +149,7 @@ def test_a_bots_reverse_engineering_of_a_pile_of_reverse_engineering_ends_in_a_d
     Espionage Card." (Bot Espionage Cards): a pile holding only Reverse Engineering would
     replicate forever; after the bound (max_chain) it counts as nothing to replicate."""
     game = rigged(tmp_path, pile='move top(cards_named("reverse-engineering", spy_deck)) to used(2)\nset chain to 0',
-                  re='bot_effect(1, "reverse-engineering")')
+                  re='rig_bot(1, "reverse-engineering")')
     s = start(game)
     act(s, "rig_pile")
     act(s, "rig_re")
@@ -385,7 +385,7 @@ def test_every_card_offered_as_a_choice_has_a_name_and_a_text(game):
     """Earth locations, Colonies, Research, Espionage Cards (chosen when setting up,
     building, buying, activating, trading and stealing) and Bonus tokens each carry a name
     and a `text` saying what they do, for showing choices to people."""
-    texts = {c.id: (c.name, c.properties.get("text", "")) for c in game.definition.cards}
+    texts = {c.id: (c.name, c.text) for c in game.definition.cards}
     assert all(name and len(text) > 20 for name, text in texts.values()), texts
     assert texts["earth-water"][1].startswith("Produces 2 WATER and 1 each of IRON, FUEL, OXYGEN")
     assert texts["jupiter-fuel"][1] == \

@@ -258,7 +258,7 @@ def test_names_too_long_to_be_files_are_not_found(capsys: pytest.CaptureFixture[
     code, text = cli(capsys, "validate", str(game))
     assert code == 1 and "error[file-not-found]" in text
     code, text = cli(capsys, "simulate", long)
-    assert code == 1 and "error[not-found]" in text
+    assert code == 2 and "error[not-found]" in text  # a name on the command line: a usage error
 
 
 # ---- sizes the data asks for -------------------------------------------------------------------

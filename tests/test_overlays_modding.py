@@ -229,6 +229,24 @@ def test_patching_over_appended_text_warns(tmp_path, base):
     assert "appended text is" in warning.message and str(one) in warning.message
 
 
+def test_patching_a_card_another_overlay_added_builds_on_it(tmp_path, base):
+    """A mod of an expansion's card: the expansion added it (nothing of another overlay's
+    is lost), so the mod's patch warns of no conflict; two mods patching it still do."""
+    from interpreter.rules.loader import load_raw
+
+    expansion = overlay(tmp_path, "add: {cards: {blaze: {name: Blaze, count: 1, in: deck, text: 'Play: gain 4 VP.', "
+                                  "effects: {play: 'gain 4 vp'}}}}", name="expansion.yaml")
+    mod = overlay(tmp_path, "patch: {cards: {blaze: {text: 'Play: gain 6 VP.', effects: {play: 'gain 6 vp'}}}}",
+                  name="mod.yaml")
+    game = load_game(str(base), overlays=[str(expansion), str(mod)])
+    assert game.warnings == []
+    blaze = load_raw(str(base), [], [str(expansion), str(mod)]).data["cards"]["blaze"]
+    assert blaze["effects"]["play"] == "gain 6 vp" and blaze["text"] == "Play: gain 6 VP." and blaze["count"] == 1
+    other = overlay(tmp_path, "patch: {cards: {blaze: {effects: {play: 'gain 8 vp'}}}}", name="other.yaml")
+    [warning] = load_game(str(base), overlays=[str(expansion), str(mod), str(other)]).warnings
+    assert warning.code == "overlay-conflict" and str(mod) in warning.message and warning.path == str(other)
+
+
 def test_patching_what_another_overlay_removed_names_that_overlay(tmp_path, base):
     one = overlay(tmp_path, "remove: {cards: [ember]}", name="one.yaml")
     two = overlay(tmp_path, "patch: {cards: {ember: {count: 3}}}", name="two.yaml")

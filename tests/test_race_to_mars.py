@@ -24,11 +24,43 @@ GAME = str(ROOT / "games" / "race-to-mars")
 BASICS = ["fuel", "hull", "navigation", "velocity"]
 
 
+# The powers the test cards borrow, written as the game's own cards write them
+# (cards.yaml): a Crew ability is a `crew` effect (`copy` for a card that copies); a
+# Rocket module has an `each_turn` effect (the resource it gives, a copy module's choice),
+# modifiers (extra draw, storage, shields) or effects used by jettisoning it.
+CREW_POWERS: dict[str, dict[str, Any]] = {
+    "none": {},
+    "draw2": {"effects": {"crew": "draw_cards(me, 2)"}},
+    "draw3keep1": {"effects": {"crew": "draw_keep_one(me, 3)"}},
+    "copy": {"effects": {"copy": {"condition": "len(copy_targets(me)) > 0", "effect": "copy_card(me, this)"}}},
+}
+MODULE_POWERS: dict[str, dict[str, Any]] = {
+    "draw": {"modifiers": {"extra_draw": {"value": "draws", "op": "add", "amount": "worked(this, p)"}}},
+    "storage": {"modifiers": {"storage": {"value": "keeps", "op": "add", "amount": "worked(this, p)"}},
+                "effects": {"storage_jettison": (
+                    'choose up to 3 gone from hand(me) + discard(me) by me prompt '
+                    '"jettison up to three cards from your hand and/or discard pile"\ndestroy gone')}},
+    "shield_red": {"modifiers": {"red_shield": {"value": "red_shield", "op": "set", "amount": "true"}}},
+    "shield_yellow": {"modifiers": {"yellow_shield": {"value": "yellow_shield", "op": "set", "amount": "true"}}},
+    "free3": {"effects": {"free_advance": {"condition": "pos(me) + 3 <= goal(me)", "effect": "free_run(me, 3)"}}},
+    "copy": {"properties": {"copy_module": True}, "effects": {"each_turn": "copy_neighbour(this)"}},
+}
+
+
 def _card(ability: str = "none", res: list[str] | None = None, mods: list[str] | None = None,
           mres: str = "", **extra: Any) -> dict[str, Any]:
-    props = {"ability": ability, "res": res or [], "mods": mods or ["storage"], "mres": mres,
-             "lanes": [["fuel", "fuel"]] * 4, "hazards": [["", ""]] * 4, **extra}
-    return {"name": "test card", "type": "space", "count": 30, "in": "box", "properties": props}
+    """A test Space card with a Crew ability and a Rocket module named as above (`mres`:
+    the resource a resource module gives)."""
+    props: dict[str, Any] = {"res": res or [], "lanes": [["fuel", "fuel"]] * 4, "hazards": [["", ""]] * 4, **extra}
+    card: dict[str, Any] = {"name": "test card", "type": "space", "count": 30, "in": "box",
+                            "text": "Crew ability: a test. Rocket module: a test.", "properties": props}
+    powers = [CREW_POWERS[ability]] + [MODULE_POWERS[m] for m in mods or ["storage"] if m != "resource"]
+    if "resource" in (mods or []):
+        powers.append({"effects": {"each_turn": f'set this.avail to ["{mres}"]'}})
+    for power in powers:
+        for key, part in power.items():
+            card.setdefault(key, {}).update(part)
+    return card
 
 
 # Lane 0: fuel, fuel; lane 1: hull, hull (red hazard on the second); lane 2: navigation,
@@ -158,8 +190,8 @@ def test_components_and_their_counts():
     assert made["start-player-card"] == made["active-player-card"] == 1
 
 
-def hq_power(s: Any, p: int) -> str:
-    return s.gd.cards[s.card_def[s.zones[_slot(s, "hq", p)][0]]].properties["power"]
+def hq_card(s: Any, p: int) -> str:
+    return s.gd.cards[s.card_def[s.zones[_slot(s, "hq", p)][0]]].id
 
 
 def _slot(s: Any, zone: str, p: int | None = None) -> int:
@@ -189,7 +221,7 @@ def test_setup_full_game(n):
         assert len(set(lanes)) == n and all(0 <= lane < 4 for lane in lanes)   # different launch pads
         assert all(len(cards(s, "hq", p)) == 1 for p in range(n))
         assert len(cards(s, "hq_box")) == 10 - n                              # the others back to the box
-        extra = sum(1 for p in range(n) if hq_power(s, p) == "extra_start")
+        extra = sum(1 for p in range(n) if hq_card(s, p) == "hq-extra-start")
         starting = [c for p in range(n) for z in ("crew", "rocket") for c in kinds(s, z, p) if c.startswith("start-")]
         assert len(starting) == n + extra
         row = kinds(s, "insight_row")
@@ -635,7 +667,7 @@ def test_hq_boost_start_and_boosts_to_the_bottom(tmp_path):
     s, _ = run_setup(2, 0)
     for p in range(2):
         crew = kinds(s, "crew", p)
-        assert (crew.count("boost") == 2) == (hq_power(s, p) == "boost_start")
+        assert (crew.count("boost") == 2) == (hq_card(s, p) == "hq-boost-start")
     s = scenario(tmp_path, both_launched(hq("boost-start") + "set xp(0) to 3\n"))
     to_fly(s, 0)
     act(s, "done_flying")
@@ -681,10 +713,13 @@ def test_hq_wider_choice(tmp_path):
 
 def test_starting_cards_have_crew_module_and_insight():
     gd = load_game(GAME).definition
+    modded = {m.card for m in gd.modifiers if m.card is not None}
     starting = [c for c in gd.cards if c.type == "starting"]
     assert len(starting) == 8
     for c in starting:
-        assert c.properties["ability"] and c.properties["mods"] and c.properties["insight"] and c.properties["cost"]
+        crew = {"crew", "copy"} & set(c.effects)                     # its Crew ability
+        module = c.index in modded or {"each_turn", "free_advance", "storage_jettison"} & set(c.effects)  # its module
+        assert crew and module and "insight" in c.effects and c.properties["cost"], c.id
 
 
 def insight(name: str) -> str:

@@ -275,14 +275,14 @@ def test_every_card_offered_as_a_choice_says_its_ability():
     offered = [c for c in gd.cards if c.type in ("space", "starting", "headquarters", "boost", "asteroid", "insight")]
     assert len(offered) == 100 + 8 + 10 + 3
     for c in offered:
-        text = c.properties.get("text", "")
+        text = c.text
         assert c.name and c.name != c.id and len(text) > 10, c.id
     for c in gd.cards:
         if c.type == "space":
-            text = c.properties["text"]
+            text = c.text
             assert text.startswith("Crew ability: ") and " Rocket module: " in text
         if c.type == "starting":
-            text = c.properties["text"]
+            text = c.text
             assert "Crew ability: " in text and "Rocket module: " in text and "Insight" in text
             assert f"spend {c.properties['cost']} Experience" in text                  # the Insight's price
 
@@ -295,7 +295,7 @@ def test_setup_choices_show_each_option_and_what_is_chosen():
     game = load_game(GAME)
     s = game.new_initial_state(3, seed=4)
     gd = game.definition
-    texts = {c.id: c.properties.get("text", "") for c in gd.cards}
+    texts = {c.id: c.text for c in gd.cards}
     names = {c.id: c.name for c in gd.cards}
     saw_hq = saw_start = saw_place = False
     while phase(s) != "pre_launch":

@@ -279,7 +279,7 @@ def test_each_mission_card_names_its_own_reward(base: Any) -> None:
     for c in missions:
         assert c.properties["reward"] in {"boost", "hand", "cash", "computers", "composite", "biotech", "science"}
         assert by_kind[c.properties["kind"]] == c.properties["reward"]      # the track view's table agrees
-        assert "Reward: " in c.properties["text"]
+        assert "Reward: " in c.text
     assert all(loc["reward"] == "card" for loc in s.gd.constants["locations"].values())
 
 

@@ -455,7 +455,7 @@ def test_every_card_has_a_name_and_a_text_saying_what_it_does(overlays: list[str
     game = load_game(BASE, overlays=overlays)
     for c in game.new_initial_state(2, seed=1).gd.cards:
         assert c.name and c.name != c.id, c.id
-        text = c.properties.get("text")
+        text = c.text
         assert isinstance(text, str) and len(text) >= 12 and c.id not in text, c.id
         assert not re.search(r"\b[a-z]+-[a-z]+#?\d*\b", text), (c.id, text)   # no ids in it
 

@@ -133,7 +133,7 @@ def test_loads(game: Any) -> None:
     assert (gd.min_players, gd.max_players) == (2, 4)
     assert "market-bot" in gd.bots
     for card in gd.cards:
-        assert {"cost", "vp", "text"} <= set(card.properties), card.id
+        assert {"cost", "vp"} <= set(card.properties) and card.text, card.id
     assert sum(c.count for c in gd.cards if c.zone is not None and gd.zones[c.zone].name == "market_deck") == 40
 
 

@@ -26,7 +26,7 @@ import pytest
 from interpreter import load_game
 from interpreter.cli import choose_seats
 from interpreter.play.logs import fresh_log_path, read_log
-from interpreter.play.terminal import visible_cards
+from interpreter.play.narrate import visible_cards
 from interpreter.runtime.state import State
 from interpreter.web.launch import new_session, resume_session
 from interpreter.web.session import SPECTATOR, Session
@@ -162,9 +162,14 @@ def test_other_seats_moves_are_narrated_with_hidden_cards_redacted() -> None:
     session.act(1, "bet")
     assert session.state.is_terminal()
     narration = session.view(0)["narration"]
-    assert [(m["player"], m["text"]) for m in narration] == [(0, "bet"), (1, "bet")]
+    said = "bet 1 (call when facing a bet)"  # the action's label, as the terminal says it
+    assert [(m["player"], m["text"]) for m in narration] == [(0, said), (1, said)]
     result = session.view(0)["result"]
     assert result["reason"] and len(result["returns"]) == 2 and result["lines"][0].startswith("Game over")
+    names = {c.id: c.name for c in session.state.gd.cards}
+    hands = [names[session.state.card_text(session.state.zones[session.state.layout.zbase[1] + p][0]).split("#")[0]]
+             for p in range(2)]
+    assert f"hand: P1 {hands[0]} | P2 {hands[1]}" in "\n".join(result["lines"])  # the showdown
 
 
 def test_a_simultaneous_pick_stays_secret_until_every_seat_has_picked(tmp_path: Path) -> None:

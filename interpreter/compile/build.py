@@ -16,6 +16,7 @@ import attrs
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.board_functions import build_boards
 from interpreter.compile.card_defs import build_cards, compile_cost
+from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
@@ -25,6 +26,7 @@ from interpreter.compile.scan import all_effect_texts, names_read, self_dependen
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
 from interpreter.compile.templates import compile_template
+from interpreter.compile.values import define_values
 from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, common_indent, parse_expression, parse_program
@@ -317,6 +319,7 @@ class Builder:
         self.functions()
         modifiers = self.modifiers(mod_specs, value_specs)
         values = self.values(value_specs, modifiers)
+        define_values(self.emitter, values)
         for name, spec in self.section("procedures").items():
             locals_ = {p: "any" for p in spec.get("params", ())}
             self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_,
@@ -325,6 +328,7 @@ class Builder:
         actions = self.actions()
         triggers = self.triggers()
         ends = self.ends()
+        define_checks(self.emitter, ends)
         scoring = self.scoring()
         bots = self.bots()
         views = self.views()
@@ -375,7 +379,7 @@ class Builder:
             vi = self.sym.values[value][0]
             locals_ = {"p": "player", "me": "player"}
             if card is not None:
-                locals_["this"] = "card"
+                locals_.update(this="card", owner="player")
             amount = self.expr(spec.get("amount"), logical + ("amount",), locals_, "any")
             when = self.expr(spec["when"], logical + ("when",), locals_, "bool") if "when" in spec else None
             if amount is None or ("when" in spec and when is None):
@@ -393,8 +397,10 @@ class Builder:
         """A value read while it is worked out (by its base or its modifiers, through
         other values and functions) would never be worked out: an error here."""
         texts: dict[str, list[Any]] = {name: [spec.get("base")] for name, spec in value_specs.items()}
-        for _, spec, _, _ in mod_specs:
-            texts.get(str(spec.get("value")), []).extend((spec.get("amount"), spec.get("when")))
+        cards = list(self.section("cards").values())
+        for _, spec, card, _ in mod_specs:
+            reach = (cards[card] or {}).get("applies_to") if card is not None else None  # its modifiers' reach
+            texts.get(str(spec.get("value")), []).extend((spec.get("amount"), spec.get("when"), reach))
         for name, spec in self.section("functions").items():
             texts.setdefault(name, []).extend(texts_of(spec) if isinstance(spec, dict) else [])
         cycles = self_dependent({name: names_read(found) for name, found in texts.items()})

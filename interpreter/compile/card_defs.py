@@ -2,7 +2,8 @@
 
 A card carries its whole power in its definition: named effects (run with `use c "NAME"`,
 each optionally with a `condition` and a `cost` paid by the player who uses it), and
-triggers and modifiers that work while a copy is in one of its `active_in` zones. This
+triggers and modifiers that work while a copy is in one of its `active_in` zones (the
+modifiers for its holder, or for whoever its `applies_to` expression names). This
 module turns those into CardDef records; costs share one compiler with actions' `cost`,
 so "pay 2 credits" means the same on an action and on a card.
 """
@@ -77,12 +78,17 @@ def build_cards(builder: Builder) -> tuple[CardDef, ...]:
                           f"card '{cid}' has triggers or modifiers but no active_in zones",
                           "say in which zones they work, e.g. active_in: [play_area]", key=True)
         effects, uses = _effects(builder, cid, spec)
+        applies_to = None
+        if spec.get("applies_to") is not None:
+            compiled = builder.expr(spec["applies_to"], ("cards", cid, "applies_to"),
+                                    {"p": "player", "me": "player", "this": "card", "owner": "player"}, "bool")
+            applies_to = compiled[0] if compiled else None
         properties = dict(spec.get("properties") or {})
         text = spec.get("text", properties.get("text", ""))  # `properties.text`: files before `text:`
         result.append(CardDef(cid, i, str(spec.get("name", cid)), str(spec.get("type", "card")),
                               int(spec.get("count", 1)), zone_index, properties,
                               effects, tuple(active_in), tuple(spec.get("tags") or ()),
-                              text=str(text), uses=uses))
+                              text=str(text), uses=uses, applies_to=applies_to))
     return tuple(result)
 
 

@@ -20,11 +20,11 @@ from typing import Any
 import attrs
 
 from interpreter.compile.pysource import Emitter
+from interpreter.compile.values import value_name
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, Symbols, elem_of, is_list, list_of
 from interpreter.model import Expr
-from interpreter.runtime.counters import value_of
 from interpreter.runtime.work import charge
 
 Gen = tuple[str, str]  # (Python source of the value, its type)
@@ -319,7 +319,7 @@ def _name(node: ast.Name, ctx: Context) -> Gen:
         return f"st.zones[{slot}][:]", "list:card"
     if name in sym.values:
         vi, of_player, type_ = sym.values[name]
-        return f"{ctx.const(value_of, 'value_of')}(st, {vi}, {ME if of_player else -1})", type_
+        return f"{value_name(ctx.emitter, vi)}(st, {ME if of_player else -1})", type_
     known = list(ctx.locals) + list(_BUILTIN_NAMES) + sym.all_names()
     raise CompileError(node, "unknown-name", f"unknown name '{name}'", hint_for(name, known), len(name))
 
@@ -352,7 +352,7 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
     if not _small_source(node.source, ctx):  # runtime/work.py: bounded work per step
-        src = f"{ctx.const(charge, 'charge')}({src})"
+        src = f"{ctx.const(charge, 'charge')}(st, {src})"
     if node.unpack:
         part = unpacked_type(node.source, elem_of(src_type), len(node.unpack))
         inner = ctx
@@ -575,11 +575,11 @@ def _call(node: ast.Call, ctx: Context) -> Gen:
         if not of_player:
             if node.args:
                 raise CompileError(node, "arity", f"value '{name}' takes no player")
-            return f"{ctx.const(value_of, 'value_of')}(st, {vi}, -1)", type_
+            return f"{value_name(ctx.emitter, vi)}(st, -1)", type_
         if len(node.args) != 1:
             raise CompileError(node, "arity", f"value '{name}' takes one player: {name}(p)")
         player = gen_expect(node.args[0], ctx, "player")
-        return f"{ctx.const(value_of, 'value_of')}(st, {vi}, {player})", type_
+        return f"{value_name(ctx.emitter, vi)}(st, {player})", type_
     function = sym.functions.get(name)
     if function is not None and name not in ctx.locals:
         return _call_function(node, ctx, function.params, function.code)

@@ -4,12 +4,20 @@ Most statements never wait for a decision (let, set, gain, move, log, if, loops,
 bookkeeping). The statement compiler writes each of them as Python source (an
 `OpSource`) and makes its run-loop operation from it; this module then joins a run of
 such operations into one generated function that does their work in order, so the
-run loop dispatches once per run instead of once per statement.
+run loop dispatches once per run instead of once per statement. A plain jump (the
+back edge of a loop, the end of an if branch) does not end a run: the run goes on at
+its target, each operation at most once per run. A run that comes back to one of its
+own operations (a loop whose body never waits or calls) goes round inside the
+function, LAPS times at most before it hands back to the run loop, whose step budget
+still counts the loop's turns (one step per LAPS).
 
 Every operation keeps its own index and its own single version, so a frame's pc means
 what it meant before: a save made at any decision resumes identically, and a jump may
 land anywhere. Only the entry points (the start, jump targets, the operation after a
-statement that waits or calls) get a fused version that runs on from there. A run
+statement that waits or calls) get a fused version that runs on from there. A
+statement that draws random numbers (shuffle, draw, random(...)) joins runs too, but
+guarded: in a game with explicit chance, where it may stop to ask for an outcome, the
+run ends with it, run by its own operation. A run
 stops where triggers were queued (`st.queue`: they must resolve before the next
 statement), where the game ended, and where it jumps away. An error inside a run is
 placed at the statement that raised it: the run records which one (`_at`) on the
@@ -26,6 +34,7 @@ from interpreter.model import Code, Op
 from interpreter.runtime.loop import ERROR_AT
 
 MAX_RUN = 24  # operations joined at most (a bound on generated code per entry point)
+LAPS = 8  # turns of a loop inside one run before the run loop gets control back (one step)
 RANDOM_FUNCTIONS = frozenset({"random", "pick_random", "shuffled"})
 
 
@@ -38,6 +47,11 @@ class OpSource:
     ends: bool = False  # may end the game: the run stops if it did
     exits: bool = False  # always jumps away (sets fr.pc and returns)
     targets: tuple[int, ...] = ()  # where it may jump
+    goto: int | None = None  # only jumps there (loop back edges, the end of an if branch)
+    # Draws random numbers: with explicit chance it may stop for an outcome, so there it
+    # runs as its own operation; in a run it is guarded (st.explicit: the run ends
+    # with it, run by its own operation).
+    chance: bool = False
 
 
 def draws_random(*nodes: ast.Node | None) -> bool:
@@ -67,48 +81,87 @@ def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[i
     """Give each entry point of a run of two or more fusible operations a fused version
     (`entries`: where operations that are not sources jump to)."""
     count = len(code.ops)
+    singles = list(code.ops)  # each operation alone (fused versions replace some below)
     targets = {t for s in sources if s is not None for t in s.targets} | entries
     for head in range(count):
         src = sources[head]
         if src is None:
             continue
         before = sources[head - 1] if head else None
-        entry = head == 0 or before is None or before.fires or head in targets
+        entry = head == 0 or before is None or before.fires or before.chance or head in targets
         if not entry:
             continue
         run = [head]
-        while not sources[run[-1]].exits and len(run) < MAX_RUN:  # type: ignore[union-attr]
-            nxt = run[-1] + 1
-            if nxt >= count or sources[nxt] is None:
+        cycle = None  # where the run goes on when it comes back to an operation it holds
+        while len(run) < MAX_RUN:
+            last = sources[run[-1]]
+            assert last is not None
+            # A plain jump is followed: the run goes on at its target (a loop's next
+            # item, the statement after an if). Back at an operation of the run, the
+            # run is a loop: it goes round in the function itself (LAPS times at most).
+            nxt = last.goto if last.goto is not None else -1 if last.exits else run[-1] + 1
+            if not 0 <= nxt < count or sources[nxt] is None:
+                break
+            if nxt in run:
+                cycle = run.index(nxt)
                 break
             run.append(nxt)
         if len(run) < 2:
             continue
-        code.ops[head] = _fused(em, code, sources, run)
+        code.ops[head] = _fused(em, code, sources, run, singles, cycle)
 
 
-def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[int]) -> Op:
+def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[int], singles: list[Op],
+           cycle: int | None) -> Op:
     name = em.fresh("run")
-    lines = [f"def {name}(st, fr):", "    env = fr.env", f"    _at = {run[0]}", "    try:"]
-    for k in run:
+    lines = [f"def {name}(st, fr):", "    env = fr.env", f"    _at = {run[0]}"]
+    if cycle is not None:
+        lines.append("    _laps = 0")
+    lines.append("    try:")
+    pad = "        "
+    for i, k in enumerate(run):
         src = sources[k]
         assert src is not None
-        if k != run[0]:
-            lines.append(f"        _at = {k}")
-        lines.extend("        " + line for line in src.lines)
+        if i == cycle:  # the loop's operations, again and again in this function
+            lines.append(f"{pad}while True:")
+            pad += "    "
+        if src.goto is not None and (k != run[-1] or cycle is not None):
+            continue  # a jump followed: its target comes next in the run (or it goes round)
+        if k != run[0] or cycle is not None:  # (the first again on a loop's next lap)
+            lines.append(f"{pad}_at = {k}")
+        if src.chance:  # explicit chance: the operation runs as it does alone (it may wait for an outcome)
+            lines += [f"{pad}if st.explicit:", f"{pad}    fr.pc = {k + 1}",
+                      f"{pad}    return {em.const(singles[k], 'single')}(st, fr)"]
+        lines.extend(pad + line for line in src.lines)
         if src.ends:
-            lines.append("        if st.terminal:")
-            lines.append("            return False")
+            lines.append(f"{pad}if st.terminal:")
+            lines.append(f"{pad}    return False")
         if src.fires:
-            lines.append("        if st.queue:")
-            lines.append(f"            fr.pc = {k + 1}")
-            lines.append("            return False")
+            lines.append(f"{pad}if st.queue:")
+            lines.append(f"{pad}    fr.pc = {k + 1}")
+            lines.append(f"{pad}    return False")
     last = sources[run[-1]]
     assert last is not None
-    if not last.exits:
+    if cycle is not None:
+        # Each lap is what one step of the run loop would do; every LAPS laps the run
+        # loop gets control back, so its step budget still stops an endless loop.
+        lines += [f"{pad}_laps += 1", f"{pad}if _laps == {LAPS}:", f"{pad}    fr.pc = {run[cycle]}",
+                  f"{pad}    return False"]
+    elif not last.exits:
         lines.append(f"        fr.pc = {run[-1] + 1}")
         lines.append("        return False")
     lines.append("    except Exception as _error:")
     lines.append(f"        _error.{ERROR_AT} = _at")
     lines.append("        raise")
-    return em.define("\n".join(lines) + "\n", name, f"{code.name} (operations {run[0]}-{run[-1]})")  # type: ignore[no-any-return]
+    return em.define("\n".join(lines) + "\n", name, f"{code.name} (operations {_spans(run)})")  # type: ignore[no-any-return]
+
+
+def _spans(run: list[int]) -> str:
+    """The operations of a run as index ranges in run order ("4-6, 1-2": a jump followed)."""
+    spans = [[run[0], run[0]]]
+    for k in run[1:]:
+        if k == spans[-1][1] + 1:
+            spans[-1][1] = k
+        else:
+            spans.append([k, k])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)

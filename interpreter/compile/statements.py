@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
+from interpreter.compile.endings import check_name
 from interpreter.compile.expressions import (
     ME,
     Context,
@@ -33,10 +36,11 @@ from interpreter.compile.expressions import (
     zone_slot,
 )
 from interpreter.compile.fusion import OpSource, draws_random, fuse, single_op
-from interpreter.compile.templates import compile_template
+from interpreter.compile.templates import compile_template, template_source
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
+from interpreter.limits import MAX_INT
 from interpreter.model import Code, Expr, Op, Where
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
@@ -44,9 +48,8 @@ from interpreter.runtime.card_powers import start_use
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
 from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choice, unique_options
-from interpreter.runtime.ending import check_end, finish
+from interpreter.runtime.ending import finish
 from interpreter.runtime.events import fire
-from interpreter.runtime.present import render_template
 from interpreter.runtime.private import reveal_to, show_to
 from interpreter.runtime.records import STOPPED, Frame, Grant
 from interpreter.runtime.rng import shuffle_in_place
@@ -84,7 +87,17 @@ class CodeBuilder:
 
     def set_src(self, at: int, source: OpSource, fusible: bool = True) -> None:
         self.code.ops[at] = single_op(self.ctx.emitter, source, f"{self.code.name} (operation {at})")
-        self.sources[at] = source if fusible else None
+        self.sources[at] = source if fusible else attrs.evolve(source, chance=True)
+
+    def emit_chancy(self, node: ast.Node, op: Op, fires: bool) -> None:
+        """A statement written as a closure that may draw random numbers or deal from a
+        shuffled zone (shuffle, draw): its own operation, and a guarded call of it in a
+        run (fusion.py). `fr.pc` is its successor while it runs; it moves `fr.pc`
+        back to itself to run again (a refill's triggers first): the run stops then."""
+        at = self.emit(node, op)
+        name = self.const(op, "chancy")
+        self.sources[at] = OpSource([f"fr.pc = {at + 1}", f"{name}(st, fr)", f"if fr.pc != {at + 1}:",
+                                     "    return False"], fires=fires, chance=True)
 
     def finish(self) -> None:
         """All statements are in: join straight-line runs (fusion.py)."""
@@ -101,6 +114,10 @@ class CodeBuilder:
         (runtime/work.py) unless its type cannot grow (true/false, a player, a card)."""
         if type_ in ("bool", "player", "card", "none"):
             return value
+        if type_ == "int":  # a whole number within bounds is checked inline, without a call
+            t = self.ctx.emitter.fresh("kv")
+            return (f"({t} if type({t} := {value}) is int and {-MAX_INT} <= {t} <= {MAX_INT} "
+                    f"else {self.const(checked, 'checked')}({t}))")
         return f"{self.const(checked, 'checked')}({value})"
 
     def here(self) -> int:
@@ -246,7 +263,7 @@ class CodeBuilder:
                     break
                 _refill(st, source)
             return False
-        self.emit(node, draw)
+        self.emit_chancy(node, draw, fires=True)
 
     def s_ZoneStmt(self, node: ast.ZoneStmt) -> None:
         slot, done = self.zone(node.zone), self.hidden("shuffled")
@@ -257,7 +274,7 @@ class CodeBuilder:
                 return False
             shuffle_in_place(st, st.zones[slot(st, fr.env)])
             return False
-        self.emit(node, shuffle)
+        self.emit_chancy(node, shuffle, fires=False)
 
     def s_CardsStmt(self, node: ast.CardsStmt) -> None:
         cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")
@@ -274,9 +291,8 @@ class CodeBuilder:
         self.emit_src(node, OpSource([line]), not draws_random(node))
 
     def s_Show(self, node: ast.Show) -> None:
-        parts = self.const(_template(node, self.ctx), "template")
+        text = template_source(_template(node, self.ctx), self.ctx.emitter)
         players = self.players_src(node.players)
-        text = f"{self.const(render_template, 'render_template')}(st, {parts}, env)"
         self.emit_src(node, OpSource([f"{self.const(show_to, 'show_to')}(st, {text}, {players})"]),
                       not draws_random(node))
 
@@ -317,7 +333,7 @@ class CodeBuilder:
                 err.column = node.column
             err.line += node.line - 1
             raise
-        return lambda st, env: render_template(st, parts, env)
+        return self.ctx.emitter.function(template_source(parts, self.ctx.emitter), "prompt")
 
     def s_Choose(self, node: ast.Choose) -> None:
         options, type_ = compile_expr(node.options, self.ctx)
@@ -413,20 +429,21 @@ class CodeBuilder:
             players = self.expr(node.player, "list:player") if node.player is not None else None
             self.emit(node, take_simultaneously(group, players, self.hidden("picks")))
             return
-        player = self.chooser(node.player) if node.player is not None else (lambda st, env: st.active)
+        player = self.chooser(node.player) if node.player is not None else None
         done = self.hidden("done")
 
         def take_actions(st: Any, fr: Frame) -> bool:
             env = fr.env
             if env.pop(done, False):
                 return False
-            p = player(st, env)
-            bot = st.gd.bots.get(st.seats[p])
-            if bot is not None and bot.turn is not None:
-                env[done] = True
-                fr.pc -= 1
-                st.stack.append(Frame(bot.turn, 0, {"me": p}))
-                return False
+            p = st.active if player is None else player(st, env)
+            if st.gd.bots:
+                bot = st.gd.bots.get(st.seats[p])
+                if bot is not None and bot.turn is not None:
+                    env[done] = True
+                    fr.pc -= 1
+                    st.stack.append(Frame(bot.turn, 0, {"me": p}))
+                    return False
             return suspend_for_actions(st, fr, p, group, done)
         self.emit(node, take_actions)
 
@@ -491,8 +508,7 @@ class CodeBuilder:
         self.emit_src(node, OpSource([line], ends=True), not draws_random(node))
 
     def s_Log(self, node: ast.Log) -> None:
-        parts = self.const(_template(node, self.ctx), "template")
-        line = f"st.log.append({self.const(render_template, 'render_template')}(st, {parts}, env))"
+        line = f"st.log.append({template_source(_template(node, self.ctx), self.ctx.emitter)})"
         self.emit_src(node, OpSource([line]), not draws_random(node))
 
     def s_Stop(self, node: ast.Stop) -> None:
@@ -576,20 +592,22 @@ class CodeBuilder:
 
     def s_Turn(self, node: ast.Turn) -> None:
         player, saved = self.src(node.player, "player"), self.hidden("prev")
-        refresh, check = self.const(_refresh, "refresh"), self.const(check_end, "check_end")
+        refresh, check = self.const(_refresh, "refresh"), check_name(self.ctx.emitter, "turn")
         end = self.const(finish, "finish")
         self.emit_src(node, OpSource([
             f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
-            "st.uses['turn'] = {}", f"{refresh}(st, 'turn_start', _p)"], fires=True), not draws_random(node.player))
+            "st.uses['turn'] = {}", "if ('turn_start', -1) in st.gd_listens:",
+            f"    {refresh}(st, 'turn_start', _p)"], fires=True), not draws_random(node.player))
         self.scope_depth += 1
         self.block(node.body)
         self.scope_depth -= 1
         # The turn_end triggers run first, still inside the turn (its player active, its
         # grants on), so what they change counts for the end conditions checked next.
-        self.emit_src(node, OpSource([f"{refresh}(st, 'turn_end', st.active)"], fires=True))
+        self.emit_src(node, OpSource(["if ('turn_end', -1) in st.gd_listens:",
+                                      f"    {refresh}(st, 'turn_end', st.active)"], fires=True))
         self.emit_src(node, OpSource([
-            "st.grants = [g for g in st.grants if g.until != 'turn']",
-            f"if {check}(st, 'turn'):", "    pass",
+            "if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']",
+            f"if {check}(st):", "    pass",
             "elif st.ending == 'turn':", f"    {end}(st, None, st.ending_reason or 'finish-turn')",
             "else:", f"    st.active = env.pop({saved!r})"], ends=True))
 
@@ -605,10 +623,10 @@ class CodeBuilder:
         # then the round's end conditions are checked.
         self.emit_src(node, OpSource([
             "if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, {{}})"], fires=True))
-        check, end = self.const(check_end, "check_end"), self.const(finish, "finish")
+        check, end = check_name(self.ctx.emitter, "round"), self.const(finish, "finish")
         self.emit_src(node, OpSource([
-            "st.grants = [g for g in st.grants if g.until != 'round']",
-            f"if not {check}(st, 'round') and st.ending is not None:",
+            "if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'round']",
+            f"if not {check}(st) and st.ending is not None:",
             f"    {end}(st, None, st.ending_reason or 'finish-round')"], ends=True))
 
 
@@ -649,7 +667,7 @@ def _placeholder(st: Any, fr: Frame) -> bool:  # replaced by patch() before use
 
 
 def _jump(target: int) -> OpSource:
-    return OpSource([f"fr.pc = {target}", "return False"], exits=True, targets=(target,))
+    return OpSource([f"fr.pc = {target}", "return False"], exits=True, targets=(target,), goto=target)
 
 
 def _jump_unless(cond: str, target: int) -> OpSource:

@@ -1,7 +1,10 @@
 """Templates: text with `{expression}` parts (log lines, labels, prompts, views).
 
 A template compiles to a list of strings and (compiled expression, type) pairs; the
-runtime renders it for people (`present.render_template`).
+runtime renders it for people (`present.render_template`). Statements that write one
+on every run (log, show, a choice's prompt) use `template_source` instead: the same
+text as one generated Python expression, with numbers, texts and players written out
+inline and other values rendered by `present.people_text`.
 """
 
 from __future__ import annotations
@@ -9,8 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.compile.expressions import Context, compile_expr
+from interpreter.compile.pysource import Emitter
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 from interpreter.lang.symbols import CompileError
+from interpreter.runtime.present import people_text
+
+# How a value of a type is written inline (`{t}` the value, computed once; `{slow}` the
+# general rendering), the same text as people_text gives.
+_INLINE = {
+    "int": "(str({t}) if type({t} := {x}) is int else {slow})",
+    "str": "({t} if type({t} := {x}) is str else {slow})",
+    "any": "({t} if type({t} := {x}) is str else {slow})",
+    "player": "('P' + str({t} + 1) if type({t} := {x}) is int else {slow})",
+}
 
 
 def compile_template(text: str, ctx: Context) -> list[Any]:
@@ -46,3 +60,23 @@ class _At:
 
     def __init__(self, line: int, column: int):
         self.line, self.column = line, column
+
+
+def template_source(parts: list[Any], em: Emitter) -> str:
+    """A Python expression over `st` and `env` giving the text `render_template` would."""
+    out = []
+    for part in parts:
+        if isinstance(part, str):
+            if part:
+                out.append(repr(part))
+            continue
+        fn, type_ = part
+        value = em.inline(fn, "template")
+        shape = _INLINE.get(type_)
+        if shape is None:
+            out.append(f"{em.const(people_text, 'people_text')}(st, {value}, {type_!r})")
+            continue
+        t = em.fresh("t")
+        slow = f"{em.const(people_text, 'people_text')}(st, {t}, {type_!r})"
+        out.append(shape.format(t=t, x=value, slow=slow))
+    return "(" + " + ".join(out) + ")" if out else "''"

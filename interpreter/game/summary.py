@@ -96,6 +96,7 @@ def describe_cards(gd: GameDef, raw: dict[str, Any]) -> list[dict[str, Any]]:
                  "modifiers": {str(k): dict(v) for k, v in (spec.get("modifiers") or {}).items()
                                if isinstance(v, dict)},
                  "active_in": [gd.zones[z].name for z in c.active_in],
+                 "applies_to": spec.get("applies_to"),
                  "properties": {k: v for k, v in c.properties.items() if k != "text"}}
         result.append(entry)
     return result

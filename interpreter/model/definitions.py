@@ -103,6 +103,8 @@ class CardDef:
     tags: tuple[str, ...]
     text: str = ""  # what the printed card says, for people
     uses: dict[str, CardUse] = attrs.field(factory=dict)  # effect name -> its condition and cost
+    # Whom its modifiers reach (over p, this, owner); None: the holder of an active copy.
+    applies_to: Expr | None = None
 
 
 @attrs.frozen

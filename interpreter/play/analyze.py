@@ -15,9 +15,11 @@ card (`SimulationSpec.record`), and sums them up:
   favourite card does not look strong only because of the seat);
 * `compare` (`--compare-with OVERLAY`): the same seeds again with the overlay, side by
   side, each difference tested (rates: two-proportion z test; lengths and scores:
-  paired by seed).
+  paired by seed), and each card's plays, win rate and lift side by side, the cards the
+  overlay changes first.
 A card or action is named by the text of the actions that played it: the first word of
-an action's canonical text, and every `id#copy` in it.
+an action's canonical text, and every `id#copy` in it; a game bot's seat, which plays
+inside its turn effect, counts the cards whose effects it uses (`use c "..."`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from interpreter.game import Game
+from interpreter.game import Game, load_game
 from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, outcomes, time_left
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
 
@@ -96,7 +98,10 @@ def length(done: list[Outcome]) -> dict[str, Any]:
         out[key] = {"mean": round(mean.value, 2), "low": round(mean.low, 2), "high": round(mean.high, 2),
                     "min": min(values, default=0), "p10": _quantile(values, 0.1), "median": _quantile(values, 0.5),
                     "p90": _quantile(values, 0.9), "max": max(values, default=0)}
-    out["histogram"] = _histogram([o.actions for o in done])
+    # game bots in every seat act inside their turn effects: then the histogram is of turns
+    unit = "actions" if any(o.actions for o in done) or not done else "turns"
+    out["histogram"] = _histogram([getattr(o, unit) for o in done])
+    out["histogram_of"] = unit
     return out
 
 
@@ -192,6 +197,44 @@ def compare(a: list[Outcome], b: list[Outcome], n: int) -> dict[str, Any]:
             "end_reasons": end_reasons}
 
 
+def compare_cards(without: list[dict[str, Any]], with_: list[dict[str, Any]], games: tuple[int, int],
+                  changed: set[str]) -> list[dict[str, Any]]:
+    """Each card's rows of `cards` without and with the overlay, side by side: plays per
+    game, win rate when played and lift, with a test of the win-rate difference. The
+    cards the overlay changes come first (what a modder wants to see), then the rest by
+    how much their lift moved."""
+    before = {r["id"]: r for r in without if r["kind"] == "card"}
+    after = {r["id"]: r for r in with_ if r["kind"] == "card"}
+    rows = []
+    for cid in sorted(set(before) | set(after)):
+        a, b = before.get(cid), after.get(cid)
+
+        def side(r: dict[str, Any] | None, n: int) -> dict[str, Any]:
+            if r is None:
+                return {"plays_per_game": 0.0, "win_rate": None, "lift": None}
+            return {"plays_per_game": round(r["plays"] / max(n, 1), 3), "win_rate": r["win_rate"]["rate"],
+                    "lift": r["lift"]}
+        p_value = 1.0
+        if a is not None and b is not None:
+            wins_a = round(a["win_rate"]["rate"] * a["seat_games"])
+            wins_b = round(b["win_rate"]["rate"] * b["seat_games"])
+            p_value = two_rates_p(wins_a, a["seat_games"], wins_b, b["seat_games"])
+        rows.append({"id": cid, "changed": cid in changed, "without": side(a, games[0]), "with": side(b, games[1]),
+                     "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT})
+
+    def moved(r: dict[str, Any]) -> float:
+        la, lb = r["without"]["lift"], r["with"]["lift"]
+        return abs((lb or 0.0) - (la or 0.0))
+    rows.sort(key=lambda r: (not r["changed"], -moved(r), r["id"]))
+    return rows
+
+
+def changed_cards(base: Game, modded: Game) -> set[str]:
+    """The cards an overlay adds or changes: their merged definitions differ."""
+    old, new = base.raw.get("cards") or {}, modded.raw.get("cards") or {}
+    return {cid for cid, spec in new.items() if old.get(cid) != spec}
+
+
 class ProgressBar(Progress):
     """simulate's progress drawn as a bar, redrawn at most every `every` seconds and
     once at the end."""
@@ -233,6 +276,10 @@ def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game:
         with_results = run_games(other, games, seed, workers, None, bar, games, backend)
         report["with_overlay"] = summarize(other, with_results, seed)
         report["compare"] = {"overlay": compare_with, **compare(results, with_results, spec.players)}
+        changed = changed_cards(game or load_game(spec.target, list(spec.variants), list(spec.overlays)),
+                                load_game(other.target, list(other.variants), list(other.overlays)))
+        report["compare"]["cards"] = compare_cards(report["cards"], report["with_overlay"]["cards"],
+                                                   (report["completed"], report["with_overlay"]["completed"]), changed)
     bar.finish()
     report["workers"] = max(1, min(workers, games))
     report["seconds"] = round(clock() - started, 3)

@@ -57,12 +57,14 @@ def render_cards(cards: list[dict[str, Any]]) -> str:
             extras = "".join(f" [{key} {entry[key]}]" for key in ("condition", "cost") if entry.get(key))
             lines.append(f"  effect {name}{extras}: {_one_line(entry.get('effect', ''))}")
         where = f" (while in {', '.join(c['active_in'])})" if c["active_in"] else ""
+        reach = f", for p where {c['applies_to']}" if c.get("applies_to") else ""
         for tid, t in c["triggers"].items():
             when = f" when {t['when']}" if t.get("when") else ""
             lines.append(f"  trigger {tid}{where}: on {t.get('on')}{when}: {_one_line(t.get('effect', ''))}")
         for mid, m in c["modifiers"].items():
             when = f" when {m['when']}" if m.get("when") else ""
-            lines.append(f"  modifier {mid}{where}: {m.get('value')} {m.get('op')} {m.get('amount')}{when}")
+            lines.append(f"  modifier {mid}{where[:-1] + reach + ')' if where else where}: "
+                         f"{m.get('value')} {m.get('op')} {m.get('amount')}{when}")
         if not (c["effects"] or c["triggers"] or c["modifiers"]):
             lines.append("  power: none on the card")
     return "\n".join(lines)

@@ -31,6 +31,8 @@ def render_text(report: dict[str, Any], name: str, written_to: str | None = None
     length = report["length"]
     for key in ("actions", "turns", "rounds"):
         row = length[key]
+        if key == "actions" and row["max"] == 0:
+            continue  # game bots in every seat: they act inside their turn effects, not by actions
         lines.append(f"Length in {key}: mean {row['mean']} [{row['low']}, {row['high']}], "
                      f"median {row['median']}, p10 {row['p10']}, p90 {row['p90']}, range {row['min']}..{row['max']}")
     lead = report["margins"]["lead"]
@@ -65,13 +67,26 @@ def _compare_text(cmp: dict[str, Any]) -> list[str]:
         lines.append(f"  P{row['seat'] + 1} win rate: {_pct(row['without'])} -> {_pct(row['with'])} "
                      f"(p = {row['p_value']:.3f}){mark(row)}")
     for key, row in cmp["length"].items():
+        if row["without"] == row["with"] == 0:
+            continue
         lines.append(f"  mean {key}: {row['without']} -> {row['with']} (p = {row['p_value']:.3f}){mark(row)}")
     for row in cmp["scores"]:
         lines.append(f"  P{row['seat'] + 1} score change: {row['change']:+} (p = {row['p_value']:.3f}){mark(row)}")
     for row in cmp["end_reasons"]:
         lines.append(f"  ended by {row['reason'] or '-'}: {row['without']} -> {row['with']} "
                      f"(p = {row['p_value']:.3f}){mark(row)}")
+    rows = [r for r in cmp.get("cards", ()) if r["changed"]] or cmp.get("cards", [])[:3]
+    for row in rows + [r for r in cmp.get("cards", [])[:TOP_CARDS // 2] if not r["changed"] and r not in rows]:
+        lines.append(f"  card {row['id']}{' (changed)' if row['changed'] else ''}: "
+                     f"{_card_side(row['without'])} -> {_card_side(row['with'])} (p = {row['p_value']:.3f}){mark(row)}")
     return lines
+
+
+def _card_side(side: dict[str, Any]) -> str:
+    if side["win_rate"] is None:
+        return "never played"
+    return (f"{side['plays_per_game']} plays/game, wins {_pct(side['win_rate'])}, "
+            f"lift {100 * side['lift']:+.1f} pts")
 
 
 # ---- HTML ----------------------------------------------------------------------------------
@@ -99,7 +114,7 @@ def _bars_with_intervals(rows: list[tuple[str, float, float, float]], width: int
     return "".join(parts)
 
 
-def _histogram(bins: list[dict[str, int]], width: int = 520, height: int = 160) -> str:
+def _histogram(bins: list[dict[str, int]], unit: str = "actions", width: int = 520, height: int = 160) -> str:
     if not bins:
         return "<p>(no games ended)</p>"
     top = max(b["games"] for b in bins) or 1
@@ -109,10 +124,10 @@ def _histogram(bins: list[dict[str, int]], width: int = 520, height: int = 160) 
         h = (height - 10) * b["games"] / top
         x = 10 + i * bar
         parts.append(f'<rect x="{x:.1f}" y="{height - h:.1f}" width="{bar - 2:.1f}" height="{h:.1f}" fill="#8bc28b">'
-                     f'<title>{b["from"]}..{b["to"]} actions: {b["games"]} games</title></rect>')
+                     f'<title>{b["from"]}..{b["to"]} {unit}: {b["games"]} games</title></rect>')
         if i % max(1, len(bins) // 6) == 0:
             parts.append(f'<text x="{x:.1f}" y="{height + 14}">{b["from"]}</text>')
-    parts.append(f'<text x="{width / 2 - 30:.0f}" y="{height + 28}">actions per game</text></svg>')
+    parts.append(f'<text x="{width / 2 - 30:.0f}" y="{height + 28}">{unit} per game</text></svg>')
     return "".join(parts)
 
 
@@ -143,7 +158,8 @@ def render_html(report: dict[str, Any], name: str) -> str:
                                   for r in report["win_rates"]]),
             f"<p>First player: {_pct(fpa['rate'])} against {_pct(fpa['expected'])} expected, p = "
             f"{_p(fpa)}. Draws: {report['draws']}.</p>",
-            "<h2>Game length</h2>", _histogram(report["length"]["histogram"]),
+            "<h2>Game length</h2>",
+            _histogram(report["length"]["histogram"], report["length"].get("histogram_of", "actions")),
             _table(["", "mean", "95% low", "95% high", "min", "p10", "median", "p90", "max"],
                    [[k, *(report["length"][k][c] for c in ("mean", "low", "high", "min", "p10", "median", "p90",
                                                             "max"))] for k in ("actions", "turns", "rounds")]),
@@ -172,6 +188,17 @@ def render_html(report: dict[str, Any], name: str) -> str:
                  _table(["seat", "score change", "p"], [[f"P{r['seat'] + 1}", r["change"], _p(r)]
                                                         for r in cmp["scores"]]),
                  _table(["ended by", "without", "with", "p"],
-                        [[r["reason"] or "-", r["without"], r["with"], _p(r)] for r in cmp["end_reasons"]])]
+                        [[r["reason"] or "-", r["without"], r["with"], _p(r)] for r in cmp["end_reasons"]]),
+                 "<p>Each card without and with the overlay (the cards it changes first): plays per game, "
+                 "win rate of a seat in the games it played the card, and lift over that seat's base rate.</p>",
+                 _table(["card", "plays/game without", "with", "win rate without", "with", "lift without", "with",
+                         "p"],
+                        [[r["id"] + (" (changed)" if r["changed"] else ""),
+                          r["without"]["plays_per_game"], r["with"]["plays_per_game"],
+                          *[_pct(x["win_rate"]) if x["win_rate"] is not None else "-"
+                            for x in (r["without"], r["with"])],
+                          *[f"{100 * x['lift']:+.1f} pts" if x["lift"] is not None else "-"
+                            for x in (r["without"], r["with"])], _p(r)]
+                         for r in cmp.get("cards", ())])]
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(name)}: balance report</title>'
             f"<style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")

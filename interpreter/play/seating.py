@@ -2,18 +2,33 @@
 and --seats, the game's seat rules (`players.seats`) and the defaults of each command.
 
 Shared by `orrery play`, `simulate`, `analyze` and `serve`; a choice that does not make
-sense is a UsageError, which the command line reports with exit code 2.
+sense is a UsageError, which the command line reports with exit code 2, as it does a
+name on the command line that names nothing (`unknown_names`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from interpreter.agents import check_seat, seat_kinds
-from interpreter.diagnostics import GameError
+from interpreter.diagnostics import Diagnostic, GameError
 from interpreter.model import GameDef, SeatRule
 
 
 class UsageError(Exception):
     """A command-line argument that does not make sense (exit 2)."""
+
+
+UNKNOWN_NAME_CODES = frozenset({"not-found", "unknown-variant"})
+
+
+def unknown_names(diagnostics: Sequence[Diagnostic], given: set[str]) -> bool:
+    """Whether the only errors are names given on the command line (`given`) that name
+    nothing (a game, variant or overlay): a usage error (exit 2), like an unknown seat.
+    A name inside a rule file (an overlay's `base:`) is the file's error (exit 1)."""
+    errors = [d for d in diagnostics if d.severity == "error"]
+    return bool(errors) and all(d.code in UNKNOWN_NAME_CODES and (
+        d.path in given or any(f"variant '{name}'" in d.message for name in given)) for d in errors)
 
 
 def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first: str, rest: str,
@@ -25,7 +40,7 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
     n = players or (len(seats) if seats else gd.default_players)
     if not gd.min_players <= n <= gd.max_players:
         span = f"{gd.min_players}" if gd.min_players == gd.max_players else f"{gd.min_players}-{gd.max_players}"
-        raise UsageError(f"{gd.name} is for {span} players, not {n}")
+        raise UsageError(f"{gd.name} is for {span} players, not {n}{_solo_hint(gd, n)}")
     # Play follows the game's seat rules (`players.seats`); simulate seats anything.
     rules = gd.seat_rules if allow_human else ()
     seats = seats or [_default_seat(rules, i, first if i == 0 else rest) for i in range(n)]
@@ -42,6 +57,14 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
             agents = [k.name for k in seat_kinds(gd) if k.kind != "bot" and k.name != "human"]
             raise UsageError(f"simulate has no human seats; use {', '.join(agents)} or a bot of the game")
     return n, seats
+
+
+def _solo_hint(gd: GameDef, n: int) -> str:
+    """For one player, the game's solitaire variant, if it has one (and it is not on yet)."""
+    if n != 1:
+        return ""
+    solo = [v for v in gd.available_variants if v not in gd.variants and ("solitaire" in v or "solo" in v)]
+    return f"; for one player, add --variant {solo[0]}" if solo else ""
 
 
 def _default_seat(rules: tuple[SeatRule, ...], i: int, fallback: str) -> str:

@@ -27,6 +27,7 @@ it plays the same chunks with the same `play_rows`, so the summary is the same.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.context
 import multiprocessing.process
@@ -45,6 +46,7 @@ import attrs
 from interpreter.diagnostics import GameError
 from interpreter.game import Game, load_game
 from interpreter.play.runner import MAX_ACTIONS, play_game
+from interpreter.runtime.card_powers import watching_uses
 from interpreter.runtime.state import State
 
 ERROR_SAMPLES = 5
@@ -104,9 +106,15 @@ def play_one(spec: SimulationSpec, seed: int) -> Outcome:
         for card in set(CARD_IN_TEXT.findall(text)):
             counts[(player, "card " + card)] += 1
 
+    def count_use(state: State, player: int, card: Any) -> None:
+        # a game bot plays cards inside its turn effect, with no action to count them by
+        if 0 <= player < state.n and state.seats[player] in state.gd.bots:
+            counts[(player, "card " + state.gd.cards[state.card_def[card]].id)] += 1
+
     try:
-        state = play_game(_game_for(spec), spec.players, list(spec.seats), seed, max_actions=spec.max_actions,
-                          on_action=count if spec.record else None)
+        with watching_uses(count_use) if spec.record else contextlib.nullcontext():
+            state = play_game(_game_for(spec), spec.players, list(spec.seats), seed, max_actions=spec.max_actions,
+                              on_action=count if spec.record else None)
     except GameError as err:
         return Outcome(seed, error=str(err))
     except RecursionError:

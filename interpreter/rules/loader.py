@@ -259,7 +259,8 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         out.diagnostics.extend(attrs.evolve(w, severity="error") for w in out.warnings)
         out.warnings = []
     _raise_unless_only_schema(out)
-    expand_card_types(merged, origins)
+    for missing in expand_card_types(merged, origins):
+        out.error(origins.locate(missing.logical), "unknown-name", missing.message, missing.hint)
     for problem in size_problems(merged):
         out.error(origins.locate(problem.logical), "limit", problem.message, problem.hint)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
@@ -437,7 +438,10 @@ def _apply_one(merged: dict[str, Any], origins: Origins, op: str, section: str, 
         if not _unknown_fields(merged, section, item_id, item, pm, keypath, out):
             target[item_id] = _deep_merge(target[item_id], item, origins, logical, pm, keypath, out, source)
     else:
-        _claim(out, logical, here, source)
+        # A definition an overlay adds is new, not a change of another overlay's value: a
+        # later overlay patching it (a mod of an expansion's card) builds on it.
+        if op != "add":
+            _claim(out, logical, here, source)
         target[item_id] = copy.deepcopy(item)
         _forget(origins, logical)
         origins.add(logical, pm, keypath)

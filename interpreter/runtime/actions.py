@@ -56,8 +56,16 @@ def _render_int(st: State, value: Any) -> str:
     return str(value) if type(value) is int else render(st, value, "int")
 
 
+def _render_text(st: State, value: Any) -> str:
+    """A text (type str or any), or any value through render."""
+    if type(value) is str and _PLAIN.match(value):
+        return value
+    return str(value) if type(value) is int else render(st, value, "any")
+
+
 # Renderers of the common parameter types, picked once per parameter, not per value.
-_RENDERERS = {"card": _render_card, "player": _render_player, "int": _render_int}
+_RENDERERS = {"card": _render_card, "player": _render_player, "int": _render_int, "str": _render_text,
+              "any": _render_text}
 
 
 def renderer(type_: str) -> Any:

@@ -9,6 +9,8 @@ question without running anything, for action parameters and conditions.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from interpreter.runtime.counters import affordable, pay
@@ -16,6 +18,22 @@ from interpreter.runtime.records import Frame
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
+
+
+# Who is told of each card use, (state, player, card): `orrery analyze` counts a game
+# bot's plays through it. None but while a watcher is installed, so a use costs one read.
+_watcher: Callable[[State, int, Any], None] | None = None
+
+
+@contextlib.contextmanager
+def watching_uses(watcher: Callable[[State, int, Any], None]) -> Iterator[None]:
+    """Tell `watcher` of every card effect used in this process until the block ends."""
+    global _watcher
+    before, _watcher = _watcher, watcher
+    try:
+        yield
+    finally:
+        _watcher = before
 
 
 def usable(st: State, card: Any, name: str, me: int) -> bool:
@@ -44,3 +62,5 @@ def start_use(st: State, card: Any, name: str, me: int) -> None:
     if use is not None and use.cost:
         pay(st, use.cost, me, {"me": me, "this": card})
     st.stack.append(Frame(cdef.effects[name], 0, {"me": me, "this": card}))
+    if _watcher is not None:
+        _watcher(st, me, card)

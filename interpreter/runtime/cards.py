@@ -85,7 +85,8 @@ def as_cards(value: Any) -> list[int]:
 
 
 def card_owners(st: State, def_index: int) -> dict[int, int]:
-    """Players who hold a copy of the card in one of its active zones -> that copy."""
+    """Players who hold a copy of the card in one of its active zones -> that copy. A
+    copy in a shared zone (a face-up card on the table) works for every player."""
     card = st.gd.cards[def_index]
     layout = st.layout
     owners: dict[int, int] = {}
@@ -95,5 +96,7 @@ def card_owners(st: State, def_index: int) -> dict[int, int]:
         for slot in range(base, base + count):
             for iid in st.zones[slot]:
                 if st.card_def[iid] == def_index:
-                    owners.setdefault(layout.zowner[slot], iid)
+                    owner = layout.zowner[slot]
+                    for p in (owner,) if owner >= 0 else range(st.n):
+                        owners.setdefault(p, iid)
     return owners

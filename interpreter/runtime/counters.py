@@ -7,7 +7,6 @@ is a rule error where it happens. A change fires `changed` for games that listen
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
@@ -30,7 +29,8 @@ def _whole(cdef: Any, value: Any) -> int:
 
 def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None:
     cdef = st.gd.counters[ci]
-    delta = _whole(cdef, delta)
+    if type(delta) is not int:
+        delta = _whole(cdef, delta)
     values = st.counters[ci]
     old = values[slot]
     new = old + delta
@@ -71,7 +71,8 @@ def pay(st: State, cost: tuple[Cost, ...], player: int, env: dict[str, Any]) -> 
 
 def set_counter(st: State, ci: int, slot: int, value: int) -> None:
     cdef = st.gd.counters[ci]
-    value = _whole(cdef, value)
+    if type(value) is not int:  # (the usual case needs no call)
+        value = _whole(cdef, value)
     if cdef.min is not None and value < cdef.min:
         value = cdef.min
     if cdef.max is not None and value > cdef.max:
@@ -91,26 +92,11 @@ def _key_name(cdef: Any, key: int) -> Any:
     return cdef.keys[key] if cdef.keys else key
 
 
-class ValueMemo(threading.local):
-    """Values computed while the state cannot change (listing legal actions: conditions
-    and domains are pure), so each (value, player) is computed once per listing, not
-    once per candidate action. One listing at a time per thread."""
-
-    table: dict[tuple[int, int], Any] | None = None
-
-    def __enter__(self) -> None:
-        self.table = {}
-
-    def __exit__(self, *exc: object) -> None:
-        self.table = None
-
-
-MEMO = ValueMemo()
-
-
 def value_of(st: State, vi: int, player: int) -> Any:
-    """A declared value for a player, after every modifier that applies now."""
-    memo = MEMO.table
+    """A declared value for a player, after every modifier that applies now. While
+    legal actions are listed (the state cannot change), each (value, player) is
+    worked out once: `st.memo` holds them then, and is None otherwise."""
+    memo = st.memo
     if memo is None:
         return _value_of(st, vi, player)
     key = (vi, player)
@@ -126,10 +112,10 @@ def _value_of(st: State, vi: int, player: int) -> Any:
     result = vdef.base(st, env)
     for mod in vdef.modifiers:
         if mod.card is not None:
-            owners = card_owners(st, mod.card)
-            if player not in owners:
+            copy = card_reaching(st, mod.card, player)
+            if copy is None:
                 continue
-            env["this"] = owners[player]
+            env["this"], env["owner"] = copy
         if mod.granted and not any(g.modifier == mod.index and g.player == player for g in st.grants):
             continue
         if mod.when is not None and not mod.when(st, env):
@@ -144,3 +130,19 @@ def _value_of(st: State, vi: int, player: int) -> Any:
         else:
             result = min(result, amount)
     return result
+
+
+def card_reaching(st: State, def_index: int, player: int) -> tuple[int, int] | None:
+    """(copy, its holder) of the card whose modifiers apply to `player` now, or None.
+
+    By default a card's modifiers apply to the holder of a copy in one of its active_in
+    zones. A card with `applies_to` reaches every player for whom that expression holds
+    (over `p`, `this` and `owner`), e.g. opponents, or whoever may borrow its power."""
+    holders = card_owners(st, def_index)
+    reach = st.gd.cards[def_index].applies_to
+    if reach is None:
+        return (holders[player], player) if player in holders else None
+    for owner, copy in holders.items():
+        if reach(st, {"p": player, "me": player, "this": copy, "owner": owner}):
+            return copy, owner
+    return None

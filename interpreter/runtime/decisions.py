@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import IllegalActionError
 from interpreter.model import ActionDef
 from interpreter.runtime import chance
-from interpreter.runtime.actions import DONE, Action, render, renderer
-from interpreter.runtime.counters import MEMO, affordable, pay
+from interpreter.runtime.actions import DONE, Action, renderer
+from interpreter.runtime.counters import affordable, pay
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.loop import ERROR_AT, run
 from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
-from interpreter.runtime.work import METER
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -34,21 +33,30 @@ if TYPE_CHECKING:
 # ---- waiting ---------------------------------------------------------------------------
 
 
+_WAITS: dict[tuple[int, str, str], PendingActions] = {}  # shared records of waits for actions
+
+
 def suspend_for_actions(st: State, fr: Frame, player: int, group: str, done_key: str) -> bool:
     """Wait for `player` to pick an action of `group`; with none legal, the loop ends.
     A seat played by a game bot (one without a `turn` effect) picks at once, inside the
     state, by its `choose` rule; its picks go to the game log, not the history (the
     history holds only what the outside world decided, so replays stay exact)."""
-    if check_end(st, "action"):
+    if st.gd.ends_by_check["action"] and check_end(st, "action"):  # most games have no such end
         return True
-    st.pending = PendingActions(player, group, done_key)
-    st.legal_cache = None
-    legal = legal_actions(st)
+    key = (player, group, done_key)
+    pending = _WAITS.get(key)
+    if pending is None:  # the record is never changed once made: one per statement and player
+        pending = PendingActions(player, group, done_key)
+        if len(_WAITS) < 4096:
+            _WAITS[key] = pending
+    st.pending = pending
+    st.legal_cache = legal = group_actions(st, group, player)
     if not legal:
         st.pending = None
         return False
     fr.pc -= 1  # run the `take actions` operation again after the action
-    bot = st.gd.bots.get(st.seats[player])
+    bots = st.gd.bots
+    bot = bots.get(st.seats[player]) if bots else None
     if bot is None:
         return True
     chosen = legal[0] if bot.choose == "first" else legal[randbelow(st, len(legal))]
@@ -67,7 +75,7 @@ def suspend_for_choice(
         choices = options + [DONE] if allow_done else options
         fr.env[answer] = choices[0] if bot.choose == "first" else choices[randbelow(st, len(choices))]
         return False
-    if check_end(st, "action"):
+    if st.gd.ends_by_check["action"] and check_end(st, "action"):
         return True
     st.pending = PendingChoice(player, list(options), type_, prompt, answer, allow_done)
     st.legal_cache = None
@@ -81,8 +89,9 @@ def unique_options(st: State, options: list[Any], type_: str) -> list[Any]:
         return options
     seen: set[str] = set()
     unique = []
+    show = renderer(type_)
     for option in options:
-        text = render(st, option, type_)
+        text = show(st, option)
         if text not in seen:
             seen.add(text)
             unique.append(option)
@@ -104,8 +113,8 @@ def legal_actions(st: State) -> list[Action]:
     elif isinstance(pending, PendingChance):
         result = chance.outcome_actions(st, pending)
     else:
-        type_ = pending.type
-        result = [Action(render(st, v, type_), v) for v in pending.options]
+        show = renderer(pending.type)
+        result = [Action(show(st, v), v) for v in pending.options]
         if pending.allow_done:
             result.append(Action("done", DONE))
     st.legal_cache = result
@@ -115,17 +124,26 @@ def legal_actions(st: State) -> list[Action]:
 def group_actions(st: State, group: str, player: int) -> list[Action]:
     """The legal actions of `group` for `player` in this state, in their stable order."""
     result: list[Action] = []
-    resolution_work, METER.used = METER.used, 0  # a listing has a work budget of its own (work.py)
+    resolution_work, st.work = st.work, 0  # a listing has a work budget of its own (work.py)
+    # Declared values are memoised for the listing (st.memo, counters.value_of): the
+    # state cannot change while actions are listed.
+    if st.gd.values:
+        st.memo = {}
+    action = None
     try:
-        with MEMO:
-            for action in st.gd.groups[group]:
-                if _within_limits(st, action, player):
-                    try:
-                        _enumerate(st, action, player, result)
-                    except RULE_SLIPS as err:  # conditions run outside the effect loop
-                        raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
+        for action in st.gd.groups[group]:
+            if action.limits and not _within_limits(st, action, player):
+                continue
+            if action.lister is not None:  # generated at load (compile/enumerators.py): same result, faster
+                action.lister(st, player, result)
+            else:
+                _enumerate(st, action, player, result)
+    except RULE_SLIPS as err:  # conditions run outside the effect loop
+        assert action is not None
+        raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
     finally:
-        METER.used = resolution_work
+        st.work = resolution_work
+        st.memo = None
     return result
 
 
@@ -228,7 +246,15 @@ def find(st: State, action: Action | str) -> Action:
 
 
 def apply(st: State, action: Action | str) -> None:
-    chosen = find(st, action)
+    chosen = None
+    options = st.legal_cache
+    if options is not None and type(action) is Action:  # the usual case: an action we handed out
+        for legal in options:
+            if legal is action:
+                chosen = legal
+                break
+    if chosen is None:
+        chosen = find(st, action)
     st.history.append(chosen.text)
     if isinstance(st.pending, PendingChance):
         chance.apply_outcome(st, chosen)
@@ -281,8 +307,14 @@ def _perform(st: State, chosen: Action) -> None:
         frame.env[pending.answer_key] = chosen.payload
     else:
         index, values = chosen.payload
-        env = pay_for(st, pending.player, index, values)
         act = st.gd.actions[index]
+        if act.limits or act.cost:
+            env = pay_for(st, pending.player, index, values)
+        else:  # nothing to count or pay: only the locals
+            env = {"me": pending.player}
+            if values:
+                for param, value in zip(act.params, values, strict=True):
+                    env[param.name] = value
         if act.ends:
             frame.env[pending.done_key] = True
         st.stack.append(Frame(act.code, 0, env))
@@ -295,11 +327,14 @@ def pay_for(st: State, player: int, index: int, values: Any) -> dict[str, Any]:
     """Count a use of action `index` by `player` and pay its cost; the locals its effect
     runs with (`me` and its parameters). Triggers of the payment are left queued."""
     act = st.gd.actions[index]
-    for scope, _ in act.limits:
+    if act.limits:
         key = f"{act.id}:{player}"
-        st.uses[scope][key] = st.uses[scope].get(key, 0) + 1
+        for scope, _ in act.limits:
+            st.uses[scope][key] = st.uses[scope].get(key, 0) + 1
     env: dict[str, Any] = {"me": player}
-    for param, value in zip(act.params, values, strict=True):
-        env[param.name] = value
-    pay(st, act.cost, player, env)
+    if values:
+        for param, value in zip(act.params, values, strict=True):
+            env[param.name] = value
+    if act.cost:
+        pay(st, act.cost, player, env)
     return env

@@ -39,6 +39,8 @@ COPIES = {
     "frames": "[f.copy() for f in s.{a}]",
     "journal": "s.{a}.copy()",  # append-only texts: the copy shares all but the latest few
     "empty": "[]",
+    "zero": "0",
+    "none": "None",
 }
 
 
@@ -461,6 +463,10 @@ FIELDS: tuple[Field, ...] = (
     # Legal actions are immutable and the list is never changed in place: a clone
     # shares it, so it does not list its actions again (searches clone before moves).
     Field("legal_cache", "share"),
+    # Transient, never saved: the work of expressions in this resolution (work.py) and
+    # the declared values worked out while legal actions are listed (counters.value_of).
+    Field("work", "zero"),
+    Field("memo", "none"),
 )
 
 SAVED: tuple[Field, ...] = tuple(f for f in FIELDS if f.saved)

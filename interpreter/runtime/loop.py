@@ -15,7 +15,6 @@ from interpreter.diagnostics import RuleRuntimeError
 from interpreter.runtime.chance import NeedChance
 from interpreter.runtime.ending import check_end, finish
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
-from interpreter.runtime.work import METER
 
 ERROR_AT = "_orrery_op"  # set on an error by a fused run of operations: which one raised
 
@@ -32,7 +31,7 @@ def run(st: State) -> None:
     stack = st.stack
     codes = st.gd.codes
     budget = STEP_BUDGET
-    METER.used = 0  # expressions' work (work.py) is counted per resolution, like the steps
+    st.work = 0  # expressions' work (work.py) is counted per resolution, like the steps
     # Games whose seats are all bots make no decision at all: a new turn is progress, so
     # it refills the budget; only a run of MAX_QUIET_TURNS turns with no decision is
     # taken for a game that never ends.
@@ -77,7 +76,7 @@ def run(st: State) -> None:
             # An action is over (its triggers too): `check: action` ends are checked
             # now, while `me` is still the player who acted (not at the next
             # decision, which may be another player's turn).
-            if code.kind == "action" and check_end(st, "action", fr.env.get("me")):
+            if code.kind == "action" and st.gd.ends_by_check["action"] and check_end(st, "action", fr.env.get("me")):
                 return
             continue
         if st.terminal:

@@ -70,6 +70,7 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full
         return lines
     counters = {c.name: c for c in gd.counters}
     zones = {z.name: z for z in gd.zones}
+    names = card_names(gd)
     if obs["counters"]:
         lines.append("Counters:")
         for name, value in obs["counters"].items():
@@ -80,7 +81,9 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full
         lines.append("Zones:")
         for name, value in obs["zones"].items():
             zdef = zones[name]
-            shown = _per_player(value, viewers, _zone_text) if zdef.scope == "player" else _zone_text(value)
+            def show(v: Any) -> str:
+                return _zone_text(v, names)
+            shown = _per_player(value, viewers, show) if zdef.scope == "player" else show(value)
             lines.append(f"  {_titled(name, zdef.label)}: {shown}")
     return lines
 
@@ -104,18 +107,39 @@ def counter_text(value: Any) -> str:
     return str(value)
 
 
-def _zone_text(value: Any) -> str:
+def _zone_text(value: Any, names: dict[str, str] | None = None) -> str:
     count = value.get("count", 0)
     if "cards" in value:
-        return cards_text(value["cards"]) if value["cards"] else "empty"
+        return cards_text(value["cards"], names) if value["cards"] else "empty"
     text = "empty" if count == 0 else f"{count} card{'s' if count != 1 else ''} (hidden)"
     if value.get("revealed"):
-        text += f", revealed: {', '.join(value['revealed'])}"
+        text += f", revealed: {cards_text(value['revealed'], names)}"
     return text
 
 
-def cards_text(cards: list[str]) -> str:
-    """Card texts in order, runs of copies of one card shortened: `widget x20 (#0-#19)`."""
+def card_names(gd: GameDef) -> dict[str, str]:
+    """Card id -> the card's name, for people (`jack` -> `Jack`)."""
+    return {card.id: str(card.name) for card in gd.cards}
+
+
+def named_card(text: str, names: dict[str, str]) -> str:
+    """A card's canonical text (`jack#0`) as people read it: its name (`Jack`)."""
+    card_id, sep, _ = text.rpartition("#")
+    return names.get(card_id, text) if sep else text
+
+
+def cards_text(cards: list[str], names: dict[str, str] | None = None) -> str:
+    """Card texts in order, runs of copies of one card shortened. With `names` (people
+    read names, never copy numbers): `Widget x20`; without: `widget x20 (#0-#19)`."""
+    if names is not None:
+        named: list[tuple[str, int]] = []
+        for card in cards:
+            name = named_card(card, names)
+            if named and named[-1][0] == name:
+                named[-1] = (name, named[-1][1] + 1)
+            else:
+                named.append((name, 1))
+        return ", ".join(name if count == 1 else f"{name} x{count}" for name, count in named)
     runs: list[tuple[str, list[str]]] = []
     for card in cards:
         card_id, _, number = card.rpartition("#")
@@ -138,14 +162,7 @@ def _run_text(card_id: str, numbers: list[str]) -> str:
 
 def describe_result(result: dict[str, Any], seats: list[str]) -> list[str]:
     """Lines saying how a game ended: winners, returns, length."""
-    winners = result["winners"]
-    if not winners:
-        who = "No winner."
-    elif len(winners) == len(seats):
-        who = "Everyone wins (a shared victory)." if len(seats) > 1 else "P1 wins."
-    else:
-        names = ", ".join(f"P{w + 1} ({seats[w]})" for w in winners)
-        who = f"Winner{'s' if len(winners) > 1 else ''}: {names}."
+    who = winners_text(result["winners"], seats)
     returns = ", ".join(f"P{i + 1} {_signed(r)}" for i, r in enumerate(result["returns"]))
     reason = f" ({result['reason']})" if result.get("reason") else ""
     return [
@@ -153,6 +170,16 @@ def describe_result(result: dict[str, Any], seats: list[str]) -> list[str]:
         f"Returns: {returns}",
         f"{result['actions']} actions, {result['turns']} turns, {result['rounds']} rounds.",
     ]
+
+
+def winners_text(winners: list[int], seats: list[str]) -> str:
+    """`Winner: P2 (random).`, `Everyone wins ...`, `No winner.`"""
+    if not winners:
+        return "No winner."
+    if len(winners) == len(seats):
+        return "Everyone wins (a shared victory)." if len(seats) > 1 else "P1 wins."
+    names = ", ".join(f"P{w + 1} ({seats[w]})" for w in winners)
+    return f"Winner{'s' if len(winners) > 1 else ''}: {names}."
 
 
 def _signed(value: float) -> str:

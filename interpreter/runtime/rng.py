@@ -40,7 +40,7 @@ def derived_below(st: State, n: int, salt: int) -> int:
 
 
 def shuffle_in_place(st: State, items: list[Any]) -> None:
-    charge(items)  # shuffling huge decks again and again is bounded work per step (work.py)
+    charge(st, items)  # shuffling huge decks again and again is bounded work per step (work.py)
     for i in range(len(items) - 1, 0, -1):
         j = next_u64(st) % (i + 1)
         items[i], items[j] = items[j], items[i]

@@ -4,39 +4,30 @@ decisions, and the size of the values a game keeps (limits.py has the figures).
 The step budget (loop.py) counts operations; one operation can still ask for a great
 deal inside one expression (comprehensions nested over long lists, shuffling a huge
 deck again and again). Generated code charges each list a comprehension goes through
-(`charge`), once per list, to a per-thread counter that the run loop and each
-legal-action listing start afresh; stores of values (`checked`) refuse integers, lists
+(`charge`), once per list, to a counter kept in the state (`st.work`, never saved)
+that the run loop and each legal-action listing start afresh; stores of values (`checked`) refuse integers, lists
 and strings past their limits. Both end in a rule error placed at the statement.
 """
 
 from __future__ import annotations
 
-import threading
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import MAX_INT, MAX_LENGTH, MAX_WORK
 
+if TYPE_CHECKING:
+    from interpreter.runtime.state import State
+
 T = TypeVar("T")
 
 
-class WorkMeter(threading.local):
-    """Items gone through since the meter was last reset (per thread)."""
-
-    used = 0
-
-
-METER = WorkMeter()
-
-
-def reset() -> None:
-    METER.used = 0
-
-
-def charge(items: T) -> T:
-    """Count going through `items` (any sized value) and give it back."""
-    used = METER.used + len(items)  # type: ignore[arg-type]
-    METER.used = used
+def charge(st: State, items: T) -> T:
+    """Count going through `items` (any sized value) and give it back. The counter is
+    the state's own (a slot: cheaper than a per-thread one, and a state is run by one
+    thread at a time)."""
+    used = st.work + len(items)  # type: ignore[arg-type]
+    st.work = used
     if used > MAX_WORK:
         raise RuleRuntimeError(f"more than {MAX_WORK:,} items gone through by expressions without a decision "
                                "(comprehensions over long lists, nested?)", code="limit")

@@ -3,10 +3,11 @@
 The state lives on the server and is changed only here, under one lock: a human seat's
 action arrives from its page, the seats of agents (random, first, a registered agent)
 are stepped by a worker thread, and game bots decide inside the state. Every applied
-action is narrated (redacted per human seat at the moment it is played, as the terminal
-does), the log file is rewritten after it through `play.logs.write_log` (the same
-atomic write and target checks as `orrery play --log`), and a version number goes up so
-that waiting pages fetch the new view. A page is identified by a secret token per seat
+action is narrated in people's words (the terminal's narration, play/narrate.py: the
+action's label, cards by name, redacted per human seat at the moment it is played),
+the log file is rewritten after it through `play.logs.write_log` (the same atomic
+write and target checks as `orrery play --log`), and a version number goes up so that
+waiting pages fetch the new view. A page is identified by a secret token per seat
 (`secrets.token_urlsafe`); what it is sent is computed from that seat's observation.
 """
 
@@ -23,8 +24,8 @@ from interpreter.agents import Agent, parse_seat
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game
 from interpreter.play.logs import GameLog, write_log
+from interpreter.play.narrate import move_words, redact, told
 from interpreter.play.runner import MAX_ACTIONS
-from interpreter.play.terminal import redact
 from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 from interpreter.web.view import decision_view, observation_view, result_view
@@ -186,6 +187,7 @@ class Session:
             self._fail(f"the game did not end within {MAX_ACTIONS} actions (an endless game?)")
             return
         pick = state.is_simultaneous_node()
+        words = "" if pick else move_words(state, text)  # read before the move changes the state
         if pick:  # the agents are told the picks once the step is over, as by the runner
             self._sealed.append((state.clone(), player, text, asked))
         else:
@@ -202,7 +204,7 @@ class Session:
         if still_secret:
             shown = {seat: text if seat == player else "has chosen" for seat in self._viewers()}
         else:
-            shown = self._shown(split_pick(recorded)[1], player)
+            shown = self._shown(split_pick(recorded)[1], player, words)
         self.moves.append(Move(len(self.moves) + 1, player, shown, lines, sealed=still_secret))
         if pick and not still_secret:
             self._reveal()
@@ -227,8 +229,11 @@ class Session:
     def _viewers(self) -> list[int]:
         return self.humans or [SPECTATOR]
 
-    def _shown(self, text: str, player: int) -> dict[int, str]:
-        return {seat: text if seat == player else redact(text, self.state, {seat}) for seat in self._viewers()}
+    def _shown(self, text: str, player: int, words: str = "") -> dict[int, str]:
+        """The move as each page reads it: in words, cards it may not see hidden (its
+        own move in full)."""
+        return {seat: (words or redact(text, self.state, set())) if seat == player
+                else told(self.state, text, words, {seat}) for seat in self._viewers()}
 
     def _fail(self, message: str) -> None:
         self.error = message

@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.model import GameDef
-from interpreter.runtime.present import counter_text, describe_result, option_text
+from interpreter.play.narrate import card_of, name_cards
+from interpreter.play.terminal_text import distinct, result_lines, showdown_lines
+from interpreter.runtime.present import counter_text, option_text
 from interpreter.runtime.records import PendingActions
 
 if TYPE_CHECKING:
@@ -91,7 +93,10 @@ def decision_view(state: State, seat: int) -> dict[str, Any] | None:
         return None
     groups: list[dict[str, Any]] = []
     by_key: dict[str, dict[str, Any]] = {}
-    for action in state.legal_actions(seat):
+    legal = state.legal_actions(seat)
+    labels = distinct([name_cards(option_text(state, action), state.gd) for action in legal],  # as the terminal
+                      [card_of(state, action) for action in legal])
+    for action, label in zip(legal, labels, strict=True):
         if isinstance(pending, PendingActions) and isinstance(action.payload, tuple):
             adef = state.gd.actions[action.payload[0]]
             key = title = adef.id
@@ -101,14 +106,15 @@ def decision_view(state: State, seat: int) -> dict[str, Any] | None:
         if group is None:
             group = by_key[key] = {"id": key, "title": title, "options": []}
             groups.append(group)
-        group["options"].append({"action": action.text, "label": option_text(state, action)})
+        group["options"].append({"action": action.text, "label": label})
     return {"prompt": state.prompt() or "", "groups": groups}
 
 
 def result_view(state: State) -> dict[str, Any] | None:
-    """The end of the game (public once it is over): winners, returns, the reason."""
+    """The end of the game (public once it is over): why, scores, winners, returns, and
+    the showdown of what each player held, as the terminal tells it."""
     if not state.is_terminal():
         return None
     result = state.result()
     return {"winners": list(result["winners"]), "returns": list(result["returns"]),
-            "reason": result.get("reason") or "", "lines": describe_result(result, list(state.seats))}
+            "reason": result.get("reason") or "", "lines": result_lines(state) + showdown_lines(state)}

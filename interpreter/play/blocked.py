@@ -1,0 +1,116 @@
+"""The actions a player cannot take yet, each with its reason where the rules say one.
+
+Shown after the legal actions so a person learns what is out of reach and why:
+`buy Cruiser - needs 7 credits (you have 3)` (the action's `cost`), `launch ... - once
+per turn` (its `limit`), or `not now` (its `condition`). Candidates are the action's
+parameter choices as the rules list them; a choice the rules filter out already (an
+affordable-only list) is not known here and is not shown. Reading never changes the
+state: domains, conditions and costs are pure expressions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from interpreter.model import ActionDef
+from interpreter.runtime.errors import RULE_SLIPS
+from interpreter.runtime.present import people_text, render_template
+from interpreter.runtime.records import PendingActions
+from interpreter.runtime.state import State
+
+MOST_CANDIDATES = 200  # parameter combinations looked at per action (a listing, not a search)
+LIMIT_WORDS = {"turn": "once per turn", "round": "once per round", "game": "once per game"}
+
+
+@attrs.define
+class Blocked:
+    """An action out of reach now: its text for people and why."""
+
+    text: str
+    reason: str
+
+
+def blocked_actions(state: State, legal_texts: set[str]) -> list[Blocked]:
+    """The actions of the pending group that are not legal now, with their reasons
+    (none outside an action group, e.g. in a choice inside an effect)."""
+    pending = state.pending
+    if not isinstance(pending, PendingActions) or state.is_terminal():
+        return []
+    found: list[Blocked] = []
+    seen: set[str] = set()
+    # Reading has a work budget of its own, as listing the legal actions, and the same
+    # memo of declared values (the state's own: work.py, counters.value_of).
+    work, state.work, state.memo = state.work, 0, {}
+    try:
+        for action in state.gd.groups.get(pending.group, ()):
+            try:
+                _blocked_of(state, action, pending.player, legal_texts, found, seen)
+            except (*RULE_SLIPS, RecursionError):  # a reading the rules do not support: show nothing for it
+                continue
+    finally:
+        state.work, state.memo = work, None
+    return found
+
+
+def _blocked_of(state: State, action: ActionDef, player: int, legal: set[str], out: list[Blocked],
+                seen: set[str]) -> None:
+    for values in _candidates(state, action, player):
+        env: dict[str, Any] = {"me": player}
+        env.update((p.name, v) for p, v in zip(action.params, values, strict=True))
+        text = _text(state, action, env, values)
+        canonical = " ".join([action.id, *(state.render_value(v, p.type) for p, v in
+                                           zip(action.params, values, strict=True))])
+        if canonical in legal or text in seen:
+            continue
+        reason = _reason(state, action, player, env)
+        if reason:
+            seen.add(text)
+            out.append(Blocked(text, reason))
+
+
+def _candidates(state: State, action: ActionDef, player: int) -> list[tuple[Any, ...]]:
+    results: list[tuple[Any, ...]] = []
+    env: dict[str, Any] = {"me": player}
+
+    def walk(i: int, values: tuple[Any, ...]) -> None:
+        if len(results) >= MOST_CANDIDATES:
+            return
+        if i == len(action.params):
+            results.append(values)
+            return
+        param = action.params[i]
+        for value in list(param.domain(state, env)):
+            env[param.name] = value
+            walk(i + 1, (*values, value))
+        env.pop(param.name, None)
+
+    walk(0, ())
+    return results
+
+
+def _reason(state: State, action: ActionDef, player: int, env: dict[str, Any]) -> str:
+    for scope, most in action.limits:
+        used = state.uses.get(scope, {}).get(f"{action.id}:{player}", 0)
+        if used >= most:
+            return LIMIT_WORDS.get(scope, f"once per {scope}") if most == 1 else f"{most} times per {scope}"
+    if action.condition is not None and not action.condition(state, env):
+        return "not now"
+    for ci, offset, amount in action.cost:
+        cdef = state.gd.counters[ci]
+        slot = player * cdef.width + offset if cdef.scope == "player" else offset
+        floor = cdef.min if cdef.min is not None else 0
+        have, need = state.counters[ci][slot], amount(state, env)
+        if have - need < floor:
+            key = f" {cdef.keys[offset]}" if cdef.keys else ""
+            what = f"{cdef.name.replace('_', ' ')}{key}"
+            return f"needs {need} {what} (you have {have})"
+    return ""
+
+
+def _text(state: State, action: ActionDef, env: dict[str, Any], values: tuple[Any, ...]) -> str:
+    if action.label_parts and action.label != action.id:
+        return render_template(state, action.label_parts, env)
+    shown = [people_text(state, v, p.type) for p, v in zip(action.params, values, strict=True)]
+    return " ".join([action.id.replace("_", " "), *shown])
