@@ -94,6 +94,10 @@ def test_a_game_bot_s_card_plays_count_and_the_changed_card_comes_first() -> Non
     side = rows[0]["without"]
     assert side["lift"] == played["fusion-reactor"]["lift"]
     assert side["plays_per_game"] == round(played["fusion-reactor"]["plays"] / 40, 3)
+    from interpreter.play.report import render_html, render_text
+    page, text = render_html(report, "Star Market"), render_text(report, "Star Market")
+    assert "<td>actions</td>" not in page and "Length in actions" not in text  # no actions to speak of
+    assert "fusion-reactor (changed)" in page and "card fusion-reactor (changed)" in text
 
 
 def test_cli_json_report_and_progress(tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]) -> None:

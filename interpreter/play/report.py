@@ -140,6 +140,12 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
     return "".join(out)
 
 
+def _length_units(report: dict[str, Any]) -> tuple[str, ...]:
+    """Actions, turns and rounds; not actions when no game had any (game bots in every
+    seat act inside their turn effects)."""
+    return ("actions", "turns", "rounds") if report["length"]["actions"]["max"] else ("turns", "rounds")
+
+
 def _p(row: dict[str, Any]) -> str:
     text = f"{row['p_value']:.3f}"
     return f'<span class="sig">{text}</span>' if row["significant"] else text
@@ -162,7 +168,7 @@ def render_html(report: dict[str, Any], name: str) -> str:
             _histogram(report["length"]["histogram"], report["length"].get("histogram_of", "actions")),
             _table(["", "mean", "95% low", "95% high", "min", "p10", "median", "p90", "max"],
                    [[k, *(report["length"][k][c] for c in ("mean", "low", "high", "min", "p10", "median", "p90",
-                                                            "max"))] for k in ("actions", "turns", "rounds")]),
+                                                            "max"))] for k in _length_units(report)]),
             "<h2>Scores and margins</h2>",
             _table(["seat", "mean score", "95% low", "95% high"],
                    [[f"P{r['seat'] + 1}", r["mean"], r["low"], r["high"]] for r in report["margins"]["mean_scores"]]),
@@ -184,7 +190,8 @@ def render_html(report: dict[str, Any], name: str) -> str:
                  _table(["seat", "win rate without", "with", "p"],
                         [[f"P{r['seat'] + 1}", _pct(r["without"]), _pct(r["with"]), _p(r)] for r in cmp["win_rates"]]),
                  _table(["length", "without", "with", "p"],
-                        [[k, r["without"], r["with"], _p(r)] for k, r in cmp["length"].items()]),
+                        [[k, r["without"], r["with"], _p(r)] for k, r in cmp["length"].items()
+                         if k in _length_units(report)]),
                  _table(["seat", "score change", "p"], [[f"P{r['seat'] + 1}", r["change"], _p(r)]
                                                         for r in cmp["scores"]]),
                  _table(["ended by", "without", "with", "p"],
