@@ -92,14 +92,23 @@ def post(url: str, body: bytes) -> tuple[int, Any]:
 # ---- the session ---------------------------------------------------------------------------
 
 
-def test_one_secret_token_per_human_seat_and_none_for_others() -> None:
+def test_one_secret_token_per_human_seat_and_one_for_onlookers() -> None:
     session = make_session("kuhn-poker", ["human", "human"])
-    assert sorted(session.tokens.values()) == [0, 1]
+    assert sorted(session.tokens.values()) == [SPECTATOR, 0, 1]
     first, second = session.token_of(0), session.token_of(1)
     assert first != second and len(first) >= 32
     assert session.seat_of(first) == 0 and session.seat_of(second) == 1
     assert session.seat_of(first[:-1]) is None and session.seat_of("") is None
     assert session.seat_of(first + "x") is None
+
+
+def test_the_spectator_page_of_a_game_with_people_shows_no_hand() -> None:
+    session = make_session("kuhn-poker", ["human", "human"])
+    onlooker = json.dumps(session.view(SPECTATOR))
+    mine = json.dumps(session.view(0))
+    dealt = [n for n in ("King", "Queen", "Jack") if n in mine]
+    assert dealt and not any(n in onlooker for n in ("King", "Queen", "Jack"))  # P1 sees its card; no one else
+    assert session.view(SPECTATOR)["decision"] is None
 
 
 def test_a_table_of_bots_has_one_spectator_page() -> None:
@@ -254,9 +263,12 @@ def test_routes_open_only_with_a_seats_token() -> None:
     session = make_session("kuhn-poker", ["human", "human"], seed=6)
     with served(session) as base:
         urls = dict(seat_urls(session, base))
-        assert set(urls) == {"P1", "P2"}
+        assert set(urls) == {"P1", "P2", "Spectator"}
         status, html = get(urls["P1"])
         assert status == 200 and "table.js" in html
+        assert get(urls["Spectator"])[0] == 200
+        status, body = post(urls["Spectator"] + "/act", b'{"action": "bet"}')
+        assert status == 200 and body["ok"] is False and "only watches" in body["message"]
         for bad in (f"{base}/seat/nope", f"{base}/seat/nope/state", f"{base}/", f"{base}/static/../app.py",
                     urls["P1"][:-1] + "/state", f"{base}/static/secret.txt"):
             assert get(bad)[0] == 404, bad

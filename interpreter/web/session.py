@@ -65,7 +65,8 @@ class Session:
         self.log = log
         self.log_path = log_path
         self.humans = [i for i, seat in enumerate(state.seats) if parse_seat(seat).name == "human"]
-        watchers = self.humans or [SPECTATOR]
+        # one page per human seat, and one for onlookers (what every player may see)
+        watchers = [*self.humans, SPECTATOR]
         self.tokens: dict[str, int] = {secrets.token_urlsafe(24): seat for seat in watchers}
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
@@ -131,6 +132,8 @@ class Session:
                 return Outcome(False, f"the game stopped on an error: {self.error}")
             if state.is_terminal():
                 return Outcome(False, "the game is over")
+            if seat == SPECTATOR:
+                return Outcome(False, "a spectator's page only watches")
             if seat not in self.humans or seat not in state.players_to_act():
                 return Outcome(False, f"it is not P{seat + 1}'s turn")
             # Another seat's pick in a simultaneous step changes nothing this seat sees.
@@ -227,7 +230,7 @@ class Session:
                 agent.inform_action(state, player, text)
 
     def _viewers(self) -> list[int]:
-        return self.humans or [SPECTATOR]
+        return [*self.humans, SPECTATOR]
 
     def _shown(self, text: str, player: int, words: str = "") -> dict[int, str]:
         """The move as each page reads it: in words, cards it may not see hidden (its
