@@ -99,7 +99,8 @@ def _card_texts(raw: RawGame) -> Iterator[Diagnostic]:
     def power_of(card: dict[str, Any]) -> list[str]:
         return [k for k in ("effects", "triggers", "modifiers") if card.get(k)]
     # Text alone is only doubtful among cards of a type that carry powers: a type none of
-    # whose cards has one (`3 VP.` colonies) is data the game's rules read for every card.
+    # whose cards has one (cards whose text only states a property, e.g. a point value) is
+    # data the game's rules read for every card of that type.
     powered_types = {card.get("type", "card") for card in cards.values() if power_of(card)}
     for cid, card in cards.items():
         found = card.get("properties")

@@ -177,7 +177,7 @@ def _counter_change(title: str, before: Any, after: Any) -> str:
 def table_changes(before: dict[str, Any], after: dict[str, Any], gd: GameDef, viewer: int,
                   seats: list[str] | None = None) -> list[str]:
     """What changed between two observations of `viewer`, one line per player (`P2
-    (bot-name): pos 0 -> 3; crew +Hull card`) and one for the shared table (`Table: ...`)."""
+    (bot-name): pos 0 -> 3; hand +Widget`) and one for the shared table (`Table: ...`)."""
     names = card_names(gd)
 
     def who(p: int) -> str:

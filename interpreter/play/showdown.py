@@ -3,7 +3,7 @@
 A game's data says when hidden cards are laid down in two ways. `reveal` makes cards
 public (they are in every observation, and shown as they lie). And the end itself:
 when the rules that finish the game read the cards of a zone only its owner sees
-(Kuhn poker compares the two hands when nobody folded), those cards decided the result
+(a poker-like game compares the hands when nobody folded), those cards decided the result
 and are shown to everyone. A fold ends the game without reading the hands: nothing is
 shown. Which zones were read is found by playing the game's last action again, from
 the state before it (replayed from the seed and the history), with the owner-only

@@ -164,7 +164,7 @@ def _hanging(line: str, row: list[tuple[int, str]], width: int) -> list[str]:
 
 
 def distinct(texts: list[str], anchors: list[str] | None = None) -> list[str]:
-    """The texts with repeats told apart by a suffix: `Fuel Cell (1)`, `Fuel Cell (2)`.
+    """The texts with repeats told apart by a suffix: `Widget (1)`, `Widget (2)`.
     The suffix follows the text's anchor (the name of the card the option uses) where
     the text has it, else it ends the text."""
     totals = Counter(texts)
