@@ -33,6 +33,7 @@ legal-action order; the text API (`State.legal_actions`) still tells every copy 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -377,6 +378,17 @@ def _sample(values: tuple[Any, ...]) -> str:
     return (shown + (", ..." if len(values) > 8 else "")) or "no values"
 
 
+def _analysed_programs(gd: GameDef, raw: dict[str, Any],
+                       analyzer: domains.Analyzer) -> Iterator[tuple[Any, domains.Analyzer]]:
+    """Each effect program of the game, with the analyzer that knows its locals (and a
+    procedure's parameters)."""
+    procedures: dict[str, Any] = raw.get("procedures") or {}
+    for name, body in programs(gd, raw):
+        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
+        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
+        yield body, analyzer.in_program(domains.locals_of(body), params)
+
+
 @attrs.frozen
 class ChoiceKinds:
     """What the choices of a game can answer: `done`, cards, seats, and these values."""
@@ -402,11 +414,7 @@ def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
                 found.add(key)
                 values.append(v)
 
-    procedures: dict[str, Any] = raw.get("procedures") or {}
-    for name, body in programs(gd, raw):
-        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
-        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
-        inner = analyzer.in_program(domains.locals_of(body), params)
+    for body, inner in _analysed_programs(gd, raw, analyzer):
         for node in walk_statements(body):
             if isinstance(node, ast.ChooseOne):
                 add(tuple(option.label for option in node.options))
@@ -449,11 +457,7 @@ def find_chances(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
     complete = True
     found: set[tuple[str, Any]] = set()
     values: list[Any] = []
-    procedures: dict[str, Any] = raw.get("procedures") or {}
-    for name, body in programs(gd, raw):
-        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
-        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
-        inner = analyzer.in_program(domains.locals_of(body), params)
+    for body, inner in _analysed_programs(gd, raw, analyzer):
         for node in walk_expressions(body):
             if isinstance(node, ast.ZoneStmt) and node.verb == "shuffle":
                 deals = True
