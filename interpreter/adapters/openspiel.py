@@ -62,7 +62,6 @@ _UTILITIES = {
 _CHANCE = pyspiel.GameType.ChanceMode
 _CHANCE_OPTIONS = ("explicit", "sampled")
 _registered: dict[str, tuple[str, Game, dict[str, Any]]] = {}  # short name -> (rules hash, game, defaults)
-_explicit: dict[str, bool] = {}  # short name -> whether its states have chance nodes
 _types: dict[str, Any] = {}  # short name -> its pyspiel.GameType
 _classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
 
@@ -151,7 +150,6 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
     )
     _registered[name] = (gd.data_hash, rules, defaults)
     _types[name] = game_type
-    _explicit[name] = rules.uses_chance() and mode == "explicit"
     # One class per rule set, registered as its creator: pyspiel keeps the creator past
     # the interpreter's end, and a class (unlike a function) is never freed that late.
     _classes[name] = type(f"OrreryGame_{name}", (OrreryGame,), {"short_name": name})
@@ -179,7 +177,7 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         self.rules: Game = rules
         self.num_seats = int(values["players"])
         self.next_seed = int(values["seed"])  # the seed of the next random game played
-        self.explicit = _explicit[name]  # states stop at chance nodes
+        self.explicit = _types[name].chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
         space = rules.action_space(self.num_seats)
         zero = _types[name].utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
