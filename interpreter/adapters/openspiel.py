@@ -46,6 +46,7 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
                       "install them with: pip install 'orrery[openspiel]'") from None
 
+from interpreter.agents.search import has_hidden_information
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
 from interpreter.runtime.learning import Steps, action_of_id, begin_step, information_state_string, record_step
@@ -136,7 +137,7 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
                   else pyspiel.GameType.Dynamics.SEQUENTIAL),
         chance_mode=(_CHANCE.DETERMINISTIC if not rules.uses_chance()
                      else _CHANCE.EXPLICIT_STOCHASTIC if mode == "explicit" else _CHANCE.SAMPLED_STOCHASTIC),
-        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if _perfect(rules)
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if not has_hidden_information(gd)
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=_UTILITIES[kind],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -156,12 +157,6 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
     if name not in pyspiel.registered_names():
         pyspiel.register_game(game_type, _classes[name])
     return name
-
-
-def _perfect(rules: Game) -> bool:
-    gd = rules.definition
-    return (all(z.visible == "all" and z.order_visible for z in gd.zones)
-            and all(c.visible == "all" for c in gd.counters))
 
 
 class OrreryGame(pyspiel.Game):  # type: ignore[misc]
