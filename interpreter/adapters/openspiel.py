@@ -244,10 +244,12 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         st = self.core.state
         if player == SIMULTANEOUS:  # flat joint actions, as OpenSpiel's SimMoveState lists them
+            if not st.is_simultaneous_node():
+                return []
             count = 1
             for p in range(st.n):
                 count *= max(len(st.legal_action_ids(p)), 1)
-            return list(range(count)) if st.is_simultaneous_node() else []
+            return list(range(count))
         return st.legal_action_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
