@@ -8,7 +8,6 @@ the old one) and OpenSpiel's games, so every engine is timed by the same loop.
 from __future__ import annotations
 
 import gc
-import json
 import random
 import sys
 import time
@@ -297,6 +296,3 @@ def growth_costs(game: Any, players: int | None, moves: tuple[int, ...] = GROWTH
         })
     return out
 
-
-def json_line(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))

@@ -46,6 +46,7 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
                       "install them with: pip install 'orrery[openspiel]'") from None
 
+from interpreter.agents.search import has_hidden_information
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
 from interpreter.runtime.learning import Steps, action_of_id, begin_step, information_state_string, record_step
@@ -62,7 +63,6 @@ _UTILITIES = {
 _CHANCE = pyspiel.GameType.ChanceMode
 _CHANCE_OPTIONS = ("explicit", "sampled")
 _registered: dict[str, tuple[str, Game, dict[str, Any]]] = {}  # short name -> (rules hash, game, defaults)
-_explicit: dict[str, bool] = {}  # short name -> whether its states have chance nodes
 _types: dict[str, Any] = {}  # short name -> its pyspiel.GameType
 _classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
 
@@ -137,7 +137,7 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
                   else pyspiel.GameType.Dynamics.SEQUENTIAL),
         chance_mode=(_CHANCE.DETERMINISTIC if not rules.uses_chance()
                      else _CHANCE.EXPLICIT_STOCHASTIC if mode == "explicit" else _CHANCE.SAMPLED_STOCHASTIC),
-        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if _perfect(rules)
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if not has_hidden_information(gd)
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=_UTILITIES[kind],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -151,19 +151,12 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
     )
     _registered[name] = (gd.data_hash, rules, defaults)
     _types[name] = game_type
-    _explicit[name] = rules.uses_chance() and mode == "explicit"
     # One class per rule set, registered as its creator: pyspiel keeps the creator past
     # the interpreter's end, and a class (unlike a function) is never freed that late.
     _classes[name] = type(f"OrreryGame_{name}", (OrreryGame,), {"short_name": name})
     if name not in pyspiel.registered_names():
         pyspiel.register_game(game_type, _classes[name])
     return name
-
-
-def _perfect(rules: Game) -> bool:
-    gd = rules.definition
-    return (all(z.visible == "all" and z.order_visible for z in gd.zones)
-            and all(c.visible == "all" for c in gd.counters))
 
 
 class OrreryGame(pyspiel.Game):  # type: ignore[misc]
@@ -179,7 +172,7 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         self.rules: Game = rules
         self.num_seats = int(values["players"])
         self.next_seed = int(values["seed"])  # the seed of the next random game played
-        self.explicit = _explicit[name]  # states stop at chance nodes
+        self.explicit = _types[name].chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
         space = rules.action_space(self.num_seats)
         zero = _types[name].utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
@@ -251,10 +244,12 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         st = self.core.state
         if player == SIMULTANEOUS:  # flat joint actions, as OpenSpiel's SimMoveState lists them
+            if not st.is_simultaneous_node():
+                return []
             count = 1
             for p in range(st.n):
                 count *= max(len(st.legal_action_ids(p)), 1)
-            return list(range(count)) if st.is_simultaneous_node() else []
+            return list(range(count))
         return st.legal_action_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
