@@ -111,8 +111,7 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
             self._finish()
 
     def _select_current(self) -> None:
-        waiting = self.state.players_to_act()  # a simultaneous step: the first seat still to pick
-        player = waiting[0] if waiting else self.state.current_player()
+        player = self.state.player_asked()  # a simultaneous step: the first seat still to pick
         if 0 <= player < self.num_players:
             self.agent_selection = self.possible_agents[player]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:

@@ -34,7 +34,7 @@ def legal_or_fail(state: State, player: int | None = None) -> list[Action]:
     step, the first seat still to pick)."""
     legal = state.legal_actions(player)
     if not legal:
-        who = player if player is not None else (state.players_to_act() or [state.current_player()])[0]
+        who = player if player is not None else state.player_asked()
         raise GameError(f"P{who + 1} has to act but has no legal action")
     return legal
 

@@ -149,7 +149,7 @@ def begin_step(st: State, action: Action, space: ActionSpace, player: int | None
         return PendingStep(CHANCE, words, cards, _seen(st, cards))
     in_step = simultaneous.in_step(st)
     if player is None:
-        player = st.players_to_act()[0] if in_step else st.current_player()
+        player = st.player_asked()
     words = space.id_words(space.id_of(st, action))
     cards = [None if iid is None else (iid,) for iid in space.cards_named(st, action)]
     return PendingStep(player, words, cards, _seen(st, cards), in_step)

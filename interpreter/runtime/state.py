@@ -134,6 +134,12 @@ class State:
         to pick (in the step's order), else the one to act; none when the game is over."""
         return simultaneous.players_to_act(self)
 
+    def player_asked(self) -> int:
+        """The seat asked now: during a simultaneous step the first still to pick, else
+        `current_player()` (CHANCE, TERMINAL, or the seat to act)."""
+        waiting = simultaneous.players_to_act(self)
+        return waiting[0] if waiting else self.current_player()
+
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The legal actions of `player` (empty if they have no decision now). Without
         a player: those of the player to act; during a simultaneous step, those of the
