@@ -49,6 +49,12 @@ def compile_cost(builder: Builder, spec_cost: Any, logical: tuple[Any, ...],
     return tuple(cost)
 
 
+def card_text(spec: dict[str, Any]) -> str:
+    """A card's printed text: `text:`, else `properties.text` (files written before
+    cards had `text:`). Expressions reading `c.text` give the same."""
+    return str(spec.get("text", (spec.get("properties") or {}).get("text", "")))
+
+
 def build_cards(builder: Builder) -> tuple[CardDef, ...]:
     """Every card definition, in the order written (its index is its number)."""
     result = []
@@ -84,11 +90,10 @@ def build_cards(builder: Builder) -> tuple[CardDef, ...]:
                                     {"p": "player", "me": "player", "this": "card", "owner": "player"}, "bool")
             applies_to = compiled[0] if compiled else None
         properties = dict(spec.get("properties") or {})
-        text = spec.get("text", properties.get("text", ""))  # `properties.text`: files before `text:`
         result.append(CardDef(cid, i, str(spec.get("name", cid)), str(spec.get("type", "card")),
                               int(spec.get("count", 1)), zone_index, properties,
                               effects, tuple(active_in), tuple(spec.get("tags") or ()),
-                              text=str(text), uses=uses, applies_to=applies_to))
+                              text=card_text(spec), uses=uses, applies_to=applies_to))
     return tuple(result)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.card_defs import card_text
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.values import value_name
 from interpreter.diagnostics import RuleRuntimeError, hint_for
@@ -461,10 +462,9 @@ def _static_field(cid: str, spec: dict[str, Any], field: str) -> Any:
         return str(spec.get("name", cid))
     if field == "type":
         return str(spec.get("type", "card"))
-    properties = dict(spec.get("properties") or {})
-    if field == "text":  # `properties.text`: files written before cards had `text:`
-        return str(spec.get("text", properties.get("text", "")))
-    return properties.get(field)
+    if field == "text":
+        return card_text(spec)
+    return dict(spec.get("properties") or {}).get(field)
 
 
 class _TableReader:

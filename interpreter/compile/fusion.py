@@ -29,6 +29,7 @@ from __future__ import annotations
 import attrs
 
 from interpreter.compile.pysource import Emitter
+from interpreter.compile.scan import walk
 from interpreter.lang import ast
 from interpreter.model import Code, Op
 from interpreter.runtime.loop import ERROR_AT
@@ -57,16 +58,8 @@ class OpSource:
 def draws_random(*nodes: ast.Node | None) -> bool:
     """Whether an expression calls a random built-in (such a statement stays an
     operation of its own, so a chance outcome can be asked for before it changes anything)."""
-    todo: list[object] = [n for n in nodes if n is not None]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Call) and node.name in RANDOM_FUNCTIONS:
-            return True
-        if isinstance(node, ast.Node):
-            todo.extend(getattr(node, f.name) for f in node.__attrs_attrs__)  # type: ignore[attr-defined]
-        elif isinstance(node, tuple):
-            todo.extend(node)
-    return False
+    return any(isinstance(node, ast.Call) and node.name in RANDOM_FUNCTIONS
+               for node in walk(n for n in nodes if n is not None))
 
 
 def single_op(em: Emitter, source: OpSource, what: str) -> Op:

@@ -26,6 +26,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.scan import EffectText, effect_texts
 from interpreter.diagnostics import Diagnostic, hint_for
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, common_indent, parse_expression, parse_program
@@ -33,16 +34,10 @@ from interpreter.model import GameDef
 from interpreter.rules.loader import RawGame
 
 
-@attrs.frozen
-class _Text:
-    logical: tuple[Any, ...]
-    text: str
-
-
 def lint(raw: RawGame, gd: GameDef) -> list[Diagnostic]:
     """Every finding of the checks above, in the order of the rule data."""
     found: list[Diagnostic] = []
-    texts = list(_effect_texts(raw.data))
+    texts = list(effect_texts(raw.data))
     programs = [(t, _parse(t.text)) for t in texts]
     found.extend(_unused_groups(raw, [n for _, nodes in programs for n in _walk(nodes)]))
     per_player = {c.name for c in gd.counters if c.scope == "player"}
@@ -61,7 +56,7 @@ def lint(raw: RawGame, gd: GameDef) -> list[Diagnostic]:
     found.extend(_card_texts(raw))
     for i, spec in enumerate(raw.data.get("end") or ()):
         if isinstance(spec, dict) and spec.get("check") == "round" and isinstance(spec.get("when"), str):
-            t = _Text(("end", i, "when"), spec["when"])
+            t = EffectText(("end", i, "when"), spec["when"])
             try:
                 node = parse_expression(t.text)
             except EffectSyntaxError:
@@ -127,43 +122,20 @@ def _bare_counter(node: ast.Node, per_player: set[str]) -> bool:
     return isinstance(node, ast.Name) and node.name in per_player
 
 
-def _no_player(raw: RawGame, t: _Text, node: ast.Node, why: str) -> Diagnostic:
+def _no_player(raw: RawGame, t: EffectText, node: ast.Node, why: str) -> Diagnostic:
     name = node.name if isinstance(node, ast.Name) else "?"
     return _at(raw, t, node, "no-player",
                f"'{name}' is a per-player counter and {why}: whose '{name}' is meant?",
                f"name the player: {name}(p) inside `for each p in players:`, or {name}(0) for the first seat")
 
 
-def _at(raw: RawGame, t: _Text, node: ast.Node, code: str, message: str, hint: str) -> Diagnostic:
+def _at(raw: RawGame, t: EffectText, node: ast.Node, code: str, message: str, hint: str) -> Diagnostic:
     shift = common_indent(t.text)
     path, line, column, source = raw.origins.locate_text(t.logical, node.line, node.column + shift)
     return Diagnostic(path, line, column, code, message, hint=hint, source_line=source or None, severity="warning")
 
 
 # ---- walking the rules ---------------------------------------------------------------------
-
-
-def _effect_texts(data: dict[str, Any]) -> Iterator[_Text]:
-    """Every effect text of the rules (the builder has parsed each already)."""
-    for key in ("setup", "flow"):
-        if isinstance(data.get(key), str):
-            yield _Text((key,), data[key])
-    for section, field in (("procedures", "effect"), ("actions", "effect"), ("triggers", "effect"),
-                           ("bots", "turn")):
-        for item_id, spec in (data.get(section) or {}).items():
-            if isinstance(spec, dict) and isinstance(spec.get(field), str):
-                yield _Text((section, item_id, field), spec[field])
-    for cid, card in (data.get("cards") or {}).items():
-        if not isinstance(card, dict):
-            continue
-        for name, entry in (card.get("effects") or {}).items():
-            if isinstance(entry, str):
-                yield _Text(("cards", cid, "effects", name), entry)
-            elif isinstance(entry, dict) and isinstance(entry.get("effect"), str):
-                yield _Text(("cards", cid, "effects", name, "effect"), entry["effect"])
-        for tid, spec in (card.get("triggers") or {}).items():
-            if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
-                yield _Text(("cards", cid, "triggers", tid, "effect"), spec["effect"])
 
 
 def _parse(text: str) -> tuple[ast.Node, ...]:

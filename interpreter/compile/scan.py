@@ -11,33 +11,50 @@ load time, like a function that calls itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
+
+import attrs
 
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 
 
-def all_effect_texts(data: dict[str, Any]) -> list[str]:
-    """The effect texts (statements, not expressions) of merged raw rules."""
-    texts: list[str] = []
+@attrs.frozen
+class EffectText:
+    """One effect text of the rules and its logical place (for Origins.locate_text)."""
+
+    logical: tuple[Any, ...]
+    text: str
+
+
+def effect_texts(data: dict[str, Any]) -> Iterator[EffectText]:
+    """The effect texts (statements, not expressions) of merged raw rules, in the order
+    of the rule data, each with its logical place."""
     for key in ("setup", "flow"):
         if isinstance(data.get(key), str):
-            texts.append(data[key])
-    for section in ("procedures", "actions", "triggers"):
-        for spec in _entries(data.get(section)):
-            if isinstance(spec.get("effect"), str):
-                texts.append(spec["effect"])
-    for spec in _entries(data.get("cards")):
-        for entry in _values(spec.get("effects")):  # "text", or {effect: "text", condition, cost}
-            text = entry.get("effect") if isinstance(entry, dict) else entry
-            if isinstance(text, str):
-                texts.append(text)
-        texts.extend(t["effect"] for t in _entries(spec.get("triggers")) if isinstance(t.get("effect"), str))
-    for spec in _entries(data.get("bots")):
-        if isinstance(spec.get("turn"), str):
-            texts.append(spec["turn"])
-    return texts
+            yield EffectText((key,), data[key])
+    for section, field in (("procedures", "effect"), ("actions", "effect"), ("triggers", "effect"),
+                           ("bots", "turn")):
+        for item_id, spec in _items(data.get(section)):
+            if isinstance(spec, dict) and isinstance(spec.get(field), str):
+                yield EffectText((section, item_id, field), spec[field])
+    for cid, card in _items(data.get("cards")):
+        if not isinstance(card, dict):
+            continue
+        for name, entry in _items(card.get("effects")):  # "text", or {effect: "text", condition, cost}
+            if isinstance(entry, str):
+                yield EffectText(("cards", cid, "effects", name), entry)
+            elif isinstance(entry, dict) and isinstance(entry.get("effect"), str):
+                yield EffectText(("cards", cid, "effects", name, "effect"), entry["effect"])
+        for tid, spec in _items(card.get("triggers")):
+            if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
+                yield EffectText(("cards", cid, "triggers", tid, "effect"), spec["effect"])
+
+
+def all_effect_texts(data: dict[str, Any]) -> list[str]:
+    """The effect texts (statements, not expressions) of merged raw rules."""
+    return [t.text for t in effect_texts(data)]
 
 
 def walk(nodes: Iterable[ast.Node]) -> list[ast.Node]:
@@ -91,9 +108,5 @@ def self_dependent(reads: dict[str, set[str]]) -> dict[str, list[str]]:
     return cycles
 
 
-def _entries(section: Any) -> list[dict[str, Any]]:
-    return [spec for spec in _values(section) if isinstance(spec, dict)]
-
-
-def _values(section: Any) -> list[Any]:
-    return list(section.values()) if isinstance(section, dict) else []
+def _items(section: Any) -> list[tuple[Any, Any]]:
+    return list(section.items()) if isinstance(section, dict) else []

@@ -195,12 +195,6 @@ class CodeBuilder:
             raise CompileError(node, "bad-target", "expected a zone, e.g. hand(p) or deck", _name_hint(node, self.ctx))
         return slot
 
-    def cards(self, node: ast.Node) -> Expr:
-        fn, type_ = compile_expr(node, self.ctx)
-        if type_ not in ("card", "any", "none") and not (is_list(type_) and elem_of(type_) in ("card", "any")):
-            raise CompileError(node, "type", f"expected a card or a list of cards, got {describe(type_)}")
-        return fn
-
     def zone_src(self, node: ast.Node) -> str:
         slot = gen_zone_slot(node, self.ctx)
         if slot is None:

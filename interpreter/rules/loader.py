@@ -418,9 +418,7 @@ def _apply_one(merged: dict[str, Any], origins: Origins, op: str, section: str, 
         target[item_id] = _deep_merge(target[item_id], item, origins, logical, pm, keypath, out, source)
         return
     if op == "add" and isinstance(item, dict) and item_id not in target:  # a new definition is complete
-        required = (schema.load_schema("game").get("definitions", {}).get(SECTION_ENTRY.get(section, ""))
-                    or {}).get("required", ())
-        for key in [k for k in required if k not in item]:
+        for key in [k for k in _schema_entry(section).get("required", ()) if k not in item]:
             out.error(here, schema.CODE, f"missing required key '{key}' in add.{section}.{item_id}",
                       "a new definition is complete; to change an existing one, use patch")
     if op != "add" and item_id not in target:
@@ -514,11 +512,16 @@ def _unknown_fields(merged: dict[str, Any], section: str, item_id: Any, item: An
     return bad
 
 
+def _schema_entry(section: str) -> dict[str, Any]:
+    """The game schema's definition of one entry of `section` (empty for constants)."""
+    definitions = schema.load_schema("game").get("definitions", {})
+    entry: dict[str, Any] = definitions.get(SECTION_ENTRY.get(section, "")) or {}
+    return entry
+
+
 def _schema_fields(section: str) -> set[str]:
     """The fields the game schema allows in a definition of `section`."""
-    definitions = schema.load_schema("game").get("definitions", {})
-    entry = SECTION_ENTRY.get(section, "")
-    return set((definitions.get(entry) or {}).get("properties", {}))
+    return set(_schema_entry(section).get("properties", {}))
 
 
 SECTION_ENTRY = {s: s[:-1] for s in MAP_SECTIONS if s != "constants"}
