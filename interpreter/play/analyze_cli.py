@@ -19,11 +19,10 @@ from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze, pro
 from interpreter.play.logs import target_for_log
 from interpreter.play.report import render_html, render_text
 from interpreter.play.runner import MAX_ACTIONS
-from interpreter.play.seating import UsageError
+from interpreter.play.seating import UsageError, choose_seats
 from interpreter.play.simulate import Backend, SimulationSpec
 
 AddOptions = Callable[..., None]
-ChooseSeats = Callable[..., tuple[int, list[str]]]
 EXIT_OK, EXIT_ERROR = 0, 1
 
 
@@ -74,7 +73,7 @@ def game_backend(args: argparse.Namespace) -> Iterator[tuple[Backend | None, int
         yield backend, backend.workers
 
 
-def run_analyze(args: argparse.Namespace, choose_seats: ChooseSeats) -> int:
+def run_analyze(args: argparse.Namespace) -> int:
     """Run `orrery analyze` (errors are raised for the command line to report)."""
     game = load_game(args.game, variants=args.variant, overlays=args.overlays)
     gd: GameDef = game.definition
