@@ -667,7 +667,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "describe": cmd_describe,
     "play": cmd_play,
     "simulate": cmd_simulate,
-    "analyze": run_analyze,
+    "analyze": lambda args: run_analyze(args, _load_rules(args)),
     "replay": cmd_replay,
     "schema": cmd_schema,
     "serve": cmd_serve,

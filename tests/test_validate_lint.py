@@ -175,3 +175,13 @@ def test_serve_prints_the_rules_warnings_and_strict_refuses_them(tmp_path, capsy
     assert len(served) == 1 and "warning[no-player]" in capsys.readouterr().err
     assert main(["serve", str(path), "--seats", "random,random", "--no-browser", "--strict"]) == 1
     assert len(served) == 1 and "error[no-player]" in capsys.readouterr().err
+
+
+def test_analyze_prints_the_rules_warnings_and_strict_refuses_them(tmp_path, capsys):
+    path = write_toy(tmp_path, game("set vp to 2"))
+    assert main(["analyze", str(path), "--games", "2", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "warning[no-player]" in err and '"games"' in out
+    assert main(["analyze", str(path), "--games", "2", "--json", "--strict"]) == 1
+    out, err = capsys.readouterr()
+    assert "error[no-player]" in err and out == ""
