@@ -15,12 +15,12 @@ from typing import Any
 from interpreter.agents import create_agent, is_bot
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef
-from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze, progress_stream
+from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze
 from interpreter.play.logs import target_for_log
 from interpreter.play.report import render_html, render_text
 from interpreter.play.runner import MAX_ACTIONS
 from interpreter.play.seating import UsageError, choose_seats
-from interpreter.play.simulate import Backend, SimulationSpec
+from interpreter.play.simulate import Backend, SimulationSpec, progress_stream
 
 AddOptions = Callable[..., None]
 EXIT_OK, EXIT_ERROR = 0, 1
