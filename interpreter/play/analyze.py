@@ -136,7 +136,7 @@ def cards(done: list[Outcome], n: int) -> list[dict[str, Any]]:
         iv = wilson(wins, len(pairs))
         rows.append({"kind": kind, "id": name, "games": len(games_with[key]),
                      "share": round(len(games_with[key]) / len(done), 4) if done else 0.0,
-                     "plays": plays[key], "seat_games": len(pairs), "win_rate": _iv(iv),
+                     "plays": plays[key], "seat_games": len(pairs), "wins": wins, "win_rate": _iv(iv),
                      "base_rate": round(expected, 4), "lift": round(iv.value - expected, 4)})
     rows.sort(key=lambda r: (r["kind"] != "card", -abs(r["lift"]), r["id"]))
     return rows
@@ -215,9 +215,7 @@ def compare_cards(without: list[dict[str, Any]], with_: list[dict[str, Any]], ga
                     "lift": r["lift"]}
         p_value = 1.0
         if a is not None and b is not None:
-            wins_a = round(a["win_rate"]["rate"] * a["seat_games"])
-            wins_b = round(b["win_rate"]["rate"] * b["seat_games"])
-            p_value = two_rates_p(wins_a, a["seat_games"], wins_b, b["seat_games"])
+            p_value = two_rates_p(a["wins"], a["seat_games"], b["wins"], b["seat_games"])
         rows.append({"id": cid, "changed": cid in changed, "without": side(a, games[0]), "with": side(b, games[1]),
                      "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT})
 

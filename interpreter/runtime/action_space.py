@@ -33,6 +33,7 @@ legal-action order; the text API (`State.legal_actions`) still tells every copy 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -377,6 +378,17 @@ def _sample(values: tuple[Any, ...]) -> str:
     return (shown + (", ..." if len(values) > 8 else "")) or "no values"
 
 
+def _analysed_programs(gd: GameDef, raw: dict[str, Any],
+                       analyzer: domains.Analyzer) -> Iterator[tuple[Any, domains.Analyzer]]:
+    """Each effect program of the game, with the analyzer that knows its locals (and a
+    procedure's parameters)."""
+    procedures: dict[str, Any] = raw.get("procedures") or {}
+    for name, body in programs(gd, raw):
+        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
+        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
+        yield body, analyzer.in_program(domains.locals_of(body), params)
+
+
 @attrs.frozen
 class ChoiceKinds:
     """What the choices of a game can answer: `done`, cards, seats, and these values."""
@@ -387,43 +399,53 @@ class ChoiceKinds:
     values: tuple[Any, ...]
 
 
+class _Offered:
+    """The cards, seats and distinct other values a game's lists of options may give."""
+
+    def __init__(self) -> None:
+        self.cards = self.players = False
+        self.keys: set[tuple[str, Any]] = set()
+        self.values: list[Any] = []
+
+    def add(self, items: tuple[Any, ...]) -> None:
+        for v in items:
+            key = domains.scalar_key(v)
+            if key not in self.keys:
+                self.keys.add(key)
+                self.values.append(v)
+
+    def take(self, options: Any) -> bool:
+        """Note what an abstract list of options gives; False when it cannot be read."""
+        listed = domains.finite(options)
+        if options is domains.CARDS:
+            self.cards = True
+        elif isinstance(options, domains.Seats):
+            self.players = True
+        elif listed is not None:
+            self.add(listed)
+        else:
+            return False
+        return True
+
+
 def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -> ChoiceKinds:
     """What every `choose`, `choose up to` and `choose one` of the game can offer
     (values other than cards and seats in a stable order). A choice whose list cannot
     be read may offer cards or seats: both get their ids."""
-    done = cards = players = False
-    found: set[tuple[str, Any]] = set()
-    values: list[Any] = []
-
-    def add(items: tuple[Any, ...]) -> None:
-        for v in items:
-            key = domains.scalar_key(v)
-            if key not in found:
-                found.add(key)
-                values.append(v)
-
-    procedures: dict[str, Any] = raw.get("procedures") or {}
-    for name, body in programs(gd, raw):
-        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
-        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
-        inner = analyzer.in_program(domains.locals_of(body), params)
+    done = False
+    offered = _Offered()
+    for body, inner in _analysed_programs(gd, raw, analyzer):
         for node in walk_statements(body):
             if isinstance(node, ast.ChooseOne):
-                add(tuple(option.label for option in node.options))
+                offered.add(tuple(option.label for option in node.options))
             elif isinstance(node, ast.Choose):
                 done = done or node.up_to is not None
-                options = inner.element(node.options)
-                listed = domains.finite(options)
-                if options is domains.CARDS:
-                    cards = True
-                elif isinstance(options, domains.Seats):
-                    players = True
-                elif listed is not None:
-                    add(listed)
-                else:
-                    cards = players = True
+                if not offered.take(inner.element(node.options)):
+                    offered.cards = offered.players = True
+    values = offered.values
     done = done or "done" in values  # the word "done" is answered by the `done` id
-    return ChoiceKinds(done, cards, players, tuple(sorted((v for v in values if v != "done"), key=domains.sort_key)))
+    return ChoiceKinds(done, offered.cards, offered.players,
+                       tuple(sorted((v for v in values if v != "done"), key=domains.sort_key)))
 
 
 @attrs.frozen
@@ -445,15 +467,9 @@ def find_chances(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
     """What the random events of the game can give (see ChanceKinds), read from its
     rules as `find_choices` reads its choices."""
     deals = any(zone.refill_shuffle and zone.refill_from is not None for zone in gd.zones)
-    cards = players = False
     complete = True
-    found: set[tuple[str, Any]] = set()
-    values: list[Any] = []
-    procedures: dict[str, Any] = raw.get("procedures") or {}
-    for name, body in programs(gd, raw):
-        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
-        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
-        inner = analyzer.in_program(domains.locals_of(body), params)
+    offered = _Offered()
+    for body, inner in _analysed_programs(gd, raw, analyzer):
         for node in walk_expressions(body):
             if isinstance(node, ast.ZoneStmt) and node.verb == "shuffle":
                 deals = True
@@ -466,16 +482,6 @@ def find_chances(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
                 outcome = inner.element(node.args[0])
             else:
                 continue
-            listed = domains.finite(outcome)
-            if outcome is domains.CARDS:
-                cards = True
-            elif isinstance(outcome, domains.Seats):
-                players = True
-            elif listed is not None:
-                for v in listed:
-                    if domains.scalar_key(v) not in found:
-                        found.add(domains.scalar_key(v))
-                        values.append(v)
-            else:
-                complete = False
-    return ChanceKinds(deals, cards, players, tuple(sorted(values, key=domains.sort_key)), complete)
+            complete = offered.take(outcome) and complete
+    return ChanceKinds(deals, offered.cards, offered.players, tuple(sorted(offered.values, key=domains.sort_key)),
+                       complete)

@@ -246,13 +246,8 @@ def find(st: State, action: Action | str) -> Action:
 
 
 def apply(st: State, action: Action | str) -> None:
-    chosen = None
-    options = st.legal_cache
-    if options is not None and type(action) is Action:  # the usual case: an action we handed out
-        for legal in options:
-            if legal is action:
-                chosen = legal
-                break
+    options = st.legal_cache  # the usual case: an action handed out from the listing kept
+    chosen = match(options, action)[0] if options is not None else None
     if chosen is None:
         chosen = find(st, action)
     st.history.append(chosen.text)
