@@ -653,7 +653,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     elif not args.game:
         raise UsageError("serve needs a GAME (or --resume LOG)")
     else:
-        game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+        game = _load_rules(args)  # --strict and the rules' warnings, as play has
         n, seats = choose_seats(game.definition, args.players, args.seats, "human", "random")
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
         session = new_session(game, args.game, args.overlays, n, seats, seed, log_path, key)
@@ -667,7 +667,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "describe": cmd_describe,
     "play": cmd_play,
     "simulate": cmd_simulate,
-    "analyze": lambda args: run_analyze(args, choose_seats),
+    "analyze": lambda args: run_analyze(args, _load_rules(args)),
     "replay": cmd_replay,
     "schema": cmd_schema,
     "serve": cmd_serve,

@@ -165,3 +165,23 @@ def test_a_parameter_whose_choices_do_not_compile_is_one_error(tmp_path):
 def test_the_parameter_written_right_loads(tmp_path):
     state = toy(tmp_path, PARAMS.replace("CHOICES", '"[c for c in deck]"')).new_initial_state(2)
     assert len(texts(state)) == 2 and all(t.startswith("buy a") for t in texts(state))
+
+
+def test_serve_prints_the_rules_warnings_and_strict_refuses_them(tmp_path, capsys, monkeypatch):
+    served: list[object] = []
+    monkeypatch.setattr("interpreter.cli.serve", lambda session, *rest: served.append(session))
+    path = write_toy(tmp_path, game("set vp to 2"))
+    assert main(["serve", str(path), "--seats", "random,random", "--no-browser"]) == 0
+    assert len(served) == 1 and "warning[no-player]" in capsys.readouterr().err
+    assert main(["serve", str(path), "--seats", "random,random", "--no-browser", "--strict"]) == 1
+    assert len(served) == 1 and "error[no-player]" in capsys.readouterr().err
+
+
+def test_analyze_prints_the_rules_warnings_and_strict_refuses_them(tmp_path, capsys):
+    path = write_toy(tmp_path, game("set vp to 2"))
+    assert main(["analyze", str(path), "--games", "2", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "warning[no-player]" in err and '"games"' in out
+    assert main(["analyze", str(path), "--games", "2", "--json", "--strict"]) == 1
+    out, err = capsys.readouterr()
+    assert "error[no-player]" in err and out == ""

@@ -24,7 +24,6 @@ inside its turn effect, counts the cards whose effects it uses (`use c "..."`).
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -283,9 +282,3 @@ def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game:
     report["seconds"] = round(clock() - started, 3)
     return report
 
-
-def progress_stream(json_output: bool) -> TextIO | None:
-    """stderr, unless a --json run's stderr is not a terminal (the bar would be noise)."""
-    if json_output and not sys.stderr.isatty():
-        return None
-    return sys.stderr

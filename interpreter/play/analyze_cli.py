@@ -13,17 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.agents import create_agent, is_bot
-from interpreter.game import load_game
+from interpreter.game import Game, load_game
 from interpreter.model import GameDef
-from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze, progress_stream
+from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze
 from interpreter.play.logs import target_for_log
 from interpreter.play.report import render_html, render_text
 from interpreter.play.runner import MAX_ACTIONS
-from interpreter.play.seating import UsageError
-from interpreter.play.simulate import Backend, SimulationSpec
+from interpreter.play.seating import UsageError, choose_seats
+from interpreter.play.simulate import Backend, SimulationSpec, progress_stream
 
 AddOptions = Callable[..., None]
-ChooseSeats = Callable[..., tuple[int, list[str]]]
 EXIT_OK, EXIT_ERROR = 0, 1
 
 
@@ -74,9 +73,9 @@ def game_backend(args: argparse.Namespace) -> Iterator[tuple[Backend | None, int
         yield backend, backend.workers
 
 
-def run_analyze(args: argparse.Namespace, choose_seats: ChooseSeats) -> int:
-    """Run `orrery analyze` (errors are raised for the command line to report)."""
-    game = load_game(args.game, variants=args.variant, overlays=args.overlays)
+def run_analyze(args: argparse.Namespace, game: Game) -> int:
+    """Run `orrery analyze` on `game`, the rules the command line loaded from GAME
+    --variant --with (--strict); errors are raised for the command line to report."""
     gd: GameDef = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
     for i, seat in enumerate(seats):  # a seat's bad options are one message, not an error per game
@@ -84,7 +83,8 @@ def run_analyze(args: argparse.Namespace, choose_seats: ChooseSeats) -> int:
             create_agent(seat, gd, args.seed, i)
     compare_with = target_for_log(args.compare_with) if args.compare_with else None
     if compare_with:  # a bad overlay is reported before any game is played
-        load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with])
+        load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with],
+                  strict=args.strict)
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
                           tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
     with game_backend(args) as (backend, workers):
