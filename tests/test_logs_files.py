@@ -202,3 +202,11 @@ def test_diagnostics_of_rule_files_and_missing_files_are_kept(tmp_path: pathlib.
              Diagnostic(str(cards), 2, 5, "yaml-syntax", "bad", source_line="  x: {name: [}"),
              Diagnostic("no-such-game", 1, 1, "not-found", "no bundled game 'no-such-game'")]
     assert shown_diagnostics(found) == found
+
+
+@pytest.mark.parametrize("section", ["card_types", "boards"])
+def test_an_included_file_of_any_section_is_a_rule_file(tmp_path: pathlib.Path, section: str) -> None:
+    included = tmp_path / "part.yaml"  # newer sections count: the keys come from the schemas
+    included.write_text(f"{section}:\n  x: {{in: [}}\n", encoding="utf-8")
+    found = [Diagnostic(str(included), 2, 5, "yaml-syntax", "bad", source_line="  x: {in: [}")]
+    assert shown_diagnostics(found) == found

@@ -29,6 +29,7 @@ import attrs
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
 from interpreter.game import Game, load_game
 from interpreter.rules.loader import bundled_entries
+from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import MAX_FILE_BYTES, load_yaml
 from interpreter.runtime.saves import check_signature, check_target, read_bounded, sign, write_atomically
 from interpreter.runtime.state import State
@@ -306,10 +307,13 @@ def _looks_like_path(text: str) -> bool:
 # ---- quoting files ---------------------------------------------------------------------
 
 # A top-level key of rule files (games have `orrery:`, overlays `overlay:`, included
-# files sections only): only a file with one is quoted in diagnostics.
-RULE_FILE_KEY = re.compile(rb"^(?:\xef\xbb\xbf)?(orrery|overlay|base|include|constants|counters|zones|cards|values|"
-                           rb"modifiers|procedures|actions|triggers|events|variants|bots|views|functions|setup|"
-                           rb"flow|scoring|assumptions)[ \t]*:", re.M)
+# files sections only): only a file with one is quoted in diagnostics. Taken from the
+# schemas, so a new section counts; keys any YAML file may have (name, id, set...) do not.
+_GENERIC_KEYS = {"id", "name", "version", "description", "players", "end",
+                 "add", "patch", "remove", "replace", "set", "append", "prepend"}
+_RULE_KEYS = sorted({key for kind in ("game", "overlay", "include")
+                     for key in load_schema(kind).get("properties", {})} - _GENERIC_KEYS)
+RULE_FILE_KEY = re.compile(rb"^(?:\xef\xbb\xbf)?(" + "|".join(_RULE_KEYS).encode() + rb")[ \t]*:", re.M)
 
 
 def shown_diagnostics(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
