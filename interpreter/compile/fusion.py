@@ -33,10 +33,10 @@ from interpreter.compile.scan import walk
 from interpreter.lang import ast
 from interpreter.model import Code, Op
 from interpreter.runtime.loop import ERROR_AT
+from interpreter.runtime.programs import RANDOM_CALLS
 
 MAX_RUN = 24  # operations joined at most (a bound on generated code per entry point)
 LAPS = 8  # turns of a loop inside one run before the run loop gets control back (one step)
-RANDOM_FUNCTIONS = frozenset({"random", "pick_random", "shuffled"})
 
 
 @attrs.define
@@ -58,7 +58,7 @@ class OpSource:
 def draws_random(*nodes: ast.Node | None) -> bool:
     """Whether an expression calls a random built-in (such a statement stays an
     operation of its own, so a chance outcome can be asked for before it changes anything)."""
-    return any(isinstance(node, ast.Call) and node.name in RANDOM_FUNCTIONS
+    return any(isinstance(node, ast.Call) and node.name in RANDOM_CALLS
                for node in walk(n for n in nodes if n is not None))
 
 

@@ -80,7 +80,9 @@ def programs(gd: GameDef, raw: dict[str, Any]) -> list[tuple[str, tuple[ast.Node
     return parsed
 
 
-_RANDOM_CALLS = ("random", "pick_random", "shuffled")
+# The built-ins that draw random numbers (the compiler keeps statements calling them
+# apart, explicit chance asks for their outcomes).
+RANDOM_CALLS = frozenset({"random", "pick_random", "shuffled"})
 
 
 def uses_chance(gd: GameDef, raw: dict[str, Any]) -> bool:
@@ -93,6 +95,6 @@ def uses_chance(gd: GameDef, raw: dict[str, Any]) -> bool:
         for node in walk_expressions(body):
             if isinstance(node, ast.ZoneStmt) and node.verb == "shuffle":
                 return True
-            if isinstance(node, ast.Call) and node.name in _RANDOM_CALLS:
+            if isinstance(node, ast.Call) and node.name in RANDOM_CALLS:
                 return True
     return False
