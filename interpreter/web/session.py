@@ -65,9 +65,7 @@ class Session:
         self.log = log
         self.log_path = log_path
         self.humans = [i for i, seat in enumerate(state.seats) if parse_seat(seat).name == "human"]
-        # one page per human seat, and one for onlookers (what every player may see)
-        watchers = [*self.humans, SPECTATOR]
-        self.tokens: dict[str, int] = {secrets.token_urlsafe(24): seat for seat in watchers}
+        self.tokens: dict[str, int] = {secrets.token_urlsafe(24): seat for seat in self._viewers()}
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.version = 0
@@ -230,6 +228,7 @@ class Session:
                 agent.inform_action(state, player, text)
 
     def _viewers(self) -> list[int]:
+        """The pages: one per human seat, and one for onlookers (what every player may see)."""
         return [*self.humans, SPECTATOR]
 
     def _shown(self, text: str, player: int, words: str = "") -> dict[int, str]:
