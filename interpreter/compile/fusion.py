@@ -53,6 +53,10 @@ class OpSource:
     # runs as its own operation; in a run it is guarded (st.explicit: the run ends
     # with it, run by its own operation).
     chance: bool = False
+    # May wait for a decision (`take actions`): its lines return True when it does. A
+    # state waiting there resumes at it, so it heads a run of its own (what follows a
+    # decision, up to the next one, is one call); a run that reaches it ends with it.
+    waits: bool = False
 
 
 def draws_random(*nodes: ast.Node | None) -> bool:
@@ -81,7 +85,8 @@ def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[i
         if src is None:
             continue
         before = sources[head - 1] if head else None
-        entry = head == 0 or before is None or before.fires or before.chance or head in targets
+        entry = (head == 0 or before is None or before.fires or before.chance or before.waits or src.waits
+                 or head in targets)
         if not entry:
             continue
         run = [head]
@@ -93,12 +98,15 @@ def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[i
             # item, the statement after an if). Back at an operation of the run, the
             # run is a loop: it goes round in the function itself (LAPS times at most).
             nxt = last.goto if last.goto is not None else -1 if last.exits else run[-1] + 1
-            if not 0 <= nxt < count or sources[nxt] is None:
+            following = sources[nxt] if 0 <= nxt < count else None
+            if following is None:
                 break
             if nxt in run:
                 cycle = run.index(nxt)
                 break
             run.append(nxt)
+            if following.waits:  # a decision ahead: the state resumes there, in that one's run
+                break
         if len(run) < 2:
             continue
         code.ops[head] = _fused(em, code, sources, run, singles, cycle)

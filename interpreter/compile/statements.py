@@ -439,7 +439,13 @@ class CodeBuilder:
                     st.stack.append(Frame(bot.turn, 0, {"me": p}))
                     return False
             return suspend_for_actions(st, fr, p, group, done)
-        self.emit(node, take_actions)
+        at = self.emit(node, take_actions)
+        # In a run (fusion.py): what follows the decision runs in the same call, up to the
+        # next decision. `fr.pc` is its successor while it runs; it moves `fr.pc` back to
+        # itself when it waits, or when a bot's turn or pick is pushed on top.
+        name = self.const(take_actions, "take")
+        self.sources[at] = OpSource([f"fr.pc = {at + 1}", f"if {name}(st, fr):", "    return True",
+                                     f"if fr.pc != {at + 1}:", "    return False"], waits=True)
 
     def s_CallStmt(self, node: ast.CallStmt) -> None:
         proc = self.ctx.symbols.procedures.get(node.name)

@@ -264,6 +264,39 @@ def apply(st: State, action: Action | str) -> None:
     run(st)
 
 
+def take(st: State, chosen: Action, pending: PendingActions) -> None:
+    """`apply` of an action just listed for the pending `take actions` (the caller
+    found it by identity in `st.legal_cache`), without looking it up again: an action
+    with neither cost nor limits has nothing to pay or count, so its frame goes on
+    top at once (the same frame `_perform` pushes), and the game runs on."""
+    st.history.append(chosen.text)
+    index, values = chosen.payload
+    act = st.gd.actions[index]
+    if act.limits or act.cost:
+        waiting = st.stack[-1]
+        try:
+            _perform(st, chosen)
+        except RULE_SLIPS as err:  # as in apply()
+            where = st.gd.codes[waiting.code].wheres[waiting.pc]
+            raise rule_error(where, rule_error(f"paying for '{chosen.text}'", err)) from None
+        run(st)
+        return
+    st.pending = None
+    st.legal_cache = None
+    env = {"me": pending.player}
+    if values:
+        for param, value in zip(act.params, values, strict=True):
+            env[param.name] = value
+    stack = st.stack
+    if act.ends:
+        stack[-1].env[pending.done_key] = True
+    stack.append(Frame(act.code, 0, env))
+    if st.queue:  # (as in _perform: nothing is queued while a state waits)
+        stack.extend(reversed(st.queue))
+        st.queue = []
+    run(st)
+
+
 def _run_again(st: State) -> None:
     """After a chance outcome: run the operation that asked for it again (it takes the
     answers given so far, in order), then go on as the run loop does after an

@@ -53,12 +53,14 @@ class Layout:
 
 @attrs.frozen
 class StartTemplate:
-    """Counters at their initial values and the cards of `in:` placed, before setup."""
+    """Counters at their initial values and the cards of `in:` placed, before setup.
+    `players` is shared by the states made from it (no state changes it)."""
 
     counters: list[list[int]]
     zones: list[list[int]]
     card_def: list[int]
     loc: list[int]
+    players: list[int] = attrs.field(factory=list)
 
 
 def start_template(gd: GameDef, layout: Layout, num_players: int) -> StartTemplate:
@@ -75,4 +77,4 @@ def start_template(gd: GameDef, layout: Layout, num_players: int) -> StartTempla
                 card_def.append(card.index)
                 loc.append(slot)
                 zones[slot].append(iid)
-    return StartTemplate(counters, zones, card_def, loc)
+    return StartTemplate(counters, zones, card_def, loc, list(range(num_players)))

@@ -159,6 +159,14 @@ class State:
         text names, or else the first still to pick; the last pick carries the step out.
         Elsewhere `player`, if given, must be the player to act. IllegalActionError,
         changing nothing, for a move that is not legal."""
+        pending = self.pending
+        if type(pending) is PendingActions and player is None and not self.terminal:
+            legal = self.legal_cache  # the usual case: one of the very actions just listed
+            if legal is not None:
+                for option in legal:
+                    if option is action:
+                        decisions.take(self, option, pending)
+                        return
         if self.terminal:
             raise GameError("the game is over; no more actions")
         if isinstance(self.pending, PendingSimultaneous):
@@ -372,6 +380,8 @@ class State:
 
 
 _clone = make_clone(State)
+_blank = object.__new__
+_SEED_MASK = (1 << 64) - 1
 _JOURNALS = tuple(f for f in SAVED if f.copy == "journal")
 _JOURNALS_LAST = bool(_JOURNALS) and SAVED[len(SAVED) - len(_JOURNALS):] == _JOURNALS
 
@@ -382,32 +392,45 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     if chance_mode not in chance.MODES:
         raise GameError(f"chance must be one of {', '.join(chance.MODES)}, not {chance_mode!r}")
     gd = game.definition
-    st = State.__new__(State)
-    st.game, st.gd, st.gd_listens = game, gd, gd.listens
-    st.layout = game.layout(num_players)
-    st.n, st.players, st.seats, st.seed = num_players, list(range(num_players)), list(seats), seed
     template = game.start_template(num_players)
+    st = _blank(State)
+    # Field by field, one store each (a playout of a small game is mostly this and setup).
+    st.game = game
+    st.gd = gd
+    st.gd_listens = gd.listens
+    st.layout = game.layout(num_players)
+    st.n = num_players
+    st.players = template.players
+    st.seats = list(seats)
+    st.seed = seed
     st.counters = [c[:] for c in template.counters]
     st.zones = [z[:] for z in template.zones]
-    st.card_def, st.loc = template.card_def[:], template.loc[:]
-    st.attrs, st.revealed = {}, set()
-    st.shown, st.notes = {}, []
-    st.rng = seed & ((1 << 64) - 1)
-    st.explicit, st.unordered, st.chance_answers, st.chance_pos = chance_mode == "explicit", {}, [], 0
-    st.stack, st.queue, st.pending = [], [], None
-    st.active, st.round_no, st.turn_no = 0, 0, 0
+    st.card_def = template.card_def[:]
+    st.loc = template.loc[:]
+    st.attrs = {}
+    st.revealed = set()
+    st.shown = {}
+    st.notes = []
+    st.rng = seed & _SEED_MASK
+    st.explicit = chance_mode == "explicit"
+    st.unordered = {}
+    st.chance_answers = []
+    st.chance_pos = 0
+    st.queue = []
+    st.pending = None
+    st.active = st.round_no = st.turn_no = 0
     st.uses = {"turn": {}, "round": {}, "game": {}}
     st.grants = []
     st.ending = st.ending_reason = st.end_reason = None
-    st.terminal, st.winners = False, []
-    st.history, st.log, st.legal_cache = Journal(), Journal(), None
-    st.work, st.memo = 0, None
-    if gd.flow is not None:
-        st.stack.append(Frame(gd.flow, 0, {}))
-    if gd.start is not None:
-        st.stack.append(Frame(gd.start, 0, {}))
-    if gd.setup is not None:
-        st.stack.append(Frame(gd.setup, 0, {}))
+    st.terminal = False
+    st.winners = []
+    st.history = Journal()
+    st.log = Journal()
+    st.legal_cache = None
+    st.work = 0
+    st.memo = None
+    # The effects that start a game, last run first: setup, then `start`, then the flow.
+    st.stack = [Frame(code, 0, {}) for code in (gd.flow, gd.start, gd.setup) if code is not None]
     run(st)
     return st
 
