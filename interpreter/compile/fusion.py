@@ -37,6 +37,7 @@ from interpreter.runtime.programs import RANDOM_CALLS
 
 MAX_RUN = 24  # operations joined at most (a bound on generated code per entry point)
 LAPS = 8  # turns of a loop inside one run before the run loop gets control back (one step)
+MAX_CHAIN = 8  # runs one call may go through by forward jumps (a bound on Python's stack)
 
 
 @attrs.define
@@ -80,7 +81,9 @@ def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[i
     count = len(code.ops)
     singles = list(code.ops)  # each operation alone (fused versions replace some below)
     targets = {t for s in sources if s is not None for t in s.targets} | entries
-    for head in range(count):
+    chain: dict[int, int] = {}  # entry -> how many runs a call of it may go through
+    # Last entry first: a run jumping forward calls the final version of its target.
+    for head in reversed(range(count)):
         src = sources[head]
         if src is None:
             continue
@@ -109,12 +112,44 @@ def fuse(em: Emitter, code: Code, sources: list[OpSource | None], entries: set[i
                 break
         if len(run) < 2:
             continue
-        code.ops[head] = _fused(em, code, sources, run, singles, cycle)
+        code.ops[head] = _fused(em, code, sources, run, singles, cycle, chain)
+
+
+def _forward_calls(em: Emitter, code: Code, k: int, src: OpSource, chain: dict[int, int],
+                   called: set[int]) -> list[str]:
+    """The lines of operation `k`, each forward jump of a branch or loop exit
+    (`fr.pc = T` then `return False`, T one of its targets after k) made a call of the
+    operation at T: what the run loop would run next, without going back to it. Only
+    for operations that never push a frame (`exits` ones may: a call), and only
+    forward, so a chain of such calls never comes back (no loop escapes the step
+    budget) and is at most MAX_CHAIN runs deep."""
+    lines = src.lines
+    if src.exits or not src.targets:
+        return lines
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.lstrip()
+        pad = line[:len(line) - len(stripped)]
+        if (stripped.startswith("fr.pc = ") and i + 1 < len(lines) and lines[i + 1] == f"{pad}return False"
+                and stripped[8:].isdigit()):
+            target = int(stripped[8:])
+            if k < target < len(code.ops) and target in src.targets and chain.get(target, 1) < MAX_CHAIN:
+                called.add(target)
+                op = em.const(code.ops[target], "op")
+                out += [f"{pad}_at = {target}", f"{pad}fr.pc = {target + 1}", f"{pad}return {op}(st, fr)"]
+                i += 2
+                continue
+        out.append(line)
+        i += 1
+    return out
 
 
 def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[int], singles: list[Op],
-           cycle: int | None) -> Op:
+           cycle: int | None, chain: dict[int, int]) -> Op:
     name = em.fresh("run")
+    called: set[int] = set()
     lines = [f"def {name}(st, fr):", "    env = fr.env", f"    _at = {run[0]}"]
     if cycle is not None:
         lines.append("    _laps = 0")
@@ -133,7 +168,7 @@ def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[in
         if src.chance:  # explicit chance: the operation runs as it does alone (it may wait for an outcome)
             lines += [f"{pad}if st.explicit:", f"{pad}    fr.pc = {k + 1}",
                       f"{pad}    return {em.const(singles[k], 'single')}(st, fr)"]
-        lines.extend(pad + line for line in src.lines)
+        lines.extend(pad + line for line in _forward_calls(em, code, k, src, chain, called))
         if src.ends:
             lines.append(f"{pad}if st.terminal:")
             lines.append(f"{pad}    return False")
@@ -152,8 +187,13 @@ def _fused(em: Emitter, code: Code, sources: list[OpSource | None], run: list[in
         lines.append(f"        fr.pc = {run[-1] + 1}")
         lines.append("        return False")
     lines.append("    except Exception as _error:")
-    lines.append(f"        _error.{ERROR_AT} = _at")
+    if called:  # a run called by a jump has placed its error already
+        lines.append(f"        if not {em.const(hasattr, 'hasattr')}(_error, {ERROR_AT!r}):")
+        lines.append(f"            _error.{ERROR_AT} = _at")
+    else:
+        lines.append(f"        _error.{ERROR_AT} = _at")
     lines.append("        raise")
+    chain[run[0]] = 1 + max((chain.get(t, 1) for t in called), default=0)
     return em.define("\n".join(lines) + "\n", name, f"{code.name} (operations {_spans(run)})")  # type: ignore[no-any-return]
 
 
