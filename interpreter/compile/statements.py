@@ -163,8 +163,16 @@ class CodeBuilder:
         if ref is not None:
             ci, slot = ref
             value = self.src(node.value, "int")
-            line = f"{self.const(set_counter, 'set_counter')}(st, {ci}, {slot}, {value})"
-            self.emit_src(node, OpSource([line], fires=True), fusible)
+            cdef = next(c for c in self.ctx.symbols.counters.values() if c.index == ci)
+            low = -MAX_INT if cdef.min is None else max(cdef.min, -MAX_INT)
+            high = MAX_INT if cdef.max is None else min(cdef.max, MAX_INT)
+            # A whole number within the counter's bounds that no trigger listens to is
+            # stored as it is (what set_counter would do); anything else goes through it.
+            fits = f"type(_value) is int and {low} <= _value <= {high}"
+            lines = [f"_slot = {slot}", f"_value = {value}", f"if {fits} and ('changed', {ci}) not in st.gd_listens:",
+                     f"    st.counters[{ci}][_slot] = _value", "else:",
+                     f"    {self.const(set_counter, 'set_counter')}(st, {ci}, _slot, _value)"]
+            self.emit_src(node, OpSource(lines, fires=True), fusible)
             return
         if isinstance(target, ast.Attr):
             card, value = self.src(target.target, "card"), self.src(node.value)
@@ -223,9 +231,7 @@ class CodeBuilder:
             source = src(st, env)
             if remaining is None:
                 remaining = count(st, env)
-                if type(remaining) is not int or remaining < 0:
-                    raise RuleRuntimeError(f"cannot draw {remaining!r} cards (a whole number, 0 or more)",
-                                           code="bad-value")
+                _check_draw_count(remaining)
             elif remaining >= 0:  # explicit chance, a card dealt: go on (count's chance answers are read again)
                 count(st, env)
             elif remaining < 0:  # the refill's triggers have run: now refill, then go on
@@ -233,31 +239,35 @@ class CodeBuilder:
                 _refill(st, source)
                 if not st.zones[source]:  # nothing to draw even after the refill
                     return False
-            dest = dst(st, env)
-            zones = st.zones
-            while remaining > 0:
-                pile = zones[source]
-                if pile:
-                    if st.unordered:  # explicit chance: which card is on top of a shuffled pile?
-                        chance.before_deal(st, source, env, left, remaining)
-                    place_card(st, pile[-1], dest)
-                    remaining -= 1
-                    continue
-                zdef = st.gd.zones[st.layout.zdef[source]]
-                if zdef.refill_from is None:
-                    break
-                # Let triggers on the refill run first (e.g. "add a card before shuffling"),
-                # even when the refill source is empty: they may put the card there.
-                if ("refill", zdef.index) in st.gd_listens:
-                    fire(st, "refill", zdef.index, {"player": st.layout.zowner[source]})
-                    env[left] = -remaining
-                    fr.pc -= 1
-                    return False
-                if not zones[_refill_slot(st, source)]:
-                    break
-                _refill(st, source)
-            return False
+            return _deal(st, fr, left, source, remaining, dst(st, env))
+        at = self.here()
         self.emit_chancy(node, draw, fires=True)
+        # In a run, without explicit chance (the guard has run the closure then): a draw
+        # from a pile that holds enough cards is written out; running again after a
+        # refill's triggers (the closure's locals) and short piles go through _deal.
+        place, deal, check = (self.const(place_card, "place_card"), self.const(_deal, "deal"),
+                              self.const(_check_draw_count, "check_count"))
+        chancy = self.sources[at]
+        assert chancy is not None
+        self.sources[at] = attrs.evolve(chancy, lines=[
+            f"fr.pc = {at + 1}",
+            f"if {left!r} in env or st.unordered:",
+            *("    " + line for line in chancy.lines[1:]),
+            "else:",
+            f"    _source = {self.zone_src(node.source)}",
+            f"    _count = {self.src(node.count, 'int')}",
+            "    if type(_count) is not int or _count < 0:",
+            f"        {check}(_count)",
+            f"    _dest = {self.zone_src(node.dest)}",
+            "    _pile = st.zones[_source]",
+            "    if len(_pile) >= _count:",
+            "        while _count:",
+            f"            {place}(st, _pile[-1], _dest)",
+            "            _count -= 1",
+            "    else:",
+            f"        {deal}(st, fr, {left!r}, _source, _count, _dest)",
+            f"        if fr.pc != {at + 1}:",
+            "            return False"])
 
     def s_ZoneStmt(self, node: ast.ZoneStmt) -> None:
         slot, done = self.zone(node.zone), self.hidden("shuffled")
@@ -444,8 +454,9 @@ class CodeBuilder:
         # next decision. `fr.pc` is its successor while it runs; it moves `fr.pc` back to
         # itself when it waits, or when a bot's turn or pick is pushed on top.
         name = self.const(take_actions, "take")
-        self.sources[at] = OpSource([f"fr.pc = {at + 1}", f"if {name}(st, fr):", "    return True",
-                                     f"if fr.pc != {at + 1}:", "    return False"], waits=True)
+        self.sources[at] = OpSource([f"if env.pop({done!r}, False):", "    pass",  # the decision is made: go on
+                                     "else:", f"    fr.pc = {at + 1}", f"    if {name}(st, fr):", "        return True",
+                                     f"    if fr.pc != {at + 1}:", "        return False"], waits=True)
 
     def s_CallStmt(self, node: ast.CallStmt) -> None:
         proc = self.ctx.symbols.procedures.get(node.name)
@@ -640,6 +651,41 @@ def _change(st: Any, ci: int, amount: int, slot: int, verb: str) -> None:
 def _refresh(st: Any, event: str, player: int) -> None:
     if (event, -1) in st.gd_listens:
         fire(st, event, -1, {"player": player})
+
+
+def _check_draw_count(count: Any) -> None:
+    if type(count) is not int or count < 0:
+        raise RuleRuntimeError(f"cannot draw {count!r} cards (a whole number, 0 or more)", code="bad-value")
+
+
+def _deal(st: Any, fr: Frame, left: str, source: int, remaining: int, dest: int) -> bool:
+    """The cards of a draw, one by one from the top of `source` to `dest`, refilling an
+    empty pile as its zone says (the refill's triggers first: the draw then stops and
+    runs again, its count kept in the local `left`)."""
+    env = fr.env
+    zones = st.zones
+    while remaining > 0:
+        pile = zones[source]
+        if pile:
+            if st.unordered:  # explicit chance: which card is on top of a shuffled pile?
+                chance.before_deal(st, source, env, left, remaining)
+            place_card(st, pile[-1], dest)
+            remaining -= 1
+            continue
+        zdef = st.gd.zones[st.layout.zdef[source]]
+        if zdef.refill_from is None:
+            break
+        # Let triggers on the refill run first (e.g. "add a card before shuffling"),
+        # even when the refill source is empty: they may put the card there.
+        if ("refill", zdef.index) in st.gd_listens:
+            fire(st, "refill", zdef.index, {"player": st.layout.zowner[source]})
+            env[left] = -remaining
+            fr.pc -= 1
+            return False
+        if not zones[_refill_slot(st, source)]:
+            break
+        _refill(st, source)
+    return False
 
 
 def _refill_slot(st: Any, source: int) -> int:
