@@ -130,7 +130,7 @@ class Game:
         seat_list = list(seats) if seats else ["random"] * n
         if len(seat_list) != n:
             raise GameError(f"{len(seat_list)} seats given for {n} players")
-        for seat in seat_list:
+        for seat in seat_list if seats else seat_list[:1]:  # (by default one kind, checked once)
             if seat not in self._valid_seats:
                 check_seat(seat, gd)
                 self._valid_seats.add(seat)

@@ -146,6 +146,8 @@ class State:
         first player still to pick (so a step can be played one seat at a time)."""
         if self.terminal:
             return []
+        if player is None and self.legal_cache is not None and type(self.pending) is PendingActions:
+            return self.legal_cache[:]  # the usual case: listed when the state began to wait
         if isinstance(self.pending, PendingSimultaneous):
             return list(simultaneous.legal_for(self, self.pending.player if player is None else player))
         if player is not None and player != self.current_player():
@@ -403,8 +405,8 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     st.players = template.players
     st.seats = list(seats)
     st.seed = seed
-    st.counters = [c[:] for c in template.counters]
-    st.zones = [z[:] for z in template.zones]
+    st.counters = [*map(list.copy, template.counters)]
+    st.zones = [*map(list.copy, template.zones)]
     st.card_def = template.card_def[:]
     st.loc = template.loc[:]
     st.attrs = {}
