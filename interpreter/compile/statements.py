@@ -278,7 +278,11 @@ class CodeBuilder:
                 return False
             shuffle_in_place(st, st.zones[slot(st, fr.env)])
             return False
+        at = self.here()
         self.emit_chancy(node, shuffle, fires=False)
+        # In a run, without explicit chance (the guard has run the closure then), written out.
+        mix = self.const(shuffle_in_place, "shuffle_in_place")
+        self.sources[at] = OpSource([f"{mix}(st, st.zones[{self.zone_src(node.zone)}])"], chance=True)
 
     def s_CardsStmt(self, node: ast.CardsStmt) -> None:
         cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")

@@ -41,11 +41,11 @@ def run(st: State) -> None:
         code = codes[fr.code]
         ops = code.ops
         count = len(ops)
-        depth = len(stack)
         pc = fr.pc
         # Run this frame's operations until it ends or another frame goes on top. The
         # inner loop checks only what most operations cannot change: an ending game
-        # clears the stack (finish), so a changed depth covers it too.
+        # clears the stack (finish), so a changed top covers it too (operations push
+        # frames or clear the stack; none takes a frame off or puts one in another's place).
         while pc < count:
             fr.pc = pc + 1
             try:  # free unless raised (Python 3.11+)
@@ -68,7 +68,7 @@ def run(st: State) -> None:
                                  "ends?)")
                     raise RuleRuntimeError(what, code="step-budget").within(code.wheres[pc])
                 budget, refilled_at = STEP_BUDGET, st.turn_no
-            if st.queue or len(stack) != depth:
+            if st.queue or not stack or stack[-1] is not fr:
                 break
             pc = fr.pc
         else:

@@ -41,6 +41,12 @@ def derived_below(st: State, n: int, salt: int) -> int:
 
 def shuffle_in_place(st: State, items: list[Any]) -> None:
     charge(st, items)  # shuffling huge decks again and again is bounded work per step (work.py)
+    x = st.rng
     for i in range(len(items) - 1, 0, -1):
-        j = next_u64(st) % (i + 1)
+        # next_u64, written out: one call per shuffle instead of one per card
+        x = (x + 0x9E3779B97F4A7C15) & _MASK
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = (z ^ (z >> 31)) % (i + 1)
         items[i], items[j] = items[j], items[i]
+    st.rng = x

@@ -432,7 +432,13 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     st.work = 0
     st.memo = None
     # The effects that start a game, last run first: setup, then `start`, then the flow.
-    st.stack = [Frame(code, 0, {}) for code in (gd.flow, gd.start, gd.setup) if code is not None]
+    st.stack = stack = []
+    if gd.flow is not None:
+        stack.append(Frame(gd.flow, 0, {}))
+    if gd.start is not None:
+        stack.append(Frame(gd.start, 0, {}))
+    if gd.setup is not None:
+        stack.append(Frame(gd.setup, 0, {}))
     run(st)
     return st
 
