@@ -137,7 +137,7 @@ def _forward_calls(em: Emitter, code: Code, k: int, src: OpSource, chain: dict[i
             target = int(stripped[8:])
             if k < target < len(code.ops) and target in src.targets and chain.get(target, 1) < MAX_CHAIN:
                 called.add(target)
-                op = em.const(code.ops[target], "op")
+                op = em.const(code.ops[target], "goto")
                 out += [f"{pad}_at = {target}", f"{pad}fr.pc = {target + 1}", f"{pad}return {op}(st, fr)"]
                 i += 2
                 continue

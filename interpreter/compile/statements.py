@@ -441,9 +441,12 @@ class CodeBuilder:
         done = self.hidden("done")
 
         def take_actions(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            if env.pop(done, False):
+            if fr.env.pop(done, False):
                 return False
+            return take_now(st, fr)
+
+        def take_now(st: Any, fr: Frame) -> bool:  # (the decision is still to make)
+            env = fr.env
             p = st.active if player is None else player(st, env)
             if st.gd.bots:
                 bot = st.gd.bots.get(st.seats[p])
@@ -457,7 +460,7 @@ class CodeBuilder:
         # In a run (fusion.py): what follows the decision runs in the same call, up to the
         # next decision. `fr.pc` is its successor while it runs; it moves `fr.pc` back to
         # itself when it waits, or when a bot's turn or pick is pushed on top.
-        name = self.const(take_actions, "take")
+        name = self.const(take_now, "take")
         self.sources[at] = OpSource([f"if env.pop({done!r}, False):", "    pass",  # the decision is made: go on
                                      "else:", f"    fr.pc = {at + 1}", f"    if {name}(st, fr):", "        return True",
                                      f"    if fr.pc != {at + 1}:", "        return False"], waits=True)

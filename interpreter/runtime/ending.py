@@ -45,7 +45,10 @@ def finish(st: State, winners: Any, reason: str) -> None:
         winners = score_winners(st)
     elif not isinstance(winners, list):
         winners = [winners]
-    st.winners = sorted({int(w) for w in winners if w is not None})
+    if len(winners) == 1 and type(winners[0]) is int:  # the usual case: one winner, a seat
+        st.winners = [winners[0]]
+    else:
+        st.winners = sorted({int(w) for w in winners if w is not None})
     st.terminal = True
     st.end_reason = reason
     st.stack.clear()
