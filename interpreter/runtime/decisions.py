@@ -121,8 +121,27 @@ def legal_actions(st: State) -> list[Action]:
     return result
 
 
+_FIXED: dict[int, tuple[tuple[ActionDef, ...], tuple[Action, ...] | None]] = {}  # see _fixed_listing
+
+
+def _fixed_listing(actions: tuple[ActionDef, ...]) -> tuple[Action, ...] | None:
+    """The listing of a group whose actions are always legal (no parameters, condition,
+    cost or use limit: "pass", "bet"), the same in every state for every player; None
+    for other groups. Kept by the group's tuple of actions (held, so its id stays its own)."""
+    kept = _FIXED.get(id(actions))
+    if kept is None or kept[0] is not actions:
+        fixed = all(not a.params and a.condition is None and not a.cost and not a.limits for a in actions)
+        kept = (actions, tuple(_bare(a.id, a.index) for a in actions) if fixed else None)
+        if len(_FIXED) < 4096:
+            _FIXED[id(actions)] = kept
+    return kept[1]
+
+
 def group_actions(st: State, group: str, player: int) -> list[Action]:
     """The legal actions of `group` for `player` in this state, in their stable order."""
+    fixed = _fixed_listing(st.gd.groups[group])
+    if fixed is not None:
+        return list(fixed)
     result: list[Action] = []
     resolution_work, st.work = st.work, 0  # a listing has a work budget of its own (work.py)
     # Declared values are memoised for the listing (st.memo, counters.value_of): the
