@@ -462,8 +462,13 @@ class CodeBuilder:
         # next decision. `fr.pc` is its successor while it runs; it moves `fr.pc` back to
         # itself when it waits, or when a bot's turn or pick is pushed on top.
         name = self.const(take_now, "take")
+        ask = [f"    if {name}(st, fr):", "        return True"]
+        if player is None:  # the player to act, in a game without bots: wait for them here
+            suspend = self.const(suspend_for_actions, "suspend_for_actions")
+            ask = ["    if st.gd.bots:", *("    " + line for line in ask),
+                   f"    elif {suspend}(st, fr, st.active, {group!r}, {done!r}):", "        return True"]
         self.sources[at] = OpSource([f"if env.pop({done!r}, False):", "    pass",  # the decision is made: go on
-                                     "else:", f"    fr.pc = {at + 1}", f"    if {name}(st, fr):", "        return True",
+                                     "else:", f"    fr.pc = {at + 1}", *ask,
                                      f"    if fr.pc != {at + 1}:", "        return False"], waits=True)
 
     def s_CallStmt(self, node: ast.CallStmt) -> None:

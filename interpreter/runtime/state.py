@@ -147,8 +147,6 @@ class State:
         first player still to pick (so a step can be played one seat at a time)."""
         if self.terminal:
             return []
-        if player is None and self.legal_cache is not None and type(self.pending) is PendingActions:
-            return self.legal_cache[:]  # the usual case: listed when the state began to wait
         if isinstance(self.pending, PendingSimultaneous):
             return list(simultaneous.legal_for(self, self.pending.player if player is None else player))
         if player is not None and player != self.current_player():
