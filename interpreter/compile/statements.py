@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.draws import check_count, deal, draw_op, written_lines
 from interpreter.compile.endings import check_name
 from interpreter.compile.expressions import (
     ME,
@@ -223,52 +224,16 @@ class CodeBuilder:
         self.emit_src(node, OpSource(lines, fires=True), not draws_random(node))
 
     def s_Draw(self, node: ast.Draw) -> None:
-        count, src, dst = self.expr(node.count, "int"), self.zone(node.source), self.zone(node.dest)
-        left = self.hidden("draw")
-
-        def draw(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            remaining = env.pop(left, None)
-            source = src(st, env)
-            if remaining is None:
-                remaining = count(st, env)
-                _check_draw_count(remaining)
-            elif remaining >= 0:  # explicit chance, a card dealt: go on (count's chance answers are read again)
-                count(st, env)
-            elif remaining < 0:  # the refill's triggers have run: now refill, then go on
-                remaining = -remaining
-                _refill(st, source)
-                if not st.zones[source]:  # nothing to draw even after the refill
-                    return False
-            return _deal(st, fr, left, source, remaining, dst(st, env))
-        at = self.here()
-        self.emit_chancy(node, draw, fires=True)
-        # In a run, without explicit chance (the guard has run the closure then): a draw
-        # from a pile that holds enough cards is written out; running again after a
-        # refill's triggers (the closure's locals) and short piles go through _deal.
-        place, deal, check = (self.const(place_card, "place_card"), self.const(_deal, "deal"),
-                              self.const(_check_draw_count, "check_count"))
+        left, at = self.hidden("draw"), self.here()
+        self.emit_chancy(node, draw_op(self.expr(node.count, "int"), self.zone(node.source), self.zone(node.dest),
+                                       left), fires=True)
         chancy = self.sources[at]
         assert chancy is not None
-        self.sources[at] = attrs.evolve(chancy, lines=[
-            f"fr.pc = {at + 1}",
-            f"if {left!r} in env or st.unordered:",
-            *("    " + line for line in chancy.lines[1:]),
-            "else:",
-            f"    _source = {self.zone_src(node.source)}",
-            f"    _count = {self.src(node.count, 'int')}",
-            "    if type(_count) is not int or _count < 0:",
-            f"        {check}(_count)",
-            f"    _dest = {self.zone_src(node.dest)}",
-            "    _pile = st.zones[_source]",
-            "    if len(_pile) >= _count:",
-            "        while _count:",
-            f"            {place}(st, _pile[-1], _dest)",
-            "            _count -= 1",
-            "    else:",
-            f"        {deal}(st, fr, {left!r}, _source, _count, _dest)",
-            f"        if fr.pc != {at + 1}:",
-            "            return False"])
+        names = {name: self.const(fn, name) for name, fn in
+                 (("place_card", place_card), ("deal", deal), ("check_count", check_count))}
+        self.sources[at] = attrs.evolve(chancy, lines=written_lines(
+            at, left, chancy.lines[1:], self.zone_src(node.source), self.src(node.count, "int"),
+            self.zone_src(node.dest), names))
 
     def s_ZoneStmt(self, node: ast.ZoneStmt) -> None:
         slot, done = self.zone(node.zone), self.hidden("shuffled")
@@ -666,61 +631,6 @@ def _change(st: Any, ci: int, amount: int, slot: int, verb: str) -> None:
 def _refresh(st: Any, event: str, player: int) -> None:
     if (event, -1) in st.gd_listens:
         fire(st, event, -1, {"player": player})
-
-
-def _check_draw_count(count: Any) -> None:
-    if type(count) is not int or count < 0:
-        raise RuleRuntimeError(f"cannot draw {count!r} cards (a whole number, 0 or more)", code="bad-value")
-
-
-def _deal(st: Any, fr: Frame, left: str, source: int, remaining: int, dest: int) -> bool:
-    """The cards of a draw, one by one from the top of `source` to `dest`, refilling an
-    empty pile as its zone says (the refill's triggers first: the draw then stops and
-    runs again, its count kept in the local `left`)."""
-    env = fr.env
-    zones = st.zones
-    while remaining > 0:
-        pile = zones[source]
-        if pile:
-            if st.unordered:  # explicit chance: which card is on top of a shuffled pile?
-                chance.before_deal(st, source, env, left, remaining)
-            place_card(st, pile[-1], dest)
-            remaining -= 1
-            continue
-        zdef = st.gd.zones[st.layout.zdef[source]]
-        if zdef.refill_from is None:
-            break
-        # Let triggers on the refill run first (e.g. "add a card before shuffling"),
-        # even when the refill source is empty: they may put the card there.
-        if ("refill", zdef.index) in st.gd_listens:
-            fire(st, "refill", zdef.index, {"player": st.layout.zowner[source]})
-            env[left] = -remaining
-            fr.pc -= 1
-            return False
-        if not zones[_refill_slot(st, source)]:
-            break
-        _refill(st, source)
-    return False
-
-
-def _refill_slot(st: Any, source: int) -> int:
-    zdef = st.gd.zones[st.layout.zdef[source]]
-    owner = st.layout.zowner[source]
-    assert zdef.refill_from is not None
-    base = st.layout.zbase[zdef.refill_from]
-    return base + owner if owner >= 0 and st.gd.zones[zdef.refill_from].scope == "player" else base
-
-
-def _refill(st: Any, source: int) -> None:
-    zdef = st.gd.zones[st.layout.zdef[source]]
-    from_slot = _refill_slot(st, source)
-    for iid in list(st.zones[from_slot]):
-        place_card(st, iid, source)
-    if zdef.refill_shuffle:
-        if st.explicit:
-            chance.mark(st, source)
-        else:
-            shuffle_in_place(st, st.zones[source])
 
 
 def _placeholder(st: Any, fr: Frame) -> bool:  # replaced by patch() before use
