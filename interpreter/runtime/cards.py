@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import MAX_CARDS
 from interpreter.runtime.chance import leave_run
@@ -87,6 +89,39 @@ def as_cards(value: Any) -> list[int]:
 def card_owners(st: State, def_index: int) -> dict[int, int]:
     """Players who hold a copy of the card in one of its active zones -> that copy. A
     copy in a shared zone (a face-up card on the table) works for every player."""
+    index = _copy_index(st)
+    slots = index.active[def_index]
+    if not slots:
+        return {}
+    loc = st.loc
+    found = -1
+    for iid in index.copies[def_index]:
+        if loc[iid] in slots:
+            if found >= 0:  # two copies in play: zone order decides, as the scan does
+                return _scan_owners(st, def_index)
+            found = iid
+    if found < 0:
+        return {}
+    owner = st.layout.zowner[loc[found]]
+    return {owner: found} if owner >= 0 else dict.fromkeys(range(st.n), found)
+
+
+def in_play(st: State, def_index: int) -> bool:
+    """Whether a copy of the card is in one of its active zones: the question a card's
+    modifier asks for every value read, answered by the card's few copies (most often
+    none in play) rather than a walk of its zones."""
+    index = _copy_index(st)
+    slots = index.active[def_index]
+    if slots:
+        loc = st.loc
+        for iid in index.copies[def_index]:
+            if loc[iid] in slots:
+                return True
+    return False
+
+
+def _scan_owners(st: State, def_index: int) -> dict[int, int]:
+    """card_owners by going through the card's active zones in order (the definition)."""
     card = st.gd.cards[def_index]
     layout = st.layout
     owners: dict[int, int] = {}
@@ -100,3 +135,87 @@ def card_owners(st: State, def_index: int) -> dict[int, int]:
                     for p in (owner,) if owner >= 0 else range(st.n):
                         owners.setdefault(p, iid)
     return owners
+
+
+@attrs.frozen
+class CopyIndex:
+    """Where to look for a card definition's copies in one state: `copies[d]`, the
+    copies of definition d (in card order), and `active[d]`, the zone slots where its
+    modifiers work (empty for most cards). Made for one `card_def` list (`cards`, by
+    identity) when it held `known` cards: the list is only ever appended to, so the
+    index stays right for its first `known` cards, and is extended when cards are created."""
+
+    cards: list[int]
+    known: int
+    layout: Any
+    copies: tuple[tuple[int, ...], ...]
+    active: tuple[frozenset[int], ...]
+
+
+# The index of the state last asked (one entry: a playout asks of one state at a time;
+# a tuple swapped whole, so threads at worst rebuild it).
+_last: list[CopyIndex | None] = [None]
+# Per start template (by identity, kept alive with it): the copies of its cards, so a
+# new or cloned state whose cards begin as the template's needs no walk of its cards.
+_by_template: dict[int, tuple[Any, CopyIndex]] = {}
+
+
+def _copy_index(st: State) -> CopyIndex:
+    index = _last[0]
+    cards = st.card_def
+    if index is not None and index.cards is cards and index.known == len(cards) and index.layout is st.layout:
+        return index
+    index = _build_index(st)
+    _last[0] = index
+    return index
+
+
+def _build_index(st: State) -> CopyIndex:
+    cards = st.card_def
+    layout = st.layout
+    old = _last[0]
+    if old is not None and old.cards is cards and old.layout is layout and old.known < len(cards):
+        base: CopyIndex | None = old  # cards were created since: extend
+    else:
+        base = _template_index(st)
+        if base is not None and cards[:base.known] != base.cards[:base.known]:
+            base = None  # a state whose cards do not begin as the template's (a save): walk them all
+    if base is None:
+        copies: list[list[int]] = [[] for _ in st.gd.cards]
+        start = 0
+        active = _active_slots(st)
+    else:
+        copies = [list(c) for c in base.copies]
+        start = base.known
+        active = base.active
+    for iid in range(start, len(cards)):
+        copies[cards[iid]].append(iid)
+    return CopyIndex(cards, len(cards), layout, tuple(tuple(c) for c in copies), active)
+
+
+def _template_index(st: State) -> CopyIndex | None:
+    template = st.game.start_template(st.n)
+    kept = _by_template.get(id(template))
+    if kept is not None and kept[0] is template:
+        return kept[1]
+    cards = template.card_def
+    copies: list[list[int]] = [[] for _ in st.gd.cards]
+    for iid, d in enumerate(cards):
+        copies[d].append(iid)
+    index = CopyIndex(cards, len(cards), st.layout, tuple(tuple(c) for c in copies), _active_slots(st))
+    if len(_by_template) > 64:
+        _by_template.clear()
+    _by_template[id(template)] = (template, index)
+    return index
+
+
+def _active_slots(st: State) -> tuple[frozenset[int], ...]:
+    layout = st.layout
+    out = []
+    for card in st.gd.cards:
+        slots: set[int] = set()
+        for zi in card.active_in:
+            base = layout.zbase[zi]
+            slots.update(range(base, base + (st.n if st.gd.zones[zi].scope == "player" else 1)))
+        out.append(frozenset(slots))
+    return tuple(out)

@@ -1,0 +1,147 @@
+"""The fast paths of the big games give what the general code gives: who holds a card
+in play found from the card's copies (runtime/cards.py) equals the walk of its zones,
+in new, cloned, resumed and card-creating states.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from conftest import play, toy
+
+from interpreter import load_game
+from interpreter.runtime import cards, counters
+
+BANNERS = """
+players: {min: 3, max: 3}
+values:
+  hand_size: {of: player, base: "5"}
+zones:
+  shelf: {scope: global, visible: all}
+  table: {scope: global, visible: all}
+  tableau: {scope: player, visible: all}
+card_types:
+  banner:
+    in: shelf
+    active_in: [tableau, table]
+cards:
+  war-banner:
+    name: War Banner
+    type: banner
+    applies_to: "p != owner"
+    modifiers:
+      shrink: {value: hand_size, op: add, amount: "-1"}
+  plain-banner:
+    name: Plain Banner
+    type: banner
+    modifiers:
+      grow: {value: hand_size, op: add, amount: "2"}
+actions:
+  take:
+    during: main
+    params: {c: "shelf"}
+    effect: "move c to tableau(me)"
+  share:
+    during: main
+    params: {c: "tableau(me)"}
+    effect: "move c to table"
+  make:
+    during: main
+    effect: 'create 1 "plain-banner" in tableau(me)'
+  pass: {during: main, ends: turn}
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+
+def _same_as_the_walk(st: Any) -> None:
+    for d in range(len(st.gd.cards)):
+        walked = cards._scan_owners(st, d)
+        assert cards.card_owners(st, d) == walked
+        assert list(cards.card_owners(st, d).items()) == list(walked.items())  # order too
+        assert cards.in_play(st, d) == bool(walked)
+
+
+def _hands(st: Any) -> list[int]:
+    vdef = next(v for v in st.gd.values if v.name == "hand_size")
+    return [counters.value_of(st, vdef.index, p) for p in range(st.n)]
+
+
+def test_holders_follow_moves_creations_clones_and_resumes(tmp_path):
+    game = toy(tmp_path, BANNERS)
+    st = game.new_initial_state(3, seed=1)
+    _same_as_the_walk(st)
+    assert _hands(st) == [5, 5, 5]
+    play(st, "take plain-banner#1")
+    _same_as_the_walk(st)
+    assert _hands(st) == [7, 5, 5]
+    play(st, "pass", "make")  # P2 makes a copy: a card the start did not have
+    assert len(st.card_def) == 3
+    _same_as_the_walk(st)
+    assert _hands(st) == [7, 7, 5]
+    play(st, "take war-banner#0")  # P2 holds the war banner: the others shrink
+    _same_as_the_walk(st)
+    assert _hands(st) == [6, 7, 4]
+    copy = st.clone()
+    play(copy, "share war-banner#0")  # on the shared table it is everyone's: all shrink
+    _same_as_the_walk(copy)
+    assert _hands(copy) == [6, 6, 4]
+    _same_as_the_walk(st)  # the original is untouched by its clone's moves
+    assert _hands(st) == [6, 7, 4]
+    resumed = game.state_from_json(st.to_json())
+    _same_as_the_walk(resumed)
+    assert _hands(resumed) == [6, 7, 4]
+    play(resumed, "pass", "make")  # P3 makes one after the resume
+    _same_as_the_walk(resumed)
+    assert _hands(resumed) == [6, 7, 6]
+    assert _hands(st) == [6, 7, 4]
+
+
+def test_two_copies_in_play_go_by_zone_order(tmp_path):
+    st = toy(tmp_path, BANNERS).new_initial_state(3, seed=1)
+    play(st, "make", "make", "take plain-banner#1")  # P1 holds three copies: 2, 3, 1
+    _same_as_the_walk(st)
+    assert cards.card_owners(st, 1) == {0: 2}  # the first in its tableau (bottom first)
+    play(st, "share plain-banner#2")  # one on the table: the table's copy for the others
+    _same_as_the_walk(st)
+    assert list(cards.card_owners(st, 1).items()) == [(0, 3), (1, 2), (2, 2)]
+    assert _hands(st) == [7, 7, 7]
+
+
+def test_cards_that_do_not_begin_as_the_start_are_indexed_from_their_own_list(tmp_path):
+    # Saves are checked by replaying their actions, so a state's first cards are always
+    # the start's; the index still does not count on it.
+    game = toy(tmp_path, BANNERS)
+    st = game.new_initial_state(3, seed=1)
+    play(st, "make", "pass", "take plain-banner#1")
+    resumed = game.state_from_json(st.to_json())
+    assert resumed.card_def == [0, 1, 1]
+    resumed.card_def = [1, 0, 1]  # the war banner is the one P2 took
+    _same_as_the_walk(resumed)
+    assert _hands(resumed) == [6, 5, 4]  # P1 made a plain banner, P2 holds the war banner
+
+
+def test_a_player_that_cannot_be_a_key_fails_as_before(tmp_path):
+    st = toy(tmp_path, BANNERS).new_initial_state(3, seed=1)
+    with pytest.raises(TypeError):
+        counters.card_reaching(st, 1, [0])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("target", ["race-to-mars", "for-all-mankind", "rocketmen"])
+def test_holders_equal_the_walk_through_random_playouts(target):
+    game = load_game(target)
+    rng = random.Random(3)
+    st = game.new_initial_state(seed=3)
+    for step in range(400):
+        if st.is_terminal():
+            break
+        _same_as_the_walk(st)
+        if step % 50 == 0:
+            _same_as_the_walk(st.clone())
+            _same_as_the_walk(game.state_from_json(st.to_json()))
+        st.apply_action(rng.choice(st.legal_actions()))
