@@ -145,3 +145,26 @@ def test_holders_equal_the_walk_through_random_playouts(target):
             _same_as_the_walk(st.clone())
             _same_as_the_walk(game.state_from_json(st.to_json()))
         st.apply_action(rng.choice(st.legal_actions()))
+
+
+def _outcome(fn: Any, st: Any, player: Any) -> tuple[Any, ...]:
+    try:
+        return ("value", fn(st, player))
+    except Exception as err:  # compared, not hidden
+        return ("error", type(err).__name__)
+
+
+def test_a_value_asks_once_which_cards_are_in_play_and_gives_the_walks_value(tmp_path):
+    game = toy(tmp_path, BANNERS)
+    generated = game.definition.actions[0].lister.__globals__["_value_of_0"]
+    st = game.new_initial_state(3, seed=1)
+    states = [st.clone()]
+    for move in ("take plain-banner#1", "pass", "make", "take war-banner#0", "share war-banner#0"):
+        play(st, move)
+        states.append(st.clone())
+    for state in states:
+        for player in (0, 1, 2, -1, 7, True, "x", None, [0]):  # odd players fail or not as the walk does
+            walked = _outcome(lambda s, p: counters.value_of(s, 0, p), state, player)
+            assert _outcome(generated, state, player) == walked, (player, walked)
+    assert _outcome(generated, states[-1], [0])[0] == "error"
+    assert _outcome(generated, states[-1], 1) == ("value", 6)

@@ -120,6 +120,18 @@ def in_play(st: State, def_index: int) -> bool:
     return False
 
 
+def live_cards(st: State, defs: tuple[int, ...]) -> frozenset[int]:
+    """Those of `defs` with a copy in one of their active zones: a value with many
+    card modifiers asks once, then calls `card_reaching` only for these."""
+    index = _copy_index(st)
+    active, copies, loc = index.active, index.copies, st.loc
+    live = [d for d in defs if (slots := active[d]) and any(loc[iid] in slots for iid in copies[d])]
+    return frozenset(live) if live else _NONE
+
+
+_NONE: frozenset[int] = frozenset()
+
+
 def _scan_owners(st: State, def_index: int) -> dict[int, int]:
     """card_owners by going through the card's active zones in order (the definition)."""
     card = st.gd.cards[def_index]
