@@ -168,3 +168,107 @@ def test_a_value_asks_once_which_cards_are_in_play_and_gives_the_walks_value(tmp
             assert _outcome(generated, state, player) == walked, (player, walked)
     assert _outcome(generated, states[-1], [0])[0] == "error"
     assert _outcome(generated, states[-1], 1) == ("value", 6)
+
+
+# ---- calls kept for a whole comprehension (compile/expressions.py `hoisted`) ----------
+
+KEPT = """
+counters:
+  vp: {scope: player, initial: 1}
+values:
+  weight: {of: player, base: "len([c for c in hand(p)]) + vp(p)"}
+  broken: {of: player, base: "vp(p) / (vp(p) - 1)"}
+functions:
+  weighed: {params: [p], value: "[weight(p) + x for x in [1, 2, 3, 4]]"}
+  helper: {params: [p], value: "len([c for c in hand(p)])"}
+  helped: {params: [p], value: "[helper(p) + x for x in [1, 2, 3, 4]]"}
+  risky: {params: [p, n], value: "[broken(p) for x in range(n)]"}
+zones:
+  deck: {scope: global}
+  hand: {scope: player}
+card_types:
+  coin: {in: deck}
+cards:
+  a: {name: A, type: coin, count: 3}
+actions:
+  deal:
+    during: main
+    params: {c: deck}
+    condition: "len([x for x in [1, 2, 3] if weight(me) + x > 0]) == 3"
+    effect: "move c to hand(me)"
+  pass: {during: main, ends: turn}
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+
+def _kept_game(tmp_path: Any) -> tuple[dict[str, Any], Any, list[Any]]:
+    """The game's namespace of generated code, a state, and its functions' table."""
+    game = toy(tmp_path, KEPT)
+    ns = game.definition.actions[0].lister.__globals__
+    table = next(v for k, v in ns.items() if k.startswith("_functions"))
+    st = game.new_initial_state(2, seed=1)
+    play(st, "deal a#0", "deal a#1")  # P1 holds two cards: weight(0) = 2 + 1
+    return ns, st, table
+
+
+def _counting(ns: dict[str, Any], name: str, calls: list[Any]) -> None:
+    inner = ns[name]
+
+    def counted(st: Any, player: Any) -> Any:
+        calls.append(player)
+        return inner(st, player)
+    ns[name] = counted
+
+
+def test_a_value_read_for_every_item_is_worked_out_once_and_charged_as_before(tmp_path):
+    ns, st, table = _kept_game(tmp_path)
+    weighed = table[0]
+    st.work = 0
+    assert weighed(st, {"p": 0}) == [4, 5, 6, 7]
+    # outside a listing every read of weight(0) goes through P1's hand again (2 items)
+    assert st.work == 4 * 2
+    st.work, st.memo = 0, {}
+    assert weighed(st, {"p": 0}) == [4, 5, 6, 7]
+    assert st.work == 2  # in a listing the value is memoised: one walk of the hand
+    st.memo = None
+    calls: list[Any] = []
+    _counting(ns, "_value_of_0", calls)
+    assert weighed(st, {"p": 1}) == [2, 3, 4, 5]
+    assert calls == [1]  # once for the four items, and again at the next evaluation
+    assert weighed(st, {"p": 0}) == [4, 5, 6, 7]
+    assert calls == [1, 0]
+
+
+def test_a_function_read_for_every_item_is_kept_outside_listings_only(tmp_path):
+    _, st, table = _kept_game(tmp_path)
+    helped = table[2]
+    st.work = 0
+    assert helped(st, {"p": 0}) == [3, 4, 5, 6]
+    assert st.work == 4 * 2
+    st.work, st.memo = 0, {}
+    assert helped(st, {"p": 0}) == [3, 4, 5, 6]
+    assert st.work == 4 * 2  # a function's own walks are charged at every read, memo or not
+    st.memo = None
+
+
+def test_a_kept_call_raises_where_it_did_and_not_when_no_item_needs_it(tmp_path):
+    _, st, table = _kept_game(tmp_path)
+    risky = table[3]
+    assert risky(st, {"p": 0, "n": 0}) == []  # broken(0) divides by zero: never read here
+    with pytest.raises(Exception) as caught:
+        risky(st, {"p": 0, "n": 3})
+    with pytest.raises(type(caught.value)):
+        counters.value_of(st, next(v.index for v in st.gd.values if v.name == "broken"), 0)
+
+
+def test_a_listing_with_a_kept_value_gives_the_same_actions(tmp_path):
+    ns, st, _ = _kept_game(tmp_path)
+    calls: list[Any] = []
+    _counting(ns, "_value_of_0", calls)
+    st.legal_cache = None
+    assert [a.text for a in st.legal_actions()] == ["deal a#2", "pass"]
+    assert calls == [0]  # the condition's three items read weight(me) once

@@ -26,7 +26,7 @@ from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, Symbols, elem_of, is_list, list_of
 from interpreter.model import Expr
-from interpreter.runtime.work import charge
+from interpreter.runtime.work import charge, charge_again
 
 Gen = tuple[str, str]  # (Python source of the value, its type)
 Compiled = tuple[Expr, str]
@@ -50,6 +50,9 @@ class Context:
     pylocals: dict[str, str] = attrs.field(factory=dict)
     # Inside the list a comprehension goes through, where Python allows no `:=`.
     in_iterable: bool = False
+    # Inside a comprehension: the calls worked out once for the whole comprehension
+    # (source -> the names holding the result and its work), see `hoisted`.
+    hoists: dict[str, tuple[str, str]] | None = None
 
     def with_local(self, name: str, type_: str, seat: bool = False, pyname: str | None = None) -> Context:
         seats = self.seats | {name} if seat else self.seats - {name}
@@ -59,7 +62,7 @@ class Context:
         else:
             pylocals[name] = pyname
         return Context(self.symbols, {**self.locals, name: type_}, self.pure, seats, self.emitter, pylocals,
-                       self.in_iterable)
+                       self.in_iterable, self.hoists)
 
     def const(self, value: Any, stem: str = "k") -> str:
         return self.emitter.const(value, stem)
@@ -380,9 +383,10 @@ def _small_source(node: ast.Node, ctx: Context) -> bool:
 
 
 def _comprehension(node: ast.Comprehension, ctx: Context) -> Gen:
+    ctx, hoists = _hoisting(ctx)
     var, src, (elem, elem_type), cond = comprehension_parts(node, ctx)
     test = f" if {cond}" if cond is not None else ""
-    return f"[{elem} for {var} in {src}{test}]", list_of(elem_type)
+    return _with_hoists(f"[{elem} for {var} in {src}{test}]", hoists, ctx), list_of(elem_type)
 
 
 def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> str | None:
@@ -390,9 +394,80 @@ def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> str | None:
     (end conditions run this at every decision), or None for other arguments."""
     if not isinstance(node, ast.Comprehension):
         return None
+    ctx, hoists = _hoisting(ctx)
     var, src, (elem, _), cond = comprehension_parts(node, ctx)
     test = f" if {cond}" if cond is not None else ""
-    return f"{'any' if wanted else 'all'}({elem} for {var} in {src}{test})"
+    return _with_hoists(f"{'any' if wanted else 'all'}({elem} for {var} in {src}{test})", hoists, ctx)
+
+
+# ---- calls worked out once per comprehension ---------------------------------------------
+#
+# A value or function call inside a comprehension whose arguments read none of the
+# comprehension's variables gives the same result for every item: the state and the
+# effect's locals do not change while an expression runs, and values and functions are
+# pure (no random numbers). It is worked out where it is first needed, as before (so it
+# raises what it raised, where it did, and not at all when no item needs it), and kept in
+# a Python local for the other items. The work meter is charged as if it were worked out
+# again: the same amount outside listings; inside one, nothing for a value (its result
+# is memoised then, so reading it again costs nothing) while a function, whose own
+# comprehensions would be charged again, is not kept.
+
+_UNSET = object()  # a kept call not worked out yet
+
+
+def _hoisting(ctx: Context) -> tuple[Context, dict[str, tuple[str, str]] | None]:
+    """The outermost comprehension where Python allows `:=` keeps the calls made inside it."""
+    if ctx.hoists is not None or ctx.in_iterable:
+        return ctx, None
+    hoists: dict[str, tuple[str, str]] = {}
+    return attrs.evolve(ctx, hoists=hoists), hoists
+
+
+def _with_hoists(src: str, hoists: dict[str, tuple[str, str]] | None, ctx: Context) -> str:
+    """`src` after setting the comprehension's kept calls to not worked out yet."""
+    if not hoists:
+        return src
+    unset = ctx.const(_UNSET, "unset")
+    resets = "".join(f"({name} := {unset}), " for name, _ in hoists.values())
+    return f"({resets}{src})[-1]"
+
+
+def _invariant(node: ast.Node, ctx: Context) -> bool:
+    """Whether `node` reads no comprehension variable and calls nothing."""
+    if isinstance(node, ast.Literal):
+        return True
+    if isinstance(node, ast.Name):
+        return node.name not in ctx.pylocals
+    if isinstance(node, ast.Attr):
+        return _invariant(node.target, ctx)
+    if isinstance(node, ast.Index):
+        return _invariant(node.target, ctx) and _invariant(node.index, ctx)
+    if isinstance(node, ast.Unary):
+        return _invariant(node.operand, ctx)
+    if isinstance(node, ast.Binary):
+        return _invariant(node.left, ctx) and _invariant(node.right, ctx)
+    if isinstance(node, ast.ListExpr):
+        return all(_invariant(item, ctx) for item in node.items)
+    return False  # calls (random numbers), comprehensions (their own variables)
+
+
+def hoisted(node: ast.Call, ctx: Context, src: str, memoised: bool) -> str:
+    """`src`, a call of a value (`memoised`) or a function, kept for the whole
+    comprehension it is in when its arguments are the same for every item."""
+    hoists = ctx.hoists
+    if hoists is None or ctx.in_iterable or not ctx.pylocals or not all(_invariant(a, ctx) for a in node.args):
+        return src
+    kept = hoists.get(src)
+    if kept is None:
+        kept = hoists[src] = (ctx.emitter.fresh("h"), ctx.emitter.fresh("w"))
+    h, w = kept
+    unset, again = ctx.const(_UNSET, "unset"), ctx.const(charge_again, "charge_again")
+    if memoised:  # inside a listing a value read again is a memo hit: no work
+        work = f"({w} := st.work - {w} if st.memo is None else 0)"
+    else:  # inside a listing a function is worked out again each time: not kept
+        work = f"(({w} := st.work - {w}) if st.memo is None else ({h} := {unset}))"
+    return (f"(({h} if {w} == 0 else {again}(st, {w}, {h})) if {h} is not {unset} "
+            f"else (({w} := st.work), ({h} := {src}), {work})[1])")
 
 
 # Every card has these, read-only: its definition id, name, type and printed text.
@@ -575,11 +650,11 @@ def _call(node: ast.Call, ctx: Context) -> Gen:
         if not of_player:
             if node.args:
                 raise CompileError(node, "arity", f"value '{name}' takes no player")
-            return f"{value_name(ctx.emitter, vi)}(st, -1)", type_
+            return hoisted(node, ctx, f"{value_name(ctx.emitter, vi)}(st, -1)", True), type_
         if len(node.args) != 1:
             raise CompileError(node, "arity", f"value '{name}' takes one player: {name}(p)")
         player = gen_expect(node.args[0], ctx, "player")
-        return f"{value_name(ctx.emitter, vi)}(st, {player})", type_
+        return hoisted(node, ctx, f"{value_name(ctx.emitter, vi)}(st, {player})", True), type_
     function = sym.functions.get(name)
     if function is not None and name not in ctx.locals:
         return _call_function(node, ctx, function.params, function.code)
@@ -601,7 +676,8 @@ def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index:
     args = [gen(a, ctx)[0] for a in node.args]
     local = ", ".join([f"'me': {ME}", *(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))])
     result = ctx.symbols.function_types.get(node.name, "any")
-    return f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})", result
+    return hoisted(node, ctx, f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})",
+                   False), result
 
 
 _DISPATCH: dict[type, Callable[[Any, Context], Gen]] = {

@@ -22,7 +22,7 @@ from typing import Any
 
 from interpreter.compile.pysource import Emitter
 from interpreter.model import ValueDef
-from interpreter.runtime.cards import live_cards
+from interpreter.runtime.cards import in_play, live_cards
 from interpreter.runtime.counters import card_reaching, value_of
 
 _NOBODY: dict[Any, Any] = {}  # never filled: its look-ups only hash the key
@@ -73,7 +73,9 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...], reach_set: frozense
                     hashed = True
                 if len(cards) > 1:
                     lines.append(f"{indent}if {mod.card} in live:")
-                    indent += "    "
+                else:
+                    lines.append(f"{indent}if {em.const(in_play, 'in_play')}(st, {mod.card}):")
+                indent += "    "
                 lines.append(f"{indent}reach = {reaching}(st, {mod.card}, player)")
                 lines.append(f"{indent}if reach is not None:")
                 indent += "    "
