@@ -272,3 +272,83 @@ def test_a_listing_with_a_kept_value_gives_the_same_actions(tmp_path):
     st.legal_cache = None
     assert [a.text for a in st.legal_actions()] == ["deal a#2", "pass"]
     assert calls == [0]  # the condition's three items read weight(me) once
+
+
+# ---- card fields and has_effect read inline (no call) -------------------------------
+
+FIELDS = """
+zones:
+  box: {scope: global}
+  hand: {scope: player}
+card_types:
+  gem: {in: box}
+cards:
+  ruby: {name: Ruby, type: gem, properties: {power: 3}, effects: {shine: "log \\"shine\\""}}
+  opal: {name: Opal, type: gem, properties: {power: 5}}
+functions:
+  power_of: {params: [t], value: "t.power"}
+  id_of: {params: [t], value: "t.id"}
+  shines: {params: [t], value: "has_effect(t, \\"shine\\")"}
+  powers: {params: [p], value: "[y for y in [x.power for x in hand(p)]]"}
+  ids: {params: [p], value: "[y for y in [x.id for x in hand(p)]]"}
+actions:
+  boost:
+    during: main
+    params: {c: "hand(0)"}
+    effect: "set c.power to c.power + 10"
+  clear:
+    during: main
+    params: {c: "hand(0)"}
+    effect: "set c.power to none"
+  look:  # calls every function, so the table of functions is bound for the test
+    during: main
+    condition: "len(powers(0)) + len(ids(0)) >= 0 and (shines(0) or power_of(0) == id_of(0) or true)"
+    effect: 'log "look"'
+  pass: {during: main, ends: turn}
+setup: |
+  move top(box) to hand(0)
+  move top(box) to hand(0)
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+
+def _reference_read(st: Any, value: Any, field: str) -> Any:
+    """A field read as the general readers do it (expressions._read_any, _field_reader)."""
+    if isinstance(value, dict):
+        return value[field]
+    if field == "id":
+        return st.gd.cards[st.card_def[value]].id
+    got = st.attrs.get((value, field))  # an attribute set to none reads the property
+    return st.gd.cards[st.card_def[value]].properties.get(field) if got is None else got
+
+
+def test_fields_read_inline_give_what_the_general_readers_give(tmp_path):
+    game = toy(tmp_path, FIELDS)
+    ns = game.definition.actions[0].lister.__globals__
+    table = next(v for k, v in ns.items() if k.startswith("_functions"))
+    power_of, id_of, shines, powers, ids = table
+    st = game.new_initial_state(2, seed=1)
+    constant = {"power": 7, "id": "a-table"}  # a table (a constant's value): read by key
+    states = [st.clone()]
+    play(st, "boost ruby#0")
+    states.append(st.clone())
+    play(st, "clear opal#1")  # an attribute set to none reads the property
+    states.append(st)
+    for state in states:
+        for value in (0, 1, True, constant):
+            for fn, field in ((power_of, "power"), (id_of, "id")):
+                assert fn(state, {"t": value}) == _reference_read(state, value, field), (value, field)
+        hand = state.zones[state.layout.zbase[next(z.index for z in state.gd.zones if z.name == "hand")]]
+        assert powers(state, {"p": 0}) == [_reference_read(state, c, "power") for c in hand]
+        assert ids(state, {"p": 0}) == ["opal", "ruby"]
+    assert powers(states[0], {"p": 0}) == [5, 3]
+    assert powers(states[2], {"p": 0}) == [5, 13]
+    assert shines(st, {"t": 0}) is True and shines(st, {"t": 1}) is False and shines(st, {"t": None}) is False
+    for bad in (7, "x"):  # not a card: the errors the general readers raise
+        for fn in (power_of, shines):
+            with pytest.raises((IndexError, TypeError)):
+                fn(st, {"t": bad})

@@ -14,6 +14,7 @@ statement compiler and the builder, which call the functions directly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -488,9 +489,17 @@ def _attr(node: ast.Attr, ctx: Context) -> Gen:
     if ttype == "any":
         # a value of unknown type (a table from a constant, or a card): a table whose key
         # is also a card field's name must still read as a table, so decide at run time
-        return f"{ctx.const(_read_any, 'read_any')}(st, {target}, {field!r}, {reader})", "any"
+        general = f"{ctx.const(_read_any, 'read_any')}(st, {target}, {field!r}, {reader})"
+        if not simple_source(target):
+            return general, "any"
+        # a card (a whole number) read inline, as _read_any would read it (the target is
+        # a local: reading it twice costs little and changes nothing)
+        card = f"{table}[st.card_def[{target}]]" if table is not None else _attribute_read(target, field, ctx)
+        return f"({card} if type({target}) is int else {general})", "any"
     if table is not None:
         return f"{table}[st.card_def[{target}]]", rtype
+    if ctx.in_iterable and simple_source(target):  # where Python allows no `:=`
+        return _attribute_read(target, field, ctx), rtype
     if not ctx.in_iterable:  # an attribute some rule sets, over the property: read inline
         props = ctx.emitter.memo.get(("props", field))
         if props is None:
@@ -501,6 +510,26 @@ def _attr(node: ast.Attr, ctx: Context) -> Gen:
         return (f"({value} if ({value} := st.attrs.get((({card} := {target}), {field!r}))) is not None "
                 f"else {props}[st.card_def[{card}]])"), rtype
     return f"{reader}(st, {target})", rtype
+
+
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|env\['[A-Za-z_0-9#]*'\]")
+
+
+def simple_source(src: str) -> bool:
+    """Whether `src` reads a local (a Python name, or a key of env): safe to read twice."""
+    return _SIMPLE.fullmatch(src) is not None
+
+
+def _attribute_read(card: str, field: str, ctx: Context) -> str:
+    """An attribute some rule sets, else the card's property, as `_field_reader` reads
+    it (an attribute set to none reads the property), with no call and no `:=`; `card`
+    is simple (read more than once)."""
+    props = ctx.emitter.memo.get(("props", field))
+    if props is None:
+        props = [_static_field(cid, spec, field) for cid, spec in ctx.symbols.card_specs]
+        props = ctx.emitter.memo[("props", field)] = ctx.const(props, "card_table")
+    key = f"({card}, {field!r})"
+    return f"(st.attrs[{key}] if st.attrs.get({key}) is not None else {props}[st.card_def[{card}]])"
 
 
 def _read_any(st: Any, value: Any, field: str, reader: Callable[[Any, Any], Any]) -> Any:
