@@ -352,3 +352,40 @@ def test_fields_read_inline_give_what_the_general_readers_give(tmp_path):
         for fn in (power_of, shines):
             with pytest.raises((IndexError, TypeError)):
                 fn(st, {"t": bad})
+
+
+TEXTS = """
+zones:
+  box: {scope: global}
+card_types:
+  gem: {in: box}
+cards:
+  ruby: {name: Ruby, type: gem}
+actions:
+  pick:
+    during: main
+    params: {kind: '["fuel", "ore", "two words"]'}
+    effect: 'log "{kind}"'
+  tag:
+    during: main
+    params: {c: box, kind: '["fuel", "ore"]'}
+    effect: 'log "{kind}"'
+  pass: {during: main, ends: turn}
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+
+def test_listers_keep_the_actions_of_text_parameters_too(tmp_path):
+    game = toy(tmp_path, TEXTS)
+    first, second = game.new_initial_state(2, seed=1), game.new_initial_state(2, seed=2)
+    one, two = first.legal_actions(), second.legal_actions()
+    assert [a.text for a in one] == ['pick fuel', 'pick ore', 'pick "two words"', "tag ruby#0 fuel",
+                                    "tag ruby#0 ore", "pass"]
+    assert all(a is b for a, b in zip(one, two, strict=True))  # made once, shared
+    play(first, 'pick "two words"')
+    assert first.log[-1] == "two words"
+    assert [a.text for a in first.legal_actions()] == [a.text for a in one]
