@@ -47,18 +47,21 @@ class Match:
     rotate: bool = True
 
 
-def matches(search: str) -> list[Match]:
+def matches(search: str, jupiter: str) -> list[Match]:
     """The matches; `search` is the budget and options of the heavy games' search seat
     (by default paired worlds and the final score lead blended into the value: they are
     what made it win For All Mankind games at all), whose rollouts are played by the
-    game's own bot (several times shorter and more telling than random play to the end)."""
+    game's own bot (several times shorter and more telling than random play to the end).
+    `jupiter` is the search seat's in Rocketmen + Target: Jupiter, where a horizon of two
+    turns valued by the VP lead is what beats the bot its rollouts play (full rollouts
+    lost: one rollout's luck outweighs one action's worth)."""
     return [
         Match("ttt", "tic-tac-toe", (), ("mcts:iterations=400", "random"), 200),
         Match("kuhn", "kuhn-poker", (), ("ismcts:iterations=400", "random"), 1000),
         Match("fam-random", "for-all-mankind", (), ("random", "bot", "bot", "bot"), 100),
         Match("jupiter-bot", "rocketmen", ("target-jupiter",), ("rocket-bot", "rocket-bot"), 100),
         Match("mars", "race-to-mars", (), (f"ismcts:{search},rollout=pilot", "random", "random"), 8),
-        Match("jupiter", "rocketmen", ("target-jupiter",), (f"ismcts:{search},rollout=rocket-bot", "rocket-bot"), 8),
+        Match("jupiter", "rocketmen", ("target-jupiter",), (f"ismcts:{jupiter},rollout=rocket-bot", "rocket-bot"), 8),
         Match("fam", "for-all-mankind", (), (f"ismcts:{search},rollout=bot", "bot", "bot", "bot"), 8),
     ]
 
@@ -151,11 +154,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--search", default="iterations=20,paired=1,margin=0.5",
-                        help="options of the search seat in the big games (default: %(default)s)")
+                        help="options of the search seat in Race to Mars and For All Mankind (default: %(default)s)")
+    parser.add_argument("--jupiter", default="iterations=40,paired=1,margin=0.5,horizon=2",
+                        help="options of the search seat in Rocketmen + Target: Jupiter (default: %(default)s)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     results: dict[str, dict[str, Any]] = {}
-    for match in matches(args.search):
+    for match in matches(args.search, args.jupiter):
         if args.only and match.key not in args.only:
             continue
         result = measure(match, args.games or match.games, args.seed, args.workers)

@@ -10,6 +10,7 @@ Errors met while a game runs (an illegal action, a rule error inside an effect) 
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -66,6 +67,9 @@ class RuleFileError(OrreryError):
         self.diagnostics = sorted(diagnostics, key=lambda d: (d.path, d.line, d.column, d.code))
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 
+    def __reduce__(self) -> tuple[Any, ...]:  # a worker process's error reaches its parent whole
+        return (RuleFileError, (self.diagnostics,))
+
 
 class GameError(OrreryError):
     """A problem while a game runs: illegal action, corrupt save, rule error in an effect."""
@@ -95,6 +99,10 @@ class RuleRuntimeError(GameError):
         self.what = what
         self.context = context
         super().__init__(self.text())
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a worker process's error reaches its parent whole
+        return (functools.partial(type(self), code=self.code, path=self.path, line=self.line, column=self.column,
+                                  what=self.what, context=self.context), (self.message,))
 
     @property
     def located(self) -> bool:

@@ -17,6 +17,7 @@ NAME_PATTERN = "^[a-z][a-z0-9_]*$"
 SECTIONS = [
     "constants", "counters", "zones", "cards", "values", "modifiers",
     "procedures", "actions", "triggers", "events", "variants", "bots", "views", "functions", "card_types", "boards",
+    "seat_options",
 ]
 # definition name of one entry of each section
 ENTRY = {
@@ -24,6 +25,7 @@ ENTRY = {
     "modifiers": "modifier", "procedures": "procedure", "actions": "action",
     "triggers": "trigger", "events": "event", "variants": "variant", "bots": "bot",
     "views": "view", "functions": "function", "card_types": "card_type", "boards": "board",
+    "seat_options": "seat_option",
 }
 SET_KEYS = ["setup", "flow", "players", "end", "scoring", "description", "name"]
 
@@ -268,6 +270,13 @@ def definitions() -> dict:
                    "description": "How the bot answers choices."},
         "assumed": ASSUMED,
     }, None, "An automated seat written as data.")
+    d["seat_option"] = {
+        "type": "object", "propertyNames": {"pattern": NAME_PATTERN},
+        "additionalProperties": {"type": ["string", "number", "boolean"]},
+        "description": "Default options of one kind of seat (e.g. `ismcts`) in this game, as in a seat spec "
+                       "`NAME:KEY=VALUE`; the spec's own options override them.",
+        "examples": [{"rollout": "my-bot", "iterations": 40}],
+    }
     d["function"] = obj({
         "params": {"type": "array", "items": {"type": "string", "pattern": NAME_PATTERN},
                    "description": "Parameter names."},
@@ -344,7 +353,7 @@ def definitions() -> dict:
     text_sections = {s: {"type": "object", "propertyNames": ref("id"),
                          "additionalProperties": {"type": ["object", "string"]},
                          "description": f"Effect text of {s}, by id and field (e.g. effect, effects.play)."}
-                     for s in SECTIONS if s not in ("constants", "variants", "events")}
+                     for s in SECTIONS if s not in ("constants", "variants", "events", "seat_options")}
     for op, where in (("append", "after"), ("prepend", "before")):
         d[op] = obj({"setup": text(f"Effect text run {where} the game's setup."),
                      "flow": text(f"Effect text run {where} the game's flow."), **text_sections},
@@ -388,7 +397,7 @@ def game_schema() -> dict:
         "constants": ref("constants"),
     }
     for section in ENTRY:
-        if section in ("variants", "bots"):
+        if section in ("variants", "bots", "seat_options"):
             continue
         props[section] = ref(section)
     props["setup"] = text("Effect text run once when the game starts.")
@@ -397,6 +406,8 @@ def game_schema() -> dict:
     props["scoring"] = ref("scoring")
     props["variants"] = ref("variants", "Named options, each an inline overlay.")
     props["bots"] = ref("bots", "Automated seats written as data.")
+    props["seat_options"] = ref("seat_options", "Default options of kinds of seat (search seats) in this game, "
+                                                "by kind: a seat spec's own options override them.")
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "orrery game file",

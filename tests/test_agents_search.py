@@ -7,7 +7,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import toy
+from conftest import counter, toy
 
 from interpreter import GameError, State, create_agent, load_game
 from interpreter.agents import describe_kinds
@@ -33,7 +33,8 @@ def test_seat_kinds_are_registered_with_their_options() -> None:
     kinds = {k["id"]: k for k in describe_kinds(load_game("kuhn-poker").definition)}
     for name in ("mcts", "ismcts"):
         assert kinds[name]["kind"] == "agent"
-        assert kinds[name]["options"] == ["iterations", "seconds", "c", "rollout", "depth", "paired", "margin"]
+        assert kinds[name]["options"] == ["iterations", "seconds", "c", "rollout", "depth", "horizon", "paired",
+                                          "margin"]
 
 
 def test_indistinguishable_states_get_the_same_decision() -> None:
@@ -142,6 +143,8 @@ def test_mcts_refuses_a_game_with_hidden_information() -> None:
     ("ismcts:seconds=0", "more than 0"),
     ("ismcts:rollout=nobody", "use random, first or a bot"),
     ("ismcts:depth=-2", "at least 0"),
+    ("ismcts:horizon=-1", "at least 0"),
+    ("ismcts:horizon=two", "not a number"),
     ("ismcts:width=3", "no option 'width'"),
     ("ismcts:paired=2", "must be 0 or 1"),
     ("ismcts:margin=-0.5", "at least 0"),
@@ -243,3 +246,57 @@ def test_margin_blends_the_final_lead_into_a_finished_rollout(tmp_path: pathlib.
     blended = SearchAgent(SearchOptions(margin=0.5), 1, determinizing=False)._rollout(st.clone(), random.Random(0), 0)
     assert plain == [1.0, -1.0]
     assert blended == pytest.approx([0.5 + 0.5 * lead, -0.5 - 0.5 * lead])
+
+
+# Sowing is worth 3 points at the end of the game, grabbing 1 point now: a search that
+# plays its rollouts to the end sows; one that values the game a turn later grabs.
+HARVEST = """
+counters:
+  vp: {scope: player, initial: 0}
+  plant: {scope: player, initial: 0}
+scoring:
+  score: "vp(p)"
+actions:
+  grab: {during: main, effect: "gain 1 vp(me)", ends: turn}
+  sow: {during: main, effect: "gain 1 plant(me)", ends: turn}
+bots:
+  grabber:
+    description: always grabs
+    turn: "gain 1 vp(me)"
+    choose: first
+flow: |
+  repeat 6:
+    for each p in players:
+      turn p:
+        take actions main
+  for each p in players:
+    gain 3 * plant(p) vp(p)
+"""
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_horizon_values_the_game_a_few_turns_on(kind: str, tmp_path: pathlib.Path) -> None:
+    game = toy(tmp_path, HARVEST)
+    st = game.new_initial_state(2, seed=3)
+    assert [a.text for a in st.legal_actions()] == ["grab", "sow"]
+    assert create_agent(f"{kind}:iterations=200,margin=1", game, seed=1).step(st).text == "sow"
+    assert create_agent(f"{kind}:iterations=200,horizon=1", game, seed=1).step(st).text == "grab"
+    # A game bot's rollout plays inside the state: the horizon stops it all the same.
+    assert create_agent(f"{kind}:iterations=50,horizon=1,rollout=grabber", game, seed=1).step(st).text == "grab"
+    assert st.stop_turn is None and st.turn_no == 1 and not st.history  # the true state untouched
+
+
+def test_the_engine_stops_where_the_horizon_turn_would_begin(tmp_path: pathlib.Path) -> None:
+    from interpreter.runtime.errors import HorizonReached
+
+    game = toy(tmp_path, HARVEST)
+    st = game.new_initial_state(2, seed=3)
+    saved = st.to_json()
+    world = st.clone()
+    world.stop_turn = 4  # turns 1 to 3 are played, turn 4 does not begin
+    assert world.clone().stop_turn is None  # clones and saves never carry it
+    world.seats = ["grabber", "grabber"]  # game bots play the rest inside the state
+    with pytest.raises(HorizonReached):
+        world.apply_action("sow")
+    assert world.turn_no == 3 and [counter(world, "vp", p) for p in (0, 1)] == [1, 1]
+    assert st.to_json() == saved

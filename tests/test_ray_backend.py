@@ -24,7 +24,7 @@ from conftest import write_toy
 from interpreter.cli import main
 from interpreter.diagnostics import GameError
 from interpreter.play.ray_backend import RayBackend
-from interpreter.play.simulate import SimulationSpec, outcomes, time_left
+from interpreter.play.simulate import SimulationSpec, outcomes, rate_text, time_left
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TTT = str(ROOT / "examples" / "tic-tac-toe")
@@ -175,6 +175,12 @@ def test_the_command_line_does_not_load_ray_until_asked() -> None:
 ])
 def test_time_left(done: int, total: int, rate: float, text: str) -> None:
     assert time_left(done, total, rate) == text
+
+
+@pytest.mark.parametrize(("rate", "text"), [(12.34, "12.3 games/s"), (0.1, "0.1 games/s"), (0.02, "50 s/game"),
+                                            (0.0, "0.0 games/s")])
+def test_a_slow_rate_reads_as_seconds_per_game(rate: float, text: str) -> None:
+    assert rate_text(rate) == text
 
 
 def test_ci_and_the_readme_install_the_same_extras_with_ray() -> None:

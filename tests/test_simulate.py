@@ -152,3 +152,20 @@ def test_a_caller_that_stops_reading_leaves_no_helper_behind() -> None:
     assert first.seed == 1
     stream.close()
     assert [p for p in multiprocessing.active_children() if p not in before] == []
+
+
+def test_errors_cross_process_boundaries_whole() -> None:
+    """Workers send their errors to the parent by pickle: every field arrives."""
+    import pickle
+
+    from interpreter.diagnostics import Diagnostic, RuleFileError, RuleRuntimeError
+
+    found = RuleFileError([Diagnostic("g.yaml", 3, 5, "unknown-name", "no counter 'x'", hint="did you mean 'y'?")])
+    back = pickle.loads(pickle.dumps(found))
+    assert back.diagnostics == found.diagnostics and str(back) == str(found)
+    slip = RuleRuntimeError("cannot pay 3", code="overdraft", path="g.yaml", line=9, column=2, what="actions.buy",
+                            context=("card 'c'",))
+    back_slip = pickle.loads(pickle.dumps(slip))
+    assert (back_slip.message, back_slip.code, back_slip.path, back_slip.line, back_slip.column, back_slip.what,
+            back_slip.context) == ("cannot pay 3", "overdraft", "g.yaml", 9, 2, "actions.buy", ("card 'c'",))
+    assert str(back_slip) == str(slip)

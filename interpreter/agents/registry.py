@@ -108,20 +108,26 @@ def is_bot(spec: str, gd: GameDef) -> bool:
 
 
 def create_agent(spec: str, gd: GameDef, seed: int = 0, seat: int = 0) -> Agent:
-    """The agent for a seat of kind `spec` in a game seeded `seed` (GameError for a
-    kind that has no agent: `human` and game bots)."""
+    """The agent for a seat of kind `spec` in a game seeded `seed`, its options over the
+    game's `seat_options` for that kind (GameError for a kind that has no agent: `human`
+    and game bots)."""
     parsed = check_seat(spec, gd)
     kind = _KINDS.get(parsed.name)
     if kind is None or kind.factory is None:
         what = "a game bot, which plays inside the state" if parsed.name in gd.bots else "played by a person"
         raise GameError(f"seat '{parsed.name}' has no agent: it is {what}")
+    defaults = gd.seat_options.get(parsed.name)
+    if defaults:  # the game's defaults for this kind, under the spec's own options
+        parsed = SeatSpec(parsed.name, {**defaults, **parsed.options})
     return kind.factory(parsed, gd, seed, seat)
 
 
 def describe_kinds(gd: GameDef) -> list[dict[str, Any]]:
     """The seat kinds as plain data, for `describe` and the CLI's help."""
     return [{"id": k.name, "kind": k.kind, "description": k.description,
-             **({"options": list(k.options)} if k.options else {})} for k in seat_kinds(gd)]
+             **({"options": list(k.options)} if k.options else {}),
+             **({"defaults": dict(gd.seat_options[k.name])} if gd.seat_options.get(k.name) else {})}
+            for k in seat_kinds(gd)]
 
 
 register(SeatKind("human", "a person at the terminal", "built-in"))

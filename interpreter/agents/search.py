@@ -12,7 +12,9 @@ canonical texts (single-observer information-set MCTS): at a node, only the acti
 legal in this world count, an untried one is added, else the child with the best UCB
 score, where a child's exploration term counts the visits in which it was available.
 A rollout by `random`, `first` or a game bot's rule ends the game, or stops after
-`depth` actions and is valued from `scoring.score`. Values are per seat (`returns`,
+`depth` actions, or when the `horizon`-th turn after the decision's would begin (the
+engine raises `HorizonReached` there, so it also stops game bots that play inside the
+state), and is then valued from `scoring.score`. Values are per seat (`returns`,
 with `margin` blended with the final lead in `scoring.score`, so that a few rollouts
 say more than won or lost), so the tree serves any number of players; the seat to move
 at a node maximises its own. With `paired`, one sampled world (and one stream of
@@ -43,23 +45,26 @@ from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
 from interpreter.runtime.actions import Action
 from interpreter.runtime.determinize import determinize, forget_sealed_picks
+from interpreter.runtime.errors import HorizonReached
 from interpreter.runtime.state import State
 
-OPTIONS = ("iterations", "seconds", "c", "rollout", "depth", "paired", "margin")
+OPTIONS = ("iterations", "seconds", "c", "rollout", "depth", "horizon", "paired", "margin")
 DEFAULT_ITERATIONS = 400
 
 
 @attrs.frozen
 class SearchOptions:
     """A search seat's options: `iterations` per decision (or a time budget in
-    `seconds`), exploration constant `c`, the rollout policy, the depth cap (0: play
-    every rollout to the end), `paired` worlds and the `margin` weight."""
+    `seconds`), exploration constant `c`, the rollout policy, the depth cap in actions
+    and the `horizon` in turns (0: play every rollout to the end), `paired` worlds and
+    the `margin` weight."""
 
     iterations: int = DEFAULT_ITERATIONS
     seconds: float = 0.0
     c: float = 1.4
     rollout: str = "random"
     depth: int = 0
+    horizon: int = 0  # turns begun after the decision's, then the game is valued from `scoring.score`
     paired: bool = False  # one world for as many iterations in a row as the root has actions
     margin: float = 0.0  # weight of the final score lead in a finished rollout's value (0: returns only)
 
@@ -93,7 +98,8 @@ def parse_options(options: Mapping[str, str], gd: GameDef) -> SearchOptions:
     if margin > 1:
         raise GameError(f"seat option margin={margin:g} must be at most 1")
     return SearchOptions(iterations, seconds, _number("c", options.get("c", "1.4"), float, 0), rollout,
-                         int(_number("depth", options.get("depth", "0"), int, 0)), bool(paired), margin)
+                         int(_number("depth", options.get("depth", "0"), int, 0)),
+                         int(_number("horizon", options.get("horizon", "0"), int, 0)), bool(paired), margin)
 
 
 def has_hidden_information(gd: GameDef) -> bool:
@@ -157,13 +163,16 @@ class SearchAgent(BaseAgent):
         done = 0
         per_world = len(legal) if opts.paired else 1
         world, rollout_seed = state, 0
+        # Every world stops at the same turn, counted from the decision's: the root's
+        # actions are valued at the same point of the game.
+        stop_turn = state.turn_no + 1 + opts.horizon if opts.horizon else None
         while (opts.iterations == 0 or done < opts.iterations) and (done == 0 or self.clock() < deadline):
             if per_world == 1:
-                self._iterate(self._sample(state, me, rng), root, rng, me, rng)
+                self._iterate(self._sample(state, me, rng), root, rng, me, rng, stop_turn)
             else:  # the same world and rollout random numbers for the next `per_world` iterations
                 if done % per_world == 0:
                     world, rollout_seed = self._sample(state, me, rng), rng.getrandbits(64)
-                self._iterate(world.clone(), root, rng, me, random.Random(rollout_seed))
+                self._iterate(world.clone(), root, rng, me, random.Random(rollout_seed), stop_turn)
             done += 1
         self.iterations_done = done
 
@@ -181,9 +190,23 @@ class SearchAgent(BaseAgent):
         world.rng = rng.getrandbits(64)
         return world
 
-    def _iterate(self, world: State, root: Node, rng: random.Random, me: int, rollout_rng: random.Random) -> None:
-        opts = self.options
+    def _iterate(self, world: State, root: Node, rng: random.Random, me: int, rollout_rng: random.Random,
+                 stop_turn: int | None) -> None:
+        world.stop_turn = stop_turn
         path = [root]
+        try:
+            values = self._descend(world, root, path, rng, me, rollout_rng)
+        except HorizonReached:  # the world stopped at the horizon: valued where it stands
+            values = heuristic_values(world)
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.total += values[visited.player]
+
+    def _descend(self, world: State, root: Node, path: list[Node], rng: random.Random, me: int,
+                 rollout_rng: random.Random) -> list[float]:
+        """Walk the tree from `root` (adding one node), then roll out; the values of
+        the world reached, per seat."""
+        opts = self.options
         node = root
         steps = 0
         while not world.terminal and (opts.depth == 0 or steps < opts.depth):
@@ -208,19 +231,16 @@ class SearchAgent(BaseAgent):
                 child = Node(player)
                 child.available = 1
                 node.children[action.text] = child
+                path.append(child)  # before the action: a horizon reached in it still counts the visit
                 world.apply_action(action, player)
-                path.append(child)
                 steps += 1
                 break
             action = self._select(node, legal)
             node = node.children[action.text]
-            world.apply_action(action, player)
             path.append(node)
+            world.apply_action(action, player)
             steps += 1
-        values = self._rollout(world, rollout_rng, steps)
-        for visited in path[1:]:
-            visited.visits += 1
-            visited.total += values[visited.player]
+        return self._rollout(world, rollout_rng, steps)
 
     def _select(self, node: Node, legal: list[Action]) -> Action:
         c = self.options.c

@@ -8,7 +8,7 @@ and column they come from, inside effect text at the position of the text itself
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -74,9 +74,9 @@ EVENT_ALIASES = {"refilled": "refill"}
 
 
 class Builder:
-    def __init__(self, raw: RawGame, seat_kinds: tuple[str, ...]):
+    def __init__(self, raw: RawGame, seat_kinds: Mapping[str, tuple[str, ...]]):
         self.raw = raw
-        self.seat_kinds = seat_kinds  # the kinds of seat the engine knows (game bots aside)
+        self.seat_kinds = seat_kinds  # the kinds of seat the engine knows (game bots aside), with their options
         self.data = raw.data
         self.origins = raw.origins
         self.diagnostics: list[Diagnostic] = []
@@ -350,6 +350,7 @@ class Builder:
             self.error(("players", "default"), "bad-value", f"players.default ({players['default']}) is not "
                        f"between players.min ({min_p}) and players.max ({max_p})")
         seat_rules = build_seat_rules(players, [*self.seat_kinds, *bots], self.error)
+        seat_options = self.seat_options(bots)
         retype_procedures(self)
         if self.diagnostics:
             raise RuleFileError(self.diagnostics)
@@ -367,7 +368,7 @@ class Builder:
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
-            generated_names=tuple(self.emitter.constants()), start=start)
+            generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options)
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:
@@ -578,6 +579,31 @@ class Builder:
             result[bid] = BotDef(bid, str(spec.get("description", "")), turn, str(spec.get("choose", "random")))
         return result
 
+    def seat_options(self, bots: dict[str, BotDef]) -> dict[str, dict[str, str]]:
+        """`seat_options`: per kind of seat, default options as a seat spec gives them.
+        Kinds and option names are checked here; values by the kind when its seat is
+        made (the game layer makes one of each at load)."""
+        result = {}
+        for kind, options in self.section("seat_options").items():
+            accepted = () if kind in bots else self.seat_kinds.get(kind)
+            if accepted is None:
+                known = [*self.seat_kinds, *bots]
+                self.error(("seat_options", kind), "unknown-name", f"no kind of seat '{kind}'",
+                           hint_for(kind, known) or f"seats: {', '.join(known)}", key=True)
+                continue
+            if not accepted:
+                self.error(("seat_options", kind), "bad-value", f"seat '{kind}' takes no options", key=True)
+                continue
+            given = {}
+            for name, value in (options or {}).items():
+                if name not in accepted:
+                    self.error(("seat_options", kind, name), "unknown-name", f"seat '{kind}' has no option '{name}'",
+                               hint_for(name, accepted) or f"options: {', '.join(accepted)}", key=True)
+                    continue
+                given[str(name)] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+            result[kind] = given
+        return result
+
     def views(self) -> tuple[ViewDef, ...]:
         result = []
         for vid, spec in self.section("views").items():
@@ -610,9 +636,10 @@ class Builder:
         return found
 
 
-def build(raw: RawGame, seat_kinds: tuple[str, ...]) -> GameDef:
+def build(raw: RawGame, seat_kinds: Mapping[str, tuple[str, ...]]) -> GameDef:
     """The GameDef of merged raw rules; `seat_kinds` are the kinds of seat the engine
-    knows besides the game's own bots (the game layer passes its registry's)."""
+    knows besides the game's own bots, with the options each takes (the game layer
+    passes its registry's)."""
     if not raw.schema_diagnostics:
         return Builder(raw, seat_kinds).build()
     # The schema stage found errors: check meaning too, so all mistakes come at once,

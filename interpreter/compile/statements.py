@@ -49,6 +49,7 @@ from interpreter.runtime.cards import as_cards, create_cards, place_card, remove
 from interpreter.runtime.counters import change_counter, set_counter
 from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choice, unique_options
 from interpreter.runtime.ending import finish
+from interpreter.runtime.errors import HorizonReached
 from interpreter.runtime.events import fire
 from interpreter.runtime.private import reveal_to, show_to
 from interpreter.runtime.records import STOPPED, Frame, Grant
@@ -588,7 +589,9 @@ class CodeBuilder:
         player, saved = self.src(node.player, "player"), self.hidden("prev")
         refresh, check = self.const(_refresh, "refresh"), check_name(self.ctx.emitter, "turn")
         end = self.const(finish, "finish")
+        horizon = self.const(HorizonReached, "HorizonReached")
         self.emit_src(node, OpSource([
+            "if st.stop_turn is not None and st.turn_no + 1 >= st.stop_turn:", f"    raise {horizon}()",
             f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
             "st.uses['turn'] = {}", "if ('turn_start', -1) in st.gd_listens:",
             f"    {refresh}(st, 'turn_start', _p)"], fires=True), not draws_random(node.player))

@@ -13,13 +13,13 @@ from typing import Any
 
 import attrs
 
-from interpreter.agents import check_seat, registered, seat_kinds
+from interpreter.agents import check_seat, create_agent, registered, seat_kinds
 from interpreter.compile.build import build
 from interpreter.compile.lint import lint
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
 from interpreter.game.summary import describe_cards, describe_game
 from interpreter.model import GameDef
-from interpreter.rules.loader import explain_removed, load_raw
+from interpreter.rules.loader import RawGame, explain_removed, load_raw
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.chance_zones import eager_zones
 from interpreter.runtime.layout import Layout, StartTemplate, start_template
@@ -141,6 +141,23 @@ class Game:
         return load_state(self, text)
 
 
+def check_seat_options(gd: GameDef, raw: RawGame) -> None:
+    """Make one seat of each kind `seat_options` gives defaults for, so that a bad value
+    (a rollout bot the game lacks, a negative budget) is a diagnostic at load, placed at
+    the kind's entry, rather than an error when a seat is made."""
+    found = []
+    for kind in gd.seat_options:
+        try:
+            create_agent(kind, gd)
+        except GameError as err:
+            where = ("seat_options", kind)
+            path, line, col = raw.origins.locate_key(where)
+            found.append(Diagnostic(path, line, col, "bad-value", f"seat_options.{kind}: {err}",
+                                    source_line=raw.origins.find(where)[0].source_line(line) or None))
+    if found:
+        raise RuleFileError(found)
+
+
 def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
               overlays: list[str] | tuple[str, ...] = (), strict: bool = False) -> Game:
     """Load a bundled game by id, or a game folder or file by path, with variants and
@@ -149,9 +166,10 @@ def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
     `Game.warnings` (errors when `strict`)."""
     raw = load_raw(name, list(variants), list(overlays), strict=strict)
     try:
-        definition = build(raw, tuple(kind.name for kind in registered()))
+        definition = build(raw, {kind.name: kind.options for kind in registered()})
     except RuleFileError as err:  # the base may use what an overlay removed: say so
         raise RuleFileError(explain_removed(err.diagnostics, raw)) from None
+    check_seat_options(definition, raw)
     doubtful = lint(raw, definition)  # what can hardly be meant: warnings, errors when strict
     if strict and doubtful:
         raise RuleFileError([attrs.evolve(d, severity="error") for d in doubtful])

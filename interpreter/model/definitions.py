@@ -260,6 +260,9 @@ class GameDef:
     # The code that fires `game_start` (after setup, before the flow's first step), only
     # when some trigger listens to it.
     start: int | None = None
+    # Default options of kinds of seat in this game (`seat_options`), by kind, as a seat
+    # spec gives them (text): the spec's own options override them.
+    seat_options: dict[str, dict[str, str]] = attrs.field(factory=dict)
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)

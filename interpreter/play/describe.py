@@ -32,7 +32,7 @@ def render_description(info: dict[str, Any]) -> str:
                                  for v in info["variants"]])
     _section(lines, "Overlays applied", info["overlays"])
     _section(lines, "Bundled expansions and mods", info["expansions"])
-    _section(lines, "Seats", [f"{s['id']}: {s['description'] or '-'}" for s in info["seats"]])
+    _section(lines, "Seats", [f"{s['id']}: {s['description'] or '-'}" + _defaults(s) for s in info["seats"]])
     _section(lines, "Counters", [_counter_line(c) for c in info["counters"]])
     _section(lines, "Zones", [_zone_line(z) for z in info["zones"]])
     _section(lines, "Cards", [_card_line(c) for c in info["cards"]])
@@ -73,6 +73,12 @@ def render_cards(cards: list[dict[str, Any]]) -> str:
 def _one_line(text: Any) -> str:
     """Effect text on one line: its statements joined by ' / '."""
     return " / ".join(line.strip() for line in str(text).strip().splitlines() if line.strip())
+
+
+def _defaults(seat: dict[str, Any]) -> str:
+    """A seat kind's default options in this game (`seat_options`), as a spec writes them."""
+    defaults = seat.get("defaults")
+    return f" (this game: {seat['id']}:" + ",".join(f"{k}={v}" for k, v in defaults.items()) + ")" if defaults else ""
 
 
 def _section(lines: list[str], title: str, items: list[str], empty: str | None = None) -> None:

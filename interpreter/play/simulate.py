@@ -285,6 +285,14 @@ def _check_alive(helpers: Sequence[multiprocessing.process.BaseProcess]) -> None
             raise GameError(f"a simulation worker process stopped unexpectedly (exit code {helper.exitcode})")
 
 
+def rate_text(rate: float) -> str:
+    """Games per second, or seconds per game when slower than one game in ten seconds
+    (search seats in long games), so a slow run never reads "0.0 games/s"."""
+    if rate >= 0.1 or rate <= 0:
+        return f"{rate:.1f} games/s"
+    return f"{1 / rate:.0f} s/game"
+
+
 def time_left(done: int, total: int, rate: float) -> str:
     """The time the games still to play should take at `rate` games per second."""
     if done >= total:
@@ -321,7 +329,7 @@ class Progress:
         return False
 
     def line(self, done: int, rate: float) -> str:
-        return f"simulate: {done}/{self.total} games, {rate:.1f} games/s, {time_left(done, self.total, rate)}"
+        return f"simulate: {done}/{self.total} games, {rate_text(rate)}, {time_left(done, self.total, rate)}"
 
     def finish(self) -> None:
         if self.shown and self.stream is not None and self.stream.isatty():
@@ -403,7 +411,7 @@ def render_summary(summary: dict[str, Any], name: str) -> str:
     lines.append(f"Errors: {summary['errors']}")
     for sample in summary["error_samples"]:
         lines.append(f"  seed {sample['seed']}: {sample['message']}")
-    lines.append(f"Time: {summary['seconds']} s ({summary['games_per_second']} games/s)")
+    lines.append(f"Time: {summary['seconds']} s ({rate_text(summary['games'] / max(summary['seconds'], 1e-9))})")
     return "\n".join(lines)
 
 

@@ -29,6 +29,7 @@ from interpreter.rules.yamlload import load_yaml
 MAP_SECTIONS = (
     "constants", "counters", "zones", "cards", "values", "modifiers", "procedures",
     "actions", "triggers", "events", "variants", "bots", "views", "functions", "card_types", "boards",
+    "seat_options",
 )
 LIST_SECTIONS = ("assumptions", "end", "include")
 SINGLE_SECTIONS = ("setup", "flow", "scoring", "players", "description", "version", "name", "id", "orrery")

@@ -12,6 +12,12 @@ from interpreter.diagnostics import RuleRuntimeError
 RULE_SLIPS = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
 
 
+class HorizonReached(Exception):
+    """A turn numbered `State.stop_turn` was about to begin: raised out of the run for a
+    search's rollout to value the game there. The state it leaves is for reading only
+    (scores, counters): it stopped between two operations of a turn's start."""
+
+
 def rule_error(where: object, err: Exception) -> RuleRuntimeError:
     """`err` (one of RULE_SLIPS) as a rule error seen from `where`: a rule-file place
     (a `Where`) or a phrase such as "end condition 'x'"."""

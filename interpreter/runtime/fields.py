@@ -467,6 +467,9 @@ FIELDS: tuple[Field, ...] = (
     # the declared values worked out while legal actions are listed (counters.value_of).
     Field("work", "zero"),
     Field("memo", "none"),
+    # Transient, never saved, not cloned: a search's rollout stops when this turn would
+    # begin (errors.HorizonReached), to value the game there instead of playing it out.
+    Field("stop_turn", "none"),
 )
 
 SAVED: tuple[Field, ...] = tuple(f for f in FIELDS if f.saved)

@@ -112,6 +112,7 @@ class State:
     chance_pos: int
     work: int
     memo: dict[tuple[int, int], Any] | None
+    stop_turn: int | None
 
     # ---- OpenSpiel-like API --------------------------------------------------------
 
@@ -401,7 +402,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     st.ending = st.ending_reason = st.end_reason = None
     st.terminal, st.winners = False, []
     st.history, st.log, st.legal_cache = Journal(), Journal(), None
-    st.work, st.memo = 0, None
+    st.work, st.memo, st.stop_turn = 0, None, None
     if gd.flow is not None:
         st.stack.append(Frame(gd.flow, 0, {}))
     if gd.start is not None:
@@ -424,7 +425,7 @@ def load_state(game: Rules, text: str) -> State:
     st.game, st.gd, st.gd_listens, st.layout = game, gd, gd.listens, game.layout(n)
     st.n, st.players, st.seats, st.seed = n, list(range(n)), list(data["seats"]), data["seed"]
     st.queue, st.legal_cache, st.chance_pos = [], None, 0
-    st.work, st.memo = 0, None
+    st.work, st.memo, st.stop_turn = 0, None, None
     fill_state(st, data)
     return st
 
