@@ -170,7 +170,7 @@ def test_a_value_asks_once_which_cards_are_in_play_and_gives_the_walks_value(tmp
     assert _outcome(generated, states[-1], 1) == ("value", 6)
 
 
-# ---- calls kept for a whole comprehension (compile/expressions.py `hoisted`) ----------
+# ---- calls kept for a whole comprehension (compile/hoisting.py) ---------------------
 
 KEPT = """
 counters:
