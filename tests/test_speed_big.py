@@ -389,3 +389,49 @@ def test_listers_keep_the_actions_of_text_parameters_too(tmp_path):
     play(first, 'pick "two words"')
     assert first.log[-1] == "two words"
     assert [a.text for a in first.legal_actions()] == [a.text for a in one]
+
+
+HIDDEN = """
+values:
+  reach: {of: player, base: "1"}
+zones:
+  box: {scope: global}
+  hand: {scope: player, visible: owner}
+card_types:
+  charm: {in: box, active_in: [hand]}
+cards:
+  lucky: {name: Lucky, type: charm, modifiers: {plus: {value: reach, op: add, amount: "1"}}}
+actions:
+  take: {during: main, params: {c: box}, effect: "move c to hand(me)"}
+  pass: {during: main, ends: turn}
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+
+class _Noting(list):
+    """A zone's list that notes being gone through (as play/showdown.py watches hands)."""
+
+    def __init__(self, cards: list[int], seen: list[int]):
+        super().__init__(cards)
+        self.seen = seen
+
+    def __iter__(self):
+        self.seen.append(1)
+        return super().__iter__()
+
+
+def test_a_watched_private_zone_is_still_gone_through(tmp_path):
+    game = toy(tmp_path, HIDDEN)
+    st = game.new_initial_state(2, seed=1)
+    play(st, "take lucky#0")
+    value = next(v.index for v in st.gd.values if v.name == "reach")
+    assert [counters.value_of(st, value, p) for p in (0, 1)] == [2, 1]  # from the index: no walk
+    seen: list[int] = []
+    hand = st.layout.zbase[next(z.index for z in st.gd.zones if z.name == "hand")]
+    st.zones[hand] = _Noting(st.zones[hand], seen)
+    assert [counters.value_of(st, value, p) for p in (0, 1)] == [2, 1]
+    assert seen  # the owner-only zone was read, as the end's showdown needs to know

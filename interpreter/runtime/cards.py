@@ -93,6 +93,8 @@ def card_owners(st: State, def_index: int) -> dict[int, int]:
     slots = index.active[def_index]
     if not slots:
         return {}
+    if index.private[def_index] and _watched(st, index.private[def_index]):
+        return _scan_owners(st, def_index)
     loc = st.loc
     found = -1
     for iid in index.copies[def_index]:
@@ -113,6 +115,8 @@ def in_play(st: State, def_index: int) -> bool:
     index = _copy_index(st)
     slots = index.active[def_index]
     if slots:
+        if index.private[def_index] and _watched(st, index.private[def_index]):
+            return bool(_scan_owners(st, def_index))
         loc = st.loc
         for iid in index.copies[def_index]:
             if loc[iid] in slots:
@@ -125,11 +129,21 @@ def live_cards(st: State, defs: tuple[int, ...]) -> frozenset[int]:
     card modifiers asks once, then calls `card_reaching` only for these."""
     index = _copy_index(st)
     active, copies, loc = index.active, index.copies, st.loc
+    if any(index.private[d] for d in defs):
+        return frozenset(d for d in defs if in_play(st, d))
     live = [d for d in defs if (slots := active[d]) and any(loc[iid] in slots for iid in copies[d])]
     return frozenset(live) if live else _NONE
 
 
 _NONE: frozenset[int] = frozenset()
+
+
+def _watched(st: State, slots: tuple[int, ...]) -> bool:
+    """Whether one of these zone slots is watched (play/showdown.py puts a list that
+    notes reads in owner-only zones, to tell which private cards the end looked at):
+    then the zones are walked, as the rules' reads are what it watches."""
+    zones = st.zones
+    return any(type(zones[slot]) is not list for slot in slots)
 
 
 def _scan_owners(st: State, def_index: int) -> dict[int, int]:
@@ -162,6 +176,7 @@ class CopyIndex:
     layout: Any
     copies: tuple[tuple[int, ...], ...]
     active: tuple[frozenset[int], ...]
+    private: tuple[tuple[int, ...], ...]  # the active slots of zones only their owner sees
 
 
 # The index of the state last asked (one entry: a playout asks of one state at a time;
@@ -195,14 +210,14 @@ def _build_index(st: State) -> CopyIndex:
     if base is None:
         copies: list[list[int]] = [[] for _ in st.gd.cards]
         start = 0
-        active = _active_slots(st)
+        active, private = _active_slots(st)
     else:
         copies = [list(c) for c in base.copies]
         start = base.known
-        active = base.active
+        active, private = base.active, base.private
     for iid in range(start, len(cards)):
         copies[cards[iid]].append(iid)
-    return CopyIndex(cards, len(cards), layout, tuple(tuple(c) for c in copies), active)
+    return CopyIndex(cards, len(cards), layout, tuple(tuple(c) for c in copies), active, private)
 
 
 def _template_index(st: State) -> CopyIndex | None:
@@ -214,20 +229,27 @@ def _template_index(st: State) -> CopyIndex | None:
     copies: list[list[int]] = [[] for _ in st.gd.cards]
     for iid, d in enumerate(cards):
         copies[d].append(iid)
-    index = CopyIndex(cards, len(cards), st.layout, tuple(tuple(c) for c in copies), _active_slots(st))
+    index = CopyIndex(cards, len(cards), st.layout, tuple(tuple(c) for c in copies), *_active_slots(st))
     if len(_by_template) > 64:
         _by_template.clear()
     _by_template[id(template)] = (template, index)
     return index
 
 
-def _active_slots(st: State) -> tuple[frozenset[int], ...]:
+def _active_slots(st: State) -> tuple[tuple[frozenset[int], ...], tuple[tuple[int, ...], ...]]:
+    """Each card definition's active slots, and those of them only their owner sees."""
     layout = st.layout
-    out = []
+    active, private = [], []
     for card in st.gd.cards:
         slots: set[int] = set()
+        hidden: list[int] = []
         for zi in card.active_in:
             base = layout.zbase[zi]
-            slots.update(range(base, base + (st.n if st.gd.zones[zi].scope == "player" else 1)))
-        out.append(frozenset(slots))
-    return tuple(out)
+            zone = st.gd.zones[zi]
+            span = range(base, base + (st.n if zone.scope == "player" else 1))
+            slots.update(span)
+            if zone.visible == "owner":
+                hidden.extend(span)
+        active.append(frozenset(slots))
+        private.append(tuple(hidden))
+    return tuple(active), tuple(private)
