@@ -291,6 +291,8 @@ functions:
   shines: {params: [t], value: "has_effect(t, \\"shine\\")"}
   powers: {params: [p], value: "[y for y in [x.power for x in hand(p)]]"}
   ids: {params: [p], value: "[y for y in [x.id for x in hand(p)]]"}
+  top_shines: {params: [p], value: "has_effect(top(hand(p)), \\"shine\\")"}
+  listed_shines: {params: [p], value: "[y for y in [x for x in hand(p) if has_effect(top(hand(p)), \\"shine\\")]]"}
 actions:
   boost:
     during: main
@@ -302,7 +304,8 @@ actions:
     effect: "set c.power to none"
   look:  # calls every function, so the table of functions is bound for the test
     during: main
-    condition: "len(powers(0)) + len(ids(0)) >= 0 and (shines(0) or power_of(0) == id_of(0) or true)"
+    condition: "len(powers(0)) + len(ids(0)) + len(listed_shines(0)) >= 0 and (shines(0) or top_shines(0)
+      or power_of(0) == id_of(0) or true)"
     effect: 'log "look"'
   pass: {during: main, ends: turn}
 setup: |
@@ -330,7 +333,7 @@ def test_fields_read_inline_give_what_the_general_readers_give(tmp_path):
     game = toy(tmp_path, FIELDS)
     ns = game.definition.actions[0].lister.__globals__
     table = next(v for k, v in ns.items() if k.startswith("_functions"))
-    power_of, id_of, shines, powers, ids = table
+    power_of, id_of, shines, powers, ids, top_shines, listed_shines = table
     st = game.new_initial_state(2, seed=1)
     constant = {"power": 7, "id": "a-table"}  # a table (a constant's value): read by key
     states = [st.clone()]
@@ -348,6 +351,8 @@ def test_fields_read_inline_give_what_the_general_readers_give(tmp_path):
     assert powers(states[0], {"p": 0}) == [5, 3]
     assert powers(states[2], {"p": 0}) == [5, 13]
     assert shines(st, {"t": 0}) is True and shines(st, {"t": 1}) is False and shines(st, {"t": None}) is False
+    assert top_shines(st, {"p": 0}) is True and top_shines(st, {"p": 1}) is False  # ruby on top; P2: none
+    assert listed_shines(st, {"p": 0}) == [1, 0] and listed_shines(st, {"p": 1}) == []
     for bad in (7, "x"):  # not a card: the errors the general readers raise
         for fn in (power_of, shines):
             with pytest.raises((IndexError, TypeError)):
