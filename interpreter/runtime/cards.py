@@ -112,7 +112,10 @@ def in_play(st: State, def_index: int) -> bool:
     """Whether a copy of the card is in one of its active zones: the question a card's
     modifier asks for every value read, answered by the card's few copies (most often
     none in play) rather than a walk of its zones."""
-    index = _copy_index(st)
+    index = _last[0]  # (_copy_index's test, written out: this is asked very often)
+    if index is None or index.cards is not st.card_def or index.known != len(st.card_def) \
+            or index.layout is not st.layout:
+        index = _copy_index(st)
     slots = index.active[def_index]
     if slots:
         if index.private[def_index] and _watched(st, index.private[def_index]):

@@ -147,8 +147,6 @@ def card_reaching(st: State, def_index: int, player: int) -> tuple[int, int] | N
             return None
         holders = card_owners(st, def_index)
         return (holders[player], player) if player in holders else None
-    if not in_play(st, def_index):
-        return None
     holders = card_owners(st, def_index)
     for owner, copy in holders.items():
         if reach(st, {"p": player, "me": player, "this": copy, "owner": owner}):
