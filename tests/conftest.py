@@ -99,3 +99,30 @@ def zone(state: State, name: str, player: int | None = None) -> list[str]:
     zdef = next(z for z in state.gd.zones if z.name == name)
     slot = state.layout.zbase[zdef.index] + (player or 0 if zdef.scope == "player" else 0)
     return [state.gd.cards[state.card_def[iid]].id for iid in state.zones[slot]]
+
+
+# Sowing is worth 3 points at the end of the game, grabbing 1 point now: a search that
+# plays its rollouts to the end sows; one that values the game a turn later grabs.
+# (a toy game for the search seats: tests/test_agents_search.py, tests/test_seat_options.py)
+HARVEST = """
+counters:
+  vp: {scope: player, initial: 0}
+  plant: {scope: player, initial: 0}
+scoring:
+  score: "vp(p)"
+actions:
+  grab: {during: main, effect: "gain 1 vp(me)", ends: turn}
+  sow: {during: main, effect: "gain 1 plant(me)", ends: turn}
+bots:
+  grabber:
+    description: always grabs
+    turn: "gain 1 vp(me)"
+    choose: first
+flow: |
+  repeat 6:
+    for each p in players:
+      turn p:
+        take actions main
+  for each p in players:
+    gain 3 * plant(p) vp(p)
+"""

@@ -7,7 +7,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import counter, toy
+from conftest import HARVEST, counter, toy
 
 from interpreter import GameError, State, create_agent, load_game
 from interpreter.agents import describe_kinds
@@ -246,32 +246,6 @@ def test_margin_blends_the_final_lead_into_a_finished_rollout(tmp_path: pathlib.
     blended = SearchAgent(SearchOptions(margin=0.5), 1, determinizing=False)._rollout(st.clone(), random.Random(0), 0)
     assert plain == [1.0, -1.0]
     assert blended == pytest.approx([0.5 + 0.5 * lead, -0.5 - 0.5 * lead])
-
-
-# Sowing is worth 3 points at the end of the game, grabbing 1 point now: a search that
-# plays its rollouts to the end sows; one that values the game a turn later grabs.
-HARVEST = """
-counters:
-  vp: {scope: player, initial: 0}
-  plant: {scope: player, initial: 0}
-scoring:
-  score: "vp(p)"
-actions:
-  grab: {during: main, effect: "gain 1 vp(me)", ends: turn}
-  sow: {during: main, effect: "gain 1 plant(me)", ends: turn}
-bots:
-  grabber:
-    description: always grabs
-    turn: "gain 1 vp(me)"
-    choose: first
-flow: |
-  repeat 6:
-    for each p in players:
-      turn p:
-        take actions main
-  for each p in players:
-    gain 3 * plant(p) vp(p)
-"""
 
 
 @pytest.mark.parametrize("kind", ["mcts", "ismcts"])

@@ -7,34 +7,14 @@ import pathlib
 import textwrap
 
 import pytest
-from conftest import find_column, toy, write_toy
+from conftest import HARVEST, find_column, toy, write_toy
 
 from interpreter import RuleFileError, create_agent, load_game
 from interpreter.cli import main
 
-GAME = """
-counters:
-  vp: {scope: player, initial: 0}
-scoring:
-  score: "vp(p)"
-actions:
-  grab: {during: main, effect: "gain 1 vp(me)", ends: turn}
-  wait: {during: main, effect: "gain 0 vp(me)", ends: turn}
-bots:
-  grabber:
-    description: always grabs
-    turn: "gain 1 vp(me)"
-    choose: first
-flow: |
-  repeat 3:
-    for each p in players:
-      turn p:
-        take actions main
-"""
-
 
 def test_the_games_defaults_apply_under_the_specs_own_options(tmp_path: pathlib.Path) -> None:
-    game = toy(tmp_path, GAME + """
+    game = toy(tmp_path, HARVEST + """
 seat_options:
   ismcts: {iterations: 7, rollout: grabber, paired: true, horizon: 2}
   mcts: {c: 0.5}
@@ -52,7 +32,7 @@ seat_options:
 
 
 def test_describe_shows_the_defaults(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = write_toy(tmp_path, GAME + "seat_options:\n  ismcts: {iterations: 7}\n")
+    path = write_toy(tmp_path, HARVEST + "seat_options:\n  ismcts: {iterations: 7}\n")
     assert main(["describe", str(path)]) == 0
     assert "(this game: ismcts:iterations=7)" in capsys.readouterr().out
     assert main(["describe", str(path), "--json"]) == 0
@@ -72,7 +52,7 @@ def test_describe_shows_the_defaults(tmp_path: pathlib.Path, capsys: pytest.Capt
 ])
 def test_mistakes_are_diagnostics_at_their_place(tmp_path: pathlib.Path, entry: str, needle: str, code: str,
                                                  message: str) -> None:
-    path = write_toy(tmp_path, GAME + "seat_options:\n  " + entry + "\n")
+    path = write_toy(tmp_path, HARVEST + "seat_options:\n  " + entry + "\n")
     with pytest.raises(RuleFileError) as caught:
         load_game(str(path))
     found = caught.value.diagnostics
@@ -85,7 +65,7 @@ def test_mistakes_are_diagnostics_at_their_place(tmp_path: pathlib.Path, entry: 
 
 
 def test_an_overlay_patches_the_defaults(tmp_path: pathlib.Path) -> None:
-    base = write_toy(tmp_path, GAME + "seat_options:\n  ismcts: {iterations: 7, rollout: grabber}\n")
+    base = write_toy(tmp_path, HARVEST + "seat_options:\n  ismcts: {iterations: 7, rollout: grabber}\n")
     mod = tmp_path / "mod.yaml"
     mod.write_text(textwrap.dedent("""\
         orrery: 1
