@@ -319,7 +319,9 @@ class Builder:
         self.functions()
         modifiers = self.modifiers(mod_specs, value_specs)
         values = self.values(value_specs, modifiers)
-        define_values(self.emitter, values)
+        reach_set = frozenset(i for i, spec in enumerate(self.section("cards").values())
+                              if (spec or {}).get("applies_to") is not None)
+        define_values(self.emitter, values, reach_set)
         for name, spec in self.section("procedures").items():
             locals_ = {p: "any" for p in spec.get("params", ())}
             self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_,

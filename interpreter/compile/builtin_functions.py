@@ -26,6 +26,7 @@ from interpreter.compile.expressions import (
     gen_player_arg,
     gen_zone_slot,
     iteration_source,
+    simple_source,
 )
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
@@ -394,7 +395,13 @@ def _has_effect(node: ast.Call, ctx: Context) -> Gen:
     """has_effect(c, "activate"): whether the card has that named effect."""
     name = _effect_name(node, ctx, "has_effect")
     card = gen_expect(node.args[0], ctx, "card")
-    return f"{_helper(ctx, _has_effect_of)}(st, {card}, {name!r})", "bool"
+    if not simple_source(card):  # worked out once, into a local (where Python allows `:=`)
+        if ctx.in_iterable:
+            return f"{_helper(ctx, _has_effect_of)}(st, {card}, {name!r})", "bool"
+        local = ctx.emitter.fresh("e")
+        return (f"(({local} := {card}) is not None and "
+                f"{name!r} in st.gd.cards[st.card_def[{local}]].effects)"), "bool"
+    return f"({card} is not None and {name!r} in st.gd.cards[st.card_def[{card}]].effects)", "bool"
 
 
 @builtin("can_use", (2,))

@@ -6,7 +6,7 @@ The generic walk (runtime/decisions.py) does this through lists of functions and
 renderers; here each action gets straight-line Python instead: nested loops over its
 parameters' choices, the condition and cost checks inline, the text built by
 concatenation, and a parameterless action's Action made once (one with whole-number,
-player or card parameters once per values: Actions are immutable, so listings share them). Checks that read no
+player, card or text parameters once per values: Actions are immutable, so listings share them). Checks that read no
 parameter (a condition on the player alone) run once per listing, at the first
 candidate, not once per candidate. Same order, same texts, same duplicates dropped as
 the generic walk (which stays for actions built by hand).
@@ -40,7 +40,7 @@ def _render_src(em: Emitter, var: str, type_: str, card_ids: list[str]) -> str:
     return fallback
 
 
-_KEYED = ("int", "player", "card")  # parameter types whose Actions are kept, by value
+_KEYED = {"int": "int", "player": "int", "card": "int", "str": "str"}  # types whose Actions are kept, by value
 KEPT_ACTIONS = 4096  # Actions kept per lister at most (a bound on memory, whatever the domains)
 
 
@@ -120,14 +120,15 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     payload = f"({action.index}, ({', '.join(values)},))"
     make = f"{em.const(Action, 'Action')}({text}, {payload})"
     if all(p.type in _KEYED for p in action.params):
-        # Whole numbers, players and cards: the same values give the same text and
-        # payload, so the Action is made once and kept (a card's key holds its
+        # Whole numbers, players, cards and texts: the same values give the same text
+        # and payload, so the Action is made once and kept (a card's key holds its
         # definition too: its text names it).
         keys = [f"({v}, st.card_def[{v}])" if p.type == "card" else v
                 for v, p in zip(values, action.params, strict=True)]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
         cache = em.bound({}, "actions")
-        lines.append(f"{indent}if {' and '.join(f'type({v}) is int' for v in values)}:")
+        kinds = [f"type({v}) is {_KEYED[p.type]}" for v, p in zip(values, action.params, strict=True)]
+        lines.append(f"{indent}if {' and '.join(kinds)}:")
         lines.append(f"{indent}    key = {key}")
         lines.append(f"{indent}    action = {cache}.get(key)")
         lines.append(f"{indent}    if action is None:")

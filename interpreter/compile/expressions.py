@@ -14,12 +14,14 @@ statement compiler and the builder, which call the functions directly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from interpreter.compile.card_defs import card_text
+from interpreter.compile.hoisting import hoisted, hoisting_root, with_hoists
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.values import value_name
 from interpreter.diagnostics import RuleRuntimeError, hint_for
@@ -50,6 +52,9 @@ class Context:
     pylocals: dict[str, str] = attrs.field(factory=dict)
     # Inside the list a comprehension goes through, where Python allows no `:=`.
     in_iterable: bool = False
+    # Inside a comprehension: the calls worked out once for the whole comprehension
+    # (source -> the names holding the result and its work), see `hoisted`.
+    hoists: dict[str, tuple[str, str]] | None = None
 
     def with_local(self, name: str, type_: str, seat: bool = False, pyname: str | None = None) -> Context:
         seats = self.seats | {name} if seat else self.seats - {name}
@@ -59,7 +64,7 @@ class Context:
         else:
             pylocals[name] = pyname
         return Context(self.symbols, {**self.locals, name: type_}, self.pure, seats, self.emitter, pylocals,
-                       self.in_iterable)
+                       self.in_iterable, self.hoists)
 
     def const(self, value: Any, stem: str = "k") -> str:
         return self.emitter.const(value, stem)
@@ -380,9 +385,10 @@ def _small_source(node: ast.Node, ctx: Context) -> bool:
 
 
 def _comprehension(node: ast.Comprehension, ctx: Context) -> Gen:
+    ctx, hoists = hoisting_root(ctx)
     var, src, (elem, elem_type), cond = comprehension_parts(node, ctx)
     test = f" if {cond}" if cond is not None else ""
-    return f"[{elem} for {var} in {src}{test}]", list_of(elem_type)
+    return with_hoists(f"[{elem} for {var} in {src}{test}]", hoists, ctx), list_of(elem_type)
 
 
 def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> str | None:
@@ -390,9 +396,10 @@ def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> str | None:
     (end conditions run this at every decision), or None for other arguments."""
     if not isinstance(node, ast.Comprehension):
         return None
+    ctx, hoists = hoisting_root(ctx)
     var, src, (elem, _), cond = comprehension_parts(node, ctx)
     test = f" if {cond}" if cond is not None else ""
-    return f"{'any' if wanted else 'all'}({elem} for {var} in {src}{test})"
+    return with_hoists(f"{'any' if wanted else 'all'}({elem} for {var} in {src}{test})", hoists, ctx)
 
 
 # Every card has these, read-only: its definition id, name, type and printed text.
@@ -413,9 +420,17 @@ def _attr(node: ast.Attr, ctx: Context) -> Gen:
     if ttype == "any":
         # a value of unknown type (a table from a constant, or a card): a table whose key
         # is also a card field's name must still read as a table, so decide at run time
-        return f"{ctx.const(_read_any, 'read_any')}(st, {target}, {field!r}, {reader})", "any"
+        general = f"{ctx.const(_read_any, 'read_any')}(st, {target}, {field!r}, {reader})"
+        if not simple_source(target):
+            return general, "any"
+        # a card (a whole number) read inline, as _read_any would read it (the target is
+        # a local: reading it twice costs little and changes nothing)
+        card = f"{table}[st.card_def[{target}]]" if table is not None else _attribute_read(target, field, ctx)
+        return f"({card} if type({target}) is int else {general})", "any"
     if table is not None:
         return f"{table}[st.card_def[{target}]]", rtype
+    if ctx.in_iterable and simple_source(target):  # where Python allows no `:=`
+        return _attribute_read(target, field, ctx), rtype
     if not ctx.in_iterable:  # an attribute some rule sets, over the property: read inline
         props = ctx.emitter.memo.get(("props", field))
         if props is None:
@@ -426,6 +441,26 @@ def _attr(node: ast.Attr, ctx: Context) -> Gen:
         return (f"({value} if ({value} := st.attrs.get((({card} := {target}), {field!r}))) is not None "
                 f"else {props}[st.card_def[{card}]])"), rtype
     return f"{reader}(st, {target})", rtype
+
+
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|env\['[A-Za-z_0-9#]*'\]")
+
+
+def simple_source(src: str) -> bool:
+    """Whether `src` reads a local (a Python name, or a key of env): safe to read twice."""
+    return _SIMPLE.fullmatch(src) is not None
+
+
+def _attribute_read(card: str, field: str, ctx: Context) -> str:
+    """An attribute some rule sets, else the card's property, as `_field_reader` reads
+    it (an attribute set to none reads the property), with no call and no `:=`; `card`
+    is simple (read more than once)."""
+    props = ctx.emitter.memo.get(("props", field))
+    if props is None:
+        props = [_static_field(cid, spec, field) for cid, spec in ctx.symbols.card_specs]
+        props = ctx.emitter.memo[("props", field)] = ctx.const(props, "card_table")
+    key = f"({card}, {field!r})"
+    return f"(st.attrs[{key}] if st.attrs.get({key}) is not None else {props}[st.card_def[{card}]])"
 
 
 def _read_any(st: Any, value: Any, field: str, reader: Callable[[Any, Any], Any]) -> Any:
@@ -575,11 +610,11 @@ def _call(node: ast.Call, ctx: Context) -> Gen:
         if not of_player:
             if node.args:
                 raise CompileError(node, "arity", f"value '{name}' takes no player")
-            return f"{value_name(ctx.emitter, vi)}(st, -1)", type_
+            return hoisted(node, ctx, f"{value_name(ctx.emitter, vi)}(st, -1)", True), type_
         if len(node.args) != 1:
             raise CompileError(node, "arity", f"value '{name}' takes one player: {name}(p)")
         player = gen_expect(node.args[0], ctx, "player")
-        return f"{value_name(ctx.emitter, vi)}(st, {player})", type_
+        return hoisted(node, ctx, f"{value_name(ctx.emitter, vi)}(st, {player})", True), type_
     function = sym.functions.get(name)
     if function is not None and name not in ctx.locals:
         return _call_function(node, ctx, function.params, function.code)
@@ -601,7 +636,8 @@ def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index:
     args = [gen(a, ctx)[0] for a in node.args]
     local = ", ".join([f"'me': {ME}", *(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))])
     result = ctx.symbols.function_types.get(node.name, "any")
-    return f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})", result
+    return hoisted(node, ctx, f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})",
+                   False), result
 
 
 _DISPATCH: dict[type, Callable[[Any, Context], Gen]] = {

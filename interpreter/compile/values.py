@@ -22,8 +22,10 @@ from typing import Any
 
 from interpreter.compile.pysource import Emitter
 from interpreter.model import ValueDef
+from interpreter.runtime.cards import in_play, live_cards
 from interpreter.runtime.counters import card_reaching, value_of
 
+_NOBODY: dict[Any, Any] = {}  # never filled: its look-ups only hash the key
 _APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
 
 
@@ -41,8 +43,9 @@ def _walk(vi: int) -> Callable[[Any, int], Any]:
     return walk
 
 
-def define_values(em: Emitter, values: tuple[ValueDef, ...]) -> None:
-    """Bind each value's name to its generated function."""
+def define_values(em: Emitter, values: tuple[ValueDef, ...], reach_set: frozenset[int] = frozenset()) -> None:
+    """Bind each value's name to its generated function. `reach_set`: the cards whose
+    modifiers reach whom an expression says (`applies_to`), not their holder."""
     for vdef in values:
         name = f"_value_of_{vdef.index}"
         em.ns.setdefault(name, None)
@@ -55,10 +58,24 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...]) -> None:
                  "            return memo[key]",
                  "    env = {'p': player, 'me': player}",
                  f"    result = {em.inline(vdef.base, 'value')}"]
+        cards = tuple(dict.fromkeys(mod.card for mod in vdef.modifiers if mod.card is not None))
+        if len(cards) > 1:  # which of the cards have a copy in play, asked once
+            lines.append(f"    live = {em.const(live_cards, 'live_cards')}(st, {cards!r})")
+        hashed = False
         for mod in vdef.modifiers:
             indent = "    "
             lines.append(f"{indent}# modifier {mod.id}")
             if mod.card is not None:  # the copy whose power reaches the player, and its holder
+                if not hashed and mod.card not in reach_set:
+                    # card_reaching looks the player up in a dict of holders, so a player
+                    # no dict can hold fails here, whether or not a copy is in play
+                    lines.append(f"{indent}{em.const(_NOBODY, 'nobody')}.get(player)")
+                    hashed = True
+                if len(cards) > 1:
+                    lines.append(f"{indent}if {mod.card} in live:")
+                else:
+                    lines.append(f"{indent}if {em.const(in_play, 'in_play')}(st, {mod.card}):")
+                indent += "    "
                 lines.append(f"{indent}reach = {reaching}(st, {mod.card}, player)")
                 lines.append(f"{indent}if reach is not None:")
                 indent += "    "

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import MAX_CARDS
 from interpreter.runtime.chance import leave_run
@@ -87,6 +89,68 @@ def as_cards(value: Any) -> list[int]:
 def card_owners(st: State, def_index: int) -> dict[int, int]:
     """Players who hold a copy of the card in one of its active zones -> that copy. A
     copy in a shared zone (a face-up card on the table) works for every player."""
+    index = _copy_index(st)
+    slots = index.active[def_index]
+    if not slots:
+        return {}
+    if index.private[def_index] and _watched(st, index.private[def_index]):
+        return _scan_owners(st, def_index)
+    loc = st.loc
+    found = -1
+    for iid in index.copies[def_index]:
+        if loc[iid] in slots:
+            if found >= 0:  # two copies in play: zone order decides, as the scan does
+                return _scan_owners(st, def_index)
+            found = iid
+    if found < 0:
+        return {}
+    owner = st.layout.zowner[loc[found]]
+    return {owner: found} if owner >= 0 else dict.fromkeys(range(st.n), found)
+
+
+def in_play(st: State, def_index: int) -> bool:
+    """Whether a copy of the card is in one of its active zones: the question a card's
+    modifier asks for every value read, answered by the card's few copies (most often
+    none in play) rather than a walk of its zones."""
+    index = _last[0]  # (_copy_index's test, written out: this is asked very often)
+    if index is None or index.cards is not st.card_def or index.known != len(st.card_def) \
+            or index.layout is not st.layout:
+        index = _copy_index(st)
+    slots = index.active[def_index]
+    if slots:
+        if index.private[def_index] and _watched(st, index.private[def_index]):
+            return bool(_scan_owners(st, def_index))
+        loc = st.loc
+        for iid in index.copies[def_index]:
+            if loc[iid] in slots:
+                return True
+    return False
+
+
+def live_cards(st: State, defs: tuple[int, ...]) -> frozenset[int]:
+    """Those of `defs` with a copy in one of their active zones: a value with many
+    card modifiers asks once, then calls `card_reaching` only for these."""
+    index = _copy_index(st)
+    active, copies, loc = index.active, index.copies, st.loc
+    if any(index.private[d] for d in defs):
+        return frozenset(d for d in defs if in_play(st, d))
+    live = [d for d in defs if (slots := active[d]) and any(loc[iid] in slots for iid in copies[d])]
+    return frozenset(live) if live else _NONE
+
+
+_NONE: frozenset[int] = frozenset()
+
+
+def _watched(st: State, slots: tuple[int, ...]) -> bool:
+    """Whether one of these zone slots is watched (play/showdown.py puts a list that
+    notes reads in owner-only zones, to tell which private cards the end looked at):
+    then the zones are walked, as the rules' reads are what it watches."""
+    zones = st.zones
+    return any(type(zones[slot]) is not list for slot in slots)
+
+
+def _scan_owners(st: State, def_index: int) -> dict[int, int]:
+    """card_owners by going through the card's active zones in order (the definition)."""
     card = st.gd.cards[def_index]
     layout = st.layout
     owners: dict[int, int] = {}
@@ -100,3 +164,95 @@ def card_owners(st: State, def_index: int) -> dict[int, int]:
                     for p in (owner,) if owner >= 0 else range(st.n):
                         owners.setdefault(p, iid)
     return owners
+
+
+@attrs.frozen
+class CopyIndex:
+    """Where to look for a card definition's copies in one state: `copies[d]`, the
+    copies of definition d (in card order), and `active[d]`, the zone slots where its
+    modifiers work (empty for most cards). Made for one `card_def` list (`cards`, by
+    identity) when it held `known` cards: the list is only ever appended to, so the
+    index stays right for its first `known` cards, and is extended when cards are created."""
+
+    cards: list[int]
+    known: int
+    layout: Any
+    copies: tuple[tuple[int, ...], ...]
+    active: tuple[frozenset[int], ...]
+    private: tuple[tuple[int, ...], ...]  # the active slots of zones only their owner sees
+
+
+# The index of the state last asked (one entry: a playout asks of one state at a time;
+# a tuple swapped whole, so threads at worst rebuild it).
+_last: list[CopyIndex | None] = [None]
+# Per start template (by identity, kept alive with it): the copies of its cards, so a
+# new or cloned state whose cards begin as the template's needs no walk of its cards.
+_by_template: dict[int, tuple[Any, CopyIndex]] = {}
+
+
+def _copy_index(st: State) -> CopyIndex:
+    index = _last[0]
+    cards = st.card_def
+    if index is not None and index.cards is cards and index.known == len(cards) and index.layout is st.layout:
+        return index
+    index = _build_index(st)
+    _last[0] = index
+    return index
+
+
+def _build_index(st: State) -> CopyIndex:
+    cards = st.card_def
+    layout = st.layout
+    old = _last[0]
+    if old is not None and old.cards is cards and old.layout is layout and old.known < len(cards):
+        base: CopyIndex | None = old  # cards were created since: extend
+    else:
+        base = _template_index(st)
+        if base is not None and cards[:base.known] != base.cards[:base.known]:
+            base = None  # a state whose cards do not begin as the template's (a save): walk them all
+    if base is None:
+        copies: list[list[int]] = [[] for _ in st.gd.cards]
+        start = 0
+        active, private = _active_slots(st)
+    else:
+        copies = [list(c) for c in base.copies]
+        start = base.known
+        active, private = base.active, base.private
+    for iid in range(start, len(cards)):
+        copies[cards[iid]].append(iid)
+    return CopyIndex(cards, len(cards), layout, tuple(tuple(c) for c in copies), active, private)
+
+
+def _template_index(st: State) -> CopyIndex | None:
+    template = st.game.start_template(st.n)
+    kept = _by_template.get(id(template))
+    if kept is not None and kept[0] is template:
+        return kept[1]
+    cards = template.card_def
+    copies: list[list[int]] = [[] for _ in st.gd.cards]
+    for iid, d in enumerate(cards):
+        copies[d].append(iid)
+    index = CopyIndex(cards, len(cards), st.layout, tuple(tuple(c) for c in copies), *_active_slots(st))
+    if len(_by_template) > 64:
+        _by_template.clear()
+    _by_template[id(template)] = (template, index)
+    return index
+
+
+def _active_slots(st: State) -> tuple[tuple[frozenset[int], ...], tuple[tuple[int, ...], ...]]:
+    """Each card definition's active slots, and those of them only their owner sees."""
+    layout = st.layout
+    active, private = [], []
+    for card in st.gd.cards:
+        slots: set[int] = set()
+        hidden: list[int] = []
+        for zi in card.active_in:
+            base = layout.zbase[zi]
+            zone = st.gd.zones[zi]
+            span = range(base, base + (st.n if zone.scope == "player" else 1))
+            slots.update(span)
+            if zone.visible == "owner":
+                hidden.extend(span)
+        active.append(frozenset(slots))
+        private.append(tuple(hidden))
+    return tuple(active), tuple(private)

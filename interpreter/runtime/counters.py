@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import MAX_INT
-from interpreter.runtime.cards import card_owners
+from interpreter.runtime.cards import card_owners, in_play
 from interpreter.runtime.events import fire
 
 if TYPE_CHECKING:
     from interpreter.model import Cost
     from interpreter.runtime.state import State
+
+_NOBODY: dict[Any, Any] = {}  # (card_reaching)
 
 
 def _whole(cdef: Any, value: Any) -> int:
@@ -138,10 +140,14 @@ def card_reaching(st: State, def_index: int, player: int) -> tuple[int, int] | N
     By default a card's modifiers apply to the holder of a copy in one of its active_in
     zones. A card with `applies_to` reaches every player for whom that expression holds
     (over `p`, `this` and `owner`), e.g. opponents, or whoever may borrow its power."""
-    holders = card_owners(st, def_index)
     reach = st.gd.cards[def_index].applies_to
     if reach is None:
+        if not in_play(st, def_index):  # the usual case: no copy in play
+            _NOBODY.get(player)  # a player no dict can hold fails here as it does below
+            return None
+        holders = card_owners(st, def_index)
         return (holders[player], player) if player in holders else None
+    holders = card_owners(st, def_index)
     for owner, copy in holders.items():
         if reach(st, {"p": player, "me": player, "this": copy, "owner": owner}):
             return copy, owner

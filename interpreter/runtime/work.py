@@ -34,6 +34,18 @@ def charge(st: State, items: T) -> T:
     return items
 
 
+def charge_again(st: State, work: int, value: T) -> T:
+    """Count `work` items again and give `value` back: a value worked out once in a
+    comprehension and kept (compile/expressions.py) is charged what working it out
+    again would have charged, so the meter reads as if it had been."""
+    used = st.work + work
+    st.work = used
+    if used > MAX_WORK:
+        raise RuleRuntimeError(f"more than {MAX_WORK:,} items gone through by expressions without a decision "
+                               "(comprehensions over long lists, nested?)", code="limit")
+    return value
+
+
 def checked(value: Any) -> Any:
     """A value the game keeps, refused past the size limits."""
     kind = type(value)
