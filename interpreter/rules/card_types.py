@@ -25,21 +25,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from interpreter.diagnostics import hint_for
+from interpreter.rules.sizes import DataProblem
 
 if TYPE_CHECKING:
     from interpreter.rules.loader import Origins
-
-@attrs.frozen
-class TemplateProblem:
-    """A card naming a template that does not exist, at its logical place (cards.x.extends)."""
-
-    logical: tuple[Any, ...]
-    message: str
-    hint: str
-
 
 SECTION = "card_types"
 EXTENDS = "extends"
@@ -48,7 +38,7 @@ MERGED = ("properties", "effects", "triggers", "modifiers")
 DROPPABLE = ("effects", "triggers", "modifiers")
 
 
-def expand_card_types(merged: dict[str, Any], origins: Origins) -> list[TemplateProblem]:
+def expand_card_types(merged: dict[str, Any], origins: Origins) -> list[DataProblem]:
     """Merge each card's templates and type under it, then drop the section; the
     problems found (a template that does not exist) at their logical place."""
     types = merged.pop(SECTION, None)
@@ -56,7 +46,7 @@ def expand_card_types(merged: dict[str, Any], origins: Origins) -> list[Template
     if not isinstance(cards, dict):
         return []
     types = types if isinstance(types, dict) else {}
-    problems: list[TemplateProblem] = []
+    problems: list[DataProblem] = []
     for cid, spec in cards.items():
         if not isinstance(spec, dict):
             continue
@@ -67,7 +57,8 @@ def expand_card_types(merged: dict[str, Any], origins: Origins) -> list[Template
                 layers.append((name, types[name]))
             else:
                 where = ("cards", cid, EXTENDS) if isinstance(named, str) else ("cards", cid, EXTENDS, i)
-                problems.append(TemplateProblem(where, f"card '{cid}' extends '{name}', which is not in card_types",
+                problems.append(DataProblem(where, "unknown-name",
+                                            f"card '{cid}' extends '{name}', which is not in card_types",
                                             hint_for(str(name), types) or "declare it under card_types"))
         kind = spec.get("type")
         if isinstance(kind, str) and isinstance(types.get(kind), dict) and kind not in (n for n, _ in layers):

@@ -260,10 +260,9 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         out.diagnostics.extend(attrs.evolve(w, severity="error") for w in out.warnings)
         out.warnings = []
     _raise_unless_only_schema(out)
-    for missing in expand_card_types(merged, origins):
-        out.error(origins.locate(missing.logical), "unknown-name", missing.message, missing.hint)
-    for problem in size_problems(merged):
-        out.error(origins.locate(problem.logical), "limit", problem.message, problem.hint)
+    # Templates first: the sizes are those of the cards written out in full.
+    for problem in [*expand_card_types(merged, origins), *size_problems(merged)]:
+        out.error(origins.locate(problem.logical), problem.code, problem.message, problem.hint)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
     return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest,
                    list(out.diagnostics), list(out.warnings),

@@ -17,15 +17,18 @@ from interpreter.limits import MAX_CARDS, MAX_CARDS_PER_DEF, MAX_COUNTER_SIZE, M
 
 
 @attrs.frozen
-class SizeProblem:
-    """A size past its limit, at a logical path of the merged data (e.g. cards.x.count)."""
+class DataProblem:
+    """A problem of the merged data found before the game is built, at a logical path
+    of it (e.g. cards.x.count): a size past its limit here, a template that does not
+    exist in card_types.py. The loader places each at its file:line:col."""
 
-    logical: tuple[str, ...]
+    logical: tuple[Any, ...]
+    code: str  # the diagnostic's code
     message: str
     hint: str
 
 
-def size_problems(data: dict[str, Any]) -> list[SizeProblem]:
+def size_problems(data: dict[str, Any]) -> list[DataProblem]:
     """Every size in `data` (merged raw rules) that is past its limit."""
     return [*_cards(data.get("cards")), *_players(data.get("players")), *_counters(data.get("counters"))]
 
@@ -35,8 +38,8 @@ def _number(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _cards(cards: Any) -> list[SizeProblem]:
-    found: list[SizeProblem] = []
+def _cards(cards: Any) -> list[DataProblem]:
+    found: list[DataProblem] = []
     if not isinstance(cards, dict):
         return found
     total, reported = 0, False
@@ -46,32 +49,35 @@ def _cards(cards: Any) -> list[SizeProblem]:
             continue
         where = ("cards", cid, "count")
         if count > MAX_CARDS_PER_DEF:
-            found.append(SizeProblem(where, f"card '{cid}' has {count} copies; the limit is {MAX_CARDS_PER_DEF} "
-                                            "copies of one card", "a count this large is a typo, or a counter's job"))
+            found.append(DataProblem(where, "limit",
+                                     f"card '{cid}' has {count} copies; the limit is {MAX_CARDS_PER_DEF} "
+                                     "copies of one card", "a count this large is a typo, or a counter's job"))
             continue
         if spec.get("in") is None:
             continue  # no copies are placed: `count` is only read by effects
         total += max(count, 0)
         if total > MAX_CARDS and not reported:
             reported = True
-            found.append(SizeProblem(where, f"with the {count} copies of '{cid}', the cards placed when the game "
-                                            f"starts pass {MAX_CARDS}, the limit for a game",
+            found.append(DataProblem(where, "limit",
+                                     f"with the {count} copies of '{cid}', the cards placed when the game "
+                                     f"starts pass {MAX_CARDS}, the limit for a game",
                                      "fewer copies, or tokens counted by a counter instead of cards"))
     return found
 
 
-def _players(players: Any) -> list[SizeProblem]:
+def _players(players: Any) -> list[DataProblem]:
     if not isinstance(players, dict):
         return []
-    return [SizeProblem(("players", key), f"players.{key} is {number}; a game takes at most {MAX_PLAYERS} players",
+    return [DataProblem(("players", key), "limit",
+                        f"players.{key} is {number}; a game takes at most {MAX_PLAYERS} players",
                         f"every player count from min to max is started when the game is checked; "
                         f"keep {key} at most {MAX_PLAYERS}")
             for key in ("min", "max", "default")
             if (number := _number(players.get(key))) is not None and number > MAX_PLAYERS]
 
 
-def _counters(counters: Any) -> list[SizeProblem]:
-    found: list[SizeProblem] = []
+def _counters(counters: Any) -> list[DataProblem]:
+    found: list[DataProblem] = []
     if not isinstance(counters, dict):
         return found
     for name, spec in counters.items():
@@ -80,10 +86,11 @@ def _counters(counters: Any) -> list[SizeProblem]:
         size = _number(spec.get("size"))
         keys = spec.get("keys")
         if size is not None and size > MAX_COUNTER_SIZE:
-            found.append(SizeProblem(("counters", name, "size"), f"counter '{name}' has size {size}; the limit is "
-                                     f"{MAX_COUNTER_SIZE} entries", "each player holds every entry of a counter"))
+            found.append(DataProblem(("counters", name, "size"), "limit",
+                                     f"counter '{name}' has size {size}; the limit is {MAX_COUNTER_SIZE} entries",
+                                     "each player holds every entry of a counter"))
         elif isinstance(keys, list) and len(keys) > MAX_COUNTER_SIZE:
-            found.append(SizeProblem(("counters", name, "keys"), f"counter '{name}' has {len(keys)} keys; the "
+            found.append(DataProblem(("counters", name, "keys"), "limit", f"counter '{name}' has {len(keys)} keys; the "
                                      f"limit is {MAX_COUNTER_SIZE} entries", "each player holds every entry of a "
                                                                               "counter"))
     return found
