@@ -33,18 +33,16 @@ from interpreter.play.describe import (
 )
 from interpreter.play.logs import (
     GameLog,
-    check_log_target,
     fresh_log_path,
     hash_mismatch,
     load_log_game,
-    new_log,
     read_log,
     result_differences,
     shown_diagnostics,
     target_for_log,
 )
-from interpreter.play.resume import resume_log
-from interpreter.play.runner import replay_actions, seat_agents
+from interpreter.play.resume import resume_log, start_logged
+from interpreter.play.runner import replay_actions
 from interpreter.play.seating import UsageError, choose_seats, unknown_names
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
@@ -495,19 +493,14 @@ def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[
     game = _load_rules(args)
     gd = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "human", "random")
-    key = _sign_key(args)
-    log_path = Path(args.log) if args.log else None
-    if log_path:
-        check_log_target(log_path, gd.id)  # before the game starts: a refused file stays untouched
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    log = new_log(game, args.game, args.overlays, n, seats, seed)
-    log.sign_key = key
-    state = game.new_initial_state(n, seed, seats)
+    new = start_logged(game, args.game, args.overlays, n, seats, seed, Path(args.log) if args.log else None,
+                       _sign_key(args))
     console.write(f"{gd.name}: {n} players, seed {seed}.")
     console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(seats)))
-    if log_path:
-        console.write(f"Logging to {log_path}.")
-    return Table(state, console, log, log_path), seat_agents(game, seats, seed)
+    if new.path:
+        console.write(f"Logging to {new.path}.")
+    return Table(new.state, console, new.log, new.path), new.agents
 
 
 def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[int, Any]]:

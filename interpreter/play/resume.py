@@ -1,6 +1,6 @@
-"""Resuming a game from its log: read it (checking its signature when a key is given),
-check where it will be written back, rebuild the game and replay its actions to where
-it stopped. Shared by `orrery play --resume` and `orrery serve --resume`.
+"""Starting a logged game, or resuming one from its log: read it (checking its
+signature when a key is given), check where it will be written back, rebuild the game
+and replay its actions to where it stopped. Shared by `orrery play` and `orrery serve`.
 """
 
 from __future__ import annotations
@@ -12,24 +12,36 @@ import attrs
 
 from interpreter.diagnostics import GameError
 from interpreter.game import Game
-from interpreter.play.logs import GameLog, check_log_target, hash_mismatch, load_log_game, read_log
+from interpreter.play.logs import GameLog, check_log_target, hash_mismatch, load_log_game, new_log, read_log
 from interpreter.play.runner import replay_actions, seat_agents
 from interpreter.runtime.state import State
 
 
 @attrs.define
-class Resumed:
-    """A logged game replayed to where it stopped."""
+class LoggedGame:
+    """A logged game about to start, or replayed to where it stopped."""
 
     game: Game
     state: State
     agents: dict[int, Any]
     log: GameLog
-    path: Path  # where the log is written back
+    path: Path | None  # where the log is written (None: not yet chosen)
     moves: list[tuple[int, str]]  # (player, action text) replayed, in order
 
 
-def resume_log(log_file: str, key: bytes | None, log_path: Path | None, target: str | None) -> Resumed:
+def start_logged(game: Game, target: str, overlays: list[str], players: int, seats: list[str], seed: int,
+                 log_path: Path | None, key: bytes | None) -> LoggedGame:
+    """A new game, to be logged to `log_path`: the file is checked before anything is
+    played, so a refused one stays untouched."""
+    if log_path is not None:
+        check_log_target(log_path, game.definition.id)
+    log = new_log(game, target, overlays, players, seats, seed)
+    log.sign_key = key
+    state = game.new_initial_state(players, seed, seats)
+    return LoggedGame(game, state, seat_agents(game, seats, seed), log, log_path, [])
+
+
+def resume_log(log_file: str, key: bytes | None, log_path: Path | None, target: str | None) -> LoggedGame:
     """The game of `log_file` replayed; it will be logged on to `log_path` (default: the
     same file). Refused with a GameError when the rules changed or the game is over."""
     log = read_log(log_file, key)
@@ -47,4 +59,4 @@ def resume_log(log_file: str, key: bytes | None, log_path: Path | None, target: 
     agents = seat_agents(game, log.seats, log.seed)
     moves: list[tuple[int, str]] = []
     replay_actions(state, log.actions, agents, lambda _s, player, text: moves.append((player, text)))
-    return Resumed(game, state, agents, log, path, moves)
+    return LoggedGame(game, state, agents, log, path, moves)

@@ -20,9 +20,8 @@ from typing import Any
 
 from interpreter.diagnostics import GameError
 from interpreter.game import Game
-from interpreter.play.logs import check_log_target, fresh_log_path, new_log
-from interpreter.play.resume import resume_log
-from interpreter.play.runner import seat_agents
+from interpreter.play.logs import fresh_log_path
+from interpreter.play.resume import resume_log, start_logged
 from interpreter.web.session import Session, start_bots
 
 Write = Callable[[str], None]
@@ -38,12 +37,8 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
 def new_session(game: Game, target: str, overlays: list[str], players: int, seats: list[str], seed: int,
                 log_path: Path | None, key: bytes | None) -> Session:
     """A game about to start, logged to `log_path` (checked before anything is played)."""
-    if log_path is not None:
-        check_log_target(log_path, game.definition.id)
-    log = new_log(game, target, overlays, players, seats, seed)
-    log.sign_key = key
-    state = game.new_initial_state(players, seed, seats)
-    return Session(game, state, seat_agents(game, seats, seed), log, log_path)
+    new = start_logged(game, target, overlays, players, seats, seed, log_path, key)
+    return Session(new.game, new.state, new.agents, new.log, new.path)
 
 
 def resume_session(log_file: str, key: bytes | None, log_path: Path | None, target: str | None) -> Session:
