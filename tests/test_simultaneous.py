@@ -219,6 +219,24 @@ def test_agents_are_told_the_picks_only_when_the_step_is_over() -> None:
     assert told == [(1, 0, "rock"), (0, 1, "rock")]
 
 
+def test_a_replay_tells_the_picks_when_the_step_is_over_and_each_agent_once() -> None:
+    """Replaying is telling: every agent hears every recorded move (its own too), a
+    step's picks once the step is over, as in play; one agent playing both seats
+    hears each move once."""
+    game = load_game(RPS)
+    told: list[tuple[int, int, str]] = []
+    heard: list[int] = []
+    state = game.new_initial_state(2, seed=1)
+    replay_actions(state, ["P1: rock", "P2: paper"], {p: Recorder(p, told) for p in range(2)},
+                   lambda st, player, text: heard.append(len(told)))
+    assert heard == [0, 4]  # nothing told after P1's pick; both picks, to both agents, after P2's
+    assert sorted(told) == [(0, 0, "P1: rock"), (0, 1, "P2: paper"), (1, 0, "P1: rock"), (1, 1, "P2: paper")]
+    one = Recorder(0, told)
+    told.clear()
+    replay_actions(game.new_initial_state(2, seed=1), ["P1: rock", "P2: paper"], {0: one, 1: one})
+    assert told == [(0, 0, "P1: rock"), (0, 1, "P2: paper")]
+
+
 def test_the_runner_plays_every_seat_kind(tmp_path: pathlib.Path) -> None:
     for seats in (["random", "first"], ["matcher", "gambler"], ["first", "matcher"]):
         state = play_game(load_game(GOOFSPIEL), 2, seats, seed=4)

@@ -51,12 +51,39 @@ def _agent_for(agents: Mapping[int, Agent], state: State, player: int) -> Agent:
     return agent
 
 
-def _inform(agents: Mapping[int, Agent], state: State, player: int, action: Action | str,
-            asked: Agent | None) -> None:
-    """Tell every agent but the one that chose it what `player` played in `state`."""
-    for agent in agents.values():
-        if agent is not asked:
-            agent.inform_action(state, player, action)
+class Teller:
+    """Tells the agents what each seat played: every agent but the one that chose it,
+    each once (an agent may play several seats), with the state before the move. A pick
+    of a simultaneous step is told only once the step is over, so no agent learns a
+    sealed pick. Used by the runner and by the web table's session, one per game."""
+
+    def __init__(self, agents: Mapping[int, Agent]):
+        self.agents = list({id(a): a for a in agents.values()}.values())
+        self.sealed: list[tuple[State, int, Action | str, Agent | None]] = []  # picks not yet told
+
+    def before(self, state: State, player: int, action: Action | str, asked: Agent | None) -> None:
+        """Called just before `action` is applied to `state`."""
+        if len(self.agents) < 2 and asked is not None:
+            return  # the only agent chose it: nobody to tell
+        if state.is_simultaneous_node():
+            self.sealed.append((state.clone(), player, action, asked))
+        else:
+            self._tell(state, player, action, asked)
+
+    def after(self, state: State, player: int) -> bool:
+        """Called just after `player`'s move was applied: True when it ended a
+        simultaneous step (its picks are told now)."""
+        if not self.sealed or (state.is_simultaneous_node() and player in picks_so_far(state)):
+            return False
+        for before, who, pick, asked in self.sealed:
+            self._tell(before, who, pick, asked)
+        self.sealed.clear()
+        return True
+
+    def _tell(self, state: State, player: int, action: Action | str, asked: Agent | None) -> None:
+        for agent in self.agents:
+            if agent is not asked:
+                agent.inform_action(state, player, action)
 
 
 def run(state: State, agents: Mapping[int, Agent], on_action: OnAction | None = None,
@@ -67,8 +94,7 @@ def run(state: State, agents: Mapping[int, Agent], on_action: OnAction | None = 
     is asked (`step`) when its seat is the first still to pick, sees a state where the
     picks made so far are secret, and the other agents are told the picks only once
     the step is over (each with the state before that pick)."""
-    informed = len({id(a) for a in agents.values()}) > 1
-    sealed: list[tuple[State, int, Action | str, Agent]] = []  # picks of a step under way, not told yet
+    teller = Teller(agents)
     while not state.is_terminal():
         if len(state.history) >= max_actions:
             raise GameError(f"the game did not end within {max_actions} actions (an endless game?)")
@@ -78,18 +104,12 @@ def run(state: State, agents: Mapping[int, Agent], on_action: OnAction | None = 
         player = waiting[0]
         agent = _agent_for(agents, state, player)
         action = agent.step(state)
+        teller.before(state, player, action, agent)
         if state.is_simultaneous_node():
-            if informed:
-                sealed.append((state.clone(), player, action, agent))
             state.apply_action(action, player)
-            if not state.is_simultaneous_node() or player not in picks_so_far(state):  # the step is over
-                for before, who, pick, asked in sealed:
-                    _inform(agents, before, who, pick, asked)
-                sealed.clear()
         else:
-            if informed:
-                _inform(agents, state, player, action, agent)
-            state.apply_action(action)
+            state.apply_action(action)  # (no player: the one to act; the quick path)
+        teller.after(state, player)
         if on_action is not None:
             on_action(state, player, state.history[-1])
     return state
@@ -120,22 +140,24 @@ def replay_actions(state: State, actions: Sequence[str], agents: Mapping[int, Ag
     """Apply recorded actions in order, checking each is legal where it is played.
 
     Every agent is informed of every recorded action (its own included: it was not
-    asked), so after the replay each agent is where it would be had the game never
-    stopped, without searching again for moves already made."""
+    asked; a simultaneous step's picks once the step is over, as in `run`), so after the
+    replay each agent is where it would be had the game never stopped, without
+    searching again for moves already made."""
+    teller = Teller(agents or {})
     total = len(actions)
     for i, text in enumerate(actions):
         where = f"action {i + 1} of {total} ('{text}')"
         if state.is_terminal():
             raise GameError(f"{where}: the game was already over after {i} actions")
         player = player_of(state, text)
-        if agents:
-            _inform(agents, state, player, text, None)
+        teller.before(state, player, text, None)
         try:
             state.apply_action(text)
         except IllegalActionError as err:
             raise GameError(f"{where} by P{player + 1} is not legal there: {err}") from None
         except GameError as err:
             raise GameError(f"{where} by P{player + 1} failed: {err}") from None
+        teller.after(state, player)
         if on_action is not None:
             on_action(state, player, text)
     return state

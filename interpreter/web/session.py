@@ -25,7 +25,7 @@ from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game
 from interpreter.play.logs import GameLog, write_log
 from interpreter.play.narrate import move_words, redact, told
-from interpreter.play.runner import MAX_ACTIONS
+from interpreter.play.runner import MAX_ACTIONS, Teller
 from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 from interpreter.web.view import decision_view, observation_view, result_view
@@ -72,7 +72,7 @@ class Session:
         self.error = ""
         self.stopped = False
         self.moves: list[Move] = []
-        self._sealed: list[tuple[State, int, str, Agent | None]] = []  # picks not yet told to the agents
+        self._teller = Teller(agents)  # tells the agents the moves (a step's picks once it is over)
         # Actions replayed from a resumed log are narrated as they are now seen; the
         # picks of a step still under way stay secret.
         secret = len(picks_so_far(state))
@@ -189,10 +189,7 @@ class Session:
             return
         pick = state.is_simultaneous_node()
         words = "" if pick else move_words(state, text)  # read before the move changes the state
-        if pick:  # the agents are told the picks once the step is over, as by the runner
-            self._sealed.append((state.clone(), player, text, asked))
-        else:
-            self._inform(state, player, text, asked)
+        self._teller.before(state, player, text, asked)
         try:
             state.apply_action(text, player)
         except (GameError, IllegalActionError) as err:
@@ -207,25 +204,18 @@ class Session:
         else:
             shown = self._shown(split_pick(recorded)[1], player, words)
         self.moves.append(Move(len(self.moves) + 1, player, shown, lines, sealed=still_secret))
-        if pick and not still_secret:
+        if self._teller.after(state, player) or (pick and not still_secret):
             self._reveal()
         self.save()
         self._bump()
 
     def _reveal(self) -> None:
-        """A simultaneous step is over: every pick of it is narrated, and told to the agents."""
+        """A simultaneous step is over: every pick of it is narrated (the agents were
+        told them by the teller)."""
         for move in self.moves:
             if move.sealed:
                 move.sealed = False
                 move.shown = self._shown(split_pick(self.state.history[move.number - 1])[1], move.player)
-        for before, player, text, asked in self._sealed:
-            self._inform(before, player, text, asked)
-        self._sealed.clear()
-
-    def _inform(self, state: State, player: int, text: str, asked: Agent | None) -> None:
-        for agent in {id(a): a for a in self.agents.values()}.values():
-            if agent is not asked:
-                agent.inform_action(state, player, text)
 
     def _viewers(self) -> list[int]:
         """The pages: one per human seat, and one for onlookers (what every player may see)."""
