@@ -22,7 +22,7 @@ from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, 
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
 from interpreter.compile.param_values import declared_values
 from interpreter.compile.pysource import Emitter
-from interpreter.compile.scan import all_effect_texts, names_read, self_dependent, walk
+from interpreter.compile.scan import all_effect_texts, names_read, self_dependent
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder
 from interpreter.compile.templates import compile_template
@@ -265,7 +265,7 @@ class Builder:
             broken = False
             for text in all_effect_texts(self.data):
                 try:
-                    nodes.extend(walk(parse_program(text)))
+                    nodes.extend(ast.walk(parse_program(text)))
                 except EffectSyntaxError:
                     broken = True
             self._all_nodes = (nodes, broken)

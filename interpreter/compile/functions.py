@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from interpreter.compile.scan import walk
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 
@@ -42,7 +41,7 @@ def _calls(spec: dict[str, Any], specs: dict[str, Any]) -> set[str]:
     names: set[str] = set()
     for text in texts_of(spec):
         try:
-            nodes = walk((parse_expression(str(text if text is not None else "")),))
+            nodes = ast.walk((parse_expression(str(text if text is not None else "")),))
         except EffectSyntaxError:
             continue  # reported when compiled
         names |= {n.name for n in nodes if isinstance(n, ast.Call) and n.name in specs}

@@ -29,7 +29,6 @@ from __future__ import annotations
 import attrs
 
 from interpreter.compile.pysource import Emitter
-from interpreter.compile.scan import walk
 from interpreter.lang import ast
 from interpreter.model import Code, Op
 from interpreter.runtime.loop import ERROR_AT
@@ -64,7 +63,7 @@ def draws_random(*nodes: ast.Node | None) -> bool:
     """Whether an expression calls a random built-in (such a statement stays an
     operation of its own, so a chance outcome can be asked for before it changes anything)."""
     return any(isinstance(node, ast.Call) and node.name in RANDOM_CALLS
-               for node in walk(n for n in nodes if n is not None))
+               for node in ast.walk(n for n in nodes if n is not None))
 
 
 def single_op(em: Emitter, source: OpSource, what: str) -> Op:

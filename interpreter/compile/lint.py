@@ -24,8 +24,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import attrs
-
 from interpreter.compile.scan import EffectText, effect_texts
 from interpreter.diagnostics import Diagnostic, hint_for
 from interpreter.lang import ast
@@ -39,7 +37,7 @@ def lint(raw: RawGame, gd: GameDef) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     texts = list(effect_texts(raw.data))
     programs = [(t, _parse(t.text)) for t in texts]
-    found.extend(_unused_groups(raw, [n for _, nodes in programs for n in _walk(nodes)]))
+    found.extend(_unused_groups(raw, [n for _, nodes in programs for n in ast.walk(nodes)]))
     per_player = {c.name for c in gd.counters if c.scope == "player"}
     for t, nodes in programs:
         if t.logical in (("setup",), ("flow",)):
@@ -47,7 +45,7 @@ def lint(raw: RawGame, gd: GameDef) -> list[Diagnostic]:
                 if _bare_counter(node, per_player):
                     found.append(_no_player(raw, t, node, "setup runs before any turn" if t.logical == ("setup",)
                                             else "the flow outside `turn` blocks has no current player"))
-        for node in _walk(nodes):
+        for node in ast.walk(nodes):
             if isinstance(node, ast.ChooseOne) and node.options and all(
                     isinstance(o.condition, ast.Literal) and o.condition.value is False for o in node.options):
                 found.append(_at(raw, t, node, "choice-never-open",
@@ -61,7 +59,7 @@ def lint(raw: RawGame, gd: GameDef) -> list[Diagnostic]:
                 node = parse_expression(t.text)
             except EffectSyntaxError:
                 continue
-            for each in _walk((node,)):
+            for each in ast.walk((node,)):
                 if _bare_counter(each, per_player):
                     found.append(_no_player(raw, t, each, "an end condition checked at the end of a round "
                                                           "has no current player"))
@@ -145,27 +143,10 @@ def _parse(text: str) -> tuple[ast.Node, ...]:
         return ()
 
 
-def _children(node: Any) -> Iterator[ast.Node]:
-    for field in attrs.fields(type(node)):
-        value = getattr(node, field.name)
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, ast.Node):
-                yield item
-            elif isinstance(item, tuple):  # If.branches: (condition, body)
-                for part in item:
-                    yield from (part if isinstance(part, tuple) else (part,))
-
-
-def _walk(nodes: tuple[ast.Node, ...] | list[ast.Node]) -> Iterator[ast.Node]:
-    for node in nodes:
-        yield node
-        yield from _walk(list(_children(node)))
-
-
 def _bound(nodes: tuple[ast.Node, ...]) -> set[str]:
     """Names the text binds itself (a local may hide a counter's name)."""
     names: set[str] = set()
-    for node in _walk(nodes):
+    for node in ast.walk(nodes):
         if isinstance(node, ast.Let | ast.ForEach | ast.Choose | ast.Comprehension):
             names.add(node.name if isinstance(node, ast.Let) else node.var)
     return names
@@ -178,4 +159,4 @@ def _outside_turns(nodes: tuple[ast.Node, ...] | list[ast.Node], bound: set[str]
             continue
         if not (isinstance(node, ast.Name) and node.name in bound):
             yield node
-        yield from _outside_turns(list(_children(node)), bound)
+        yield from _outside_turns(ast.children(node), bound)

@@ -57,21 +57,6 @@ def all_effect_texts(data: dict[str, Any]) -> list[str]:
     return [t.text for t in effect_texts(data)]
 
 
-def walk(nodes: Iterable[ast.Node]) -> list[ast.Node]:
-    """Every node of the trees (iterative: effect text may nest deeply)."""
-    out: list[ast.Node] = []
-    todo: list[Any] = list(nodes)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Node):
-            out.append(node)
-            for field in node.__attrs_attrs__:  # type: ignore[attr-defined]
-                todo.append(getattr(node, field.name))
-        elif isinstance(node, tuple):
-            todo.extend(node)
-    return out
-
-
 def names_read(texts: Iterable[Any]) -> set[str]:
     """The names the expressions read or call (texts that do not parse read none)."""
     found: set[str] = set()
@@ -79,7 +64,7 @@ def names_read(texts: Iterable[Any]) -> set[str]:
         if not isinstance(text, str):
             continue
         try:
-            nodes = walk((parse_expression(text),))
+            nodes = ast.walk((parse_expression(text),))
         except EffectSyntaxError:
             continue  # reported where the text is compiled
         found.update(n.name for n in nodes if isinstance(n, (ast.Name, ast.Call)))

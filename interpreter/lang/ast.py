@@ -8,7 +8,38 @@ mapped to the YAML file.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import attrs
+
+
+def walk(roots: Iterable[Any]) -> list[Node]:
+    """Every node of the trees under `roots` (nodes, or tuples of them), each before the
+    nodes under it, in the order written. Iterative: effect text may nest deeply."""
+    out: list[Node] = []
+    todo: list[Any] = list(roots)[::-1]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, Node):
+            out.append(item)
+            todo.extend(getattr(item, field.name) for field in reversed(item.__attrs_attrs__))  # type: ignore[attr-defined]
+        elif isinstance(item, tuple | list):
+            todo.extend(reversed(item))
+    return out
+
+
+def children(node: Node) -> list[Node]:
+    """The nodes directly under `node`, in the order written."""
+    out: list[Node] = []
+    todo: list[Any] = [getattr(node, field.name) for field in reversed(node.__attrs_attrs__)]  # type: ignore[attr-defined]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, Node):
+            out.append(item)
+        elif isinstance(item, tuple | list):
+            todo.extend(reversed(item))
+    return out
 
 
 @attrs.frozen

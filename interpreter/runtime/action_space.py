@@ -44,7 +44,7 @@ from interpreter.lang.parser import parse_expression
 from interpreter.model import ActionDef, GameDef
 from interpreter.runtime import domains
 from interpreter.runtime.actions import Action, render
-from interpreter.runtime.programs import programs, walk_expressions, walk_statements
+from interpreter.runtime.programs import programs, walk_statements
 from interpreter.runtime.records import PendingActions, PendingChance
 from interpreter.runtime.rng import derived_below
 
@@ -470,7 +470,7 @@ def find_chances(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
     complete = True
     offered = _Offered()
     for body, inner in _analysed_programs(gd, raw, analyzer):
-        for node in walk_expressions(body):
+        for node in ast.walk(body):
             if isinstance(node, ast.ZoneStmt) and node.verb == "shuffle":
                 deals = True
                 continue

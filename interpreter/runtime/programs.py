@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import attrs
-
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_program
 from interpreter.model import GameDef
@@ -29,17 +27,6 @@ def walk_statements(body: tuple[ast.Node, ...]) -> Iterator[ast.Node]:
                 yield from walk_statements(option.body)
         elif isinstance(node, ast.ForEach | ast.Repeat | ast.While | ast.Turn | ast.Round):
             yield from walk_statements(node.body)
-
-
-def walk_expressions(node: Any) -> Iterator[ast.Node]:
-    """Every node under a node (statements and expressions alike)."""
-    if isinstance(node, ast.Node):
-        yield node
-        for field in attrs.fields(type(node)):
-            yield from walk_expressions(getattr(node, field.name))
-    elif isinstance(node, tuple | list):
-        for item in node:
-            yield from walk_expressions(item)
 
 
 def program_texts(gd: GameDef, raw: dict[str, Any]) -> list[tuple[str, str]]:
@@ -92,7 +79,7 @@ def uses_chance(gd: GameDef, raw: dict[str, Any]) -> bool:
     if any(zone.refill_shuffle and zone.refill_from is not None for zone in gd.zones):
         return True
     for _, body in programs(gd, raw):
-        for node in walk_expressions(body):
+        for node in ast.walk(body):
             if isinstance(node, ast.ZoneStmt) and node.verb == "shuffle":
                 return True
             if isinstance(node, ast.Call) and node.name in RANDOM_CALLS:
