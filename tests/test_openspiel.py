@@ -107,8 +107,9 @@ def test_a_registered_game_loads_by_name() -> None:
 def test_another_rule_set_with_the_same_id_gets_its_own_name(tmp_path) -> None:
     text = (ROOT / "examples/tic-tac-toe/game.yaml").read_text(encoding="utf-8")
     changed = write_toy(tmp_path, text.replace('description: Two players', 'description: Also two players'))
+    bundled = openspiel.load("tic-tac-toe")  # first (the test may run alone): it keeps the plain name
     mine = openspiel.load(str(changed))
-    assert mine.get_type().short_name != openspiel.load("tic-tac-toe").get_type().short_name
+    assert bundled.get_type().short_name == "orrery_tic_tac_toe"
     assert mine.get_type().short_name.startswith("orrery_tic_tac_toe_")
 
 
@@ -238,3 +239,20 @@ def test_every_game_plays_through_pyspiel(path: pathlib.Path) -> None:
             assert len(state.observation_tensor(p)) == shape[0]
         state.apply_action(int(rng.choice(state.legal_actions())))  # a flat joint action in a simultaneous step
     assert state.is_terminal() or len(state.history()) >= 300
+
+
+def test_a_player_count_whose_default_chance_differs_is_registered_under_its_own_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's default chance mode may depend on the player count (outcome ids exist for
+    some counts only): each mode gets a name of its own, never one shared by two modes."""
+    from interpreter.adapters import openspiel as adapter
+
+    real = adapter.default_chance
+    monkeypatch.setattr(adapter, "default_chance",
+                        lambda rules, players: "sampled" if players == 3 else real(rules, players))
+    default = adapter.load("star-market", players=2)
+    three = adapter.load("star-market", players=3)
+    kinds = pyspiel.GameType
+    assert default.get_type().chance_mode == kinds.ChanceMode.EXPLICIT_STOCHASTIC
+    assert three.get_type().chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
+    assert three.get_type().short_name == default.get_type().short_name + "_sampled"

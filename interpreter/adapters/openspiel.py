@@ -117,7 +117,10 @@ def default_chance(rules: Game, players: int) -> str:
 def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None) -> str:
     n = rules.definition.default_players if players is None else players
     mode = chance or default_chance(rules, n)
-    name = short_name(rules, utility, chance)
+    # Named by the mode used (not the option given): at a player count whose default
+    # differs from the default count's, the name says so, and no two chance modes
+    # share a name.
+    name = short_name(rules, utility, mode)
     known = _registered.get(name)
     if known is not None and known[0] != rules.definition.data_hash:
         name = f"{name}_{rules.definition.data_hash[:8]}"  # another rule set with this id
