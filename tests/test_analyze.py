@@ -98,6 +98,23 @@ def test_a_game_bot_s_card_plays_count_and_the_changed_card_comes_first() -> Non
     page, text = render_html(report, "Star Market"), render_text(report, "Star Market")
     assert "<td>actions</td>" not in page and "Length in actions" not in text  # no actions to speak of
     assert "fusion-reactor (changed)" in page and "card fusion-reactor (changed)" in text
+    # Three charts: win rates, lengths, and the lift of each card played in 10 games or more
+    assert page.count("<svg") == 3
+    chart = page[page.index("<h2>Cards and actions"):]
+    chart = chart[chart.index("<svg"):chart.index("</svg>")]
+    charted = {r["id"] for r in report["cards"] if f"{r['kind']} {r['id']}:" in chart}
+    assert charted and charted == {r["id"] for r in report["cards"] if r["games"] >= 10}
+    assert "credit-chip" in charted
+
+
+def test_the_lift_chart_skips_rows_too_rare_to_say_anything() -> None:
+    from interpreter.play.report import _lift_chart
+    row = {"kind": "card", "id": "rare", "games": 3, "plays": 3, "lift": 0.5,
+           "win_rate": {"rate": 1.0, "low": 0.4, "high": 1.0}}
+    assert "<svg" not in _lift_chart([row]) and "10 games or more" in _lift_chart([row])
+    common = dict(row, id="common", games=40, lift=-0.2, win_rate={"rate": 0.3, "low": 0.2, "high": 0.45})
+    drawn = _lift_chart([row, common])
+    assert "card common: lift -20.0 pts" in drawn and "rare" not in drawn and 'fill="#d98c6a"' in drawn
 
 
 def test_cli_json_report_and_progress(tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]) -> None:

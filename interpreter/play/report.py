@@ -109,7 +109,7 @@ def _bars_with_intervals(rows: list[tuple[str, float, float, float]], width: int
         parts.append(f'<rect x="{left}" y="{y}" width="{value * scale:.1f}" height="16" fill="#6a9fd4"/>')
         parts.append(f'<line x1="{left + low * scale:.1f}" x2="{left + high * scale:.1f}" y1="{y + 8}" '
                      f'y2="{y + 8}" stroke="#222" stroke-width="2"/>')
-        parts.append(f'<text x="{left + value * scale + 4:.1f}" y="{y + 13}">{_pct(value)}</text>')
+        parts.append(f'<text x="{left + max(value, high) * scale + 4:.1f}" y="{y + 13}">{_pct(value)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -128,6 +128,47 @@ def _histogram(bins: list[dict[str, int]], unit: str = "actions", width: int = 5
         if i % max(1, len(bins) // 6) == 0:
             parts.append(f'<text x="{x:.1f}" y="{height + 14}">{b["from"]}</text>')
     parts.append(f'<text x="{width / 2 - 30:.0f}" y="{height + 28}">{unit} per game</text></svg>')
+    return "".join(parts)
+
+
+LIFT_CHART_ROWS = 25  # the cards and actions charted: the largest lifts either way
+LIFT_CHART_GAMES = 10  # ... of those played in at least this many games (fewer: the interval says nothing)
+
+
+def _lift_chart(cards: list[dict[str, Any]], width: int = 620) -> str:
+    """Each card's (or action's) lift over its seat's base rate as a bar either side of
+    zero, with its 95% interval as a whisker (the win rate's interval moved by the same
+    base): the cards that move a game most, up or down, first."""
+    rows = [r for r in cards if r.get("lift") is not None and r["win_rate"]["rate"] is not None
+            and r["games"] >= LIFT_CHART_GAMES]
+    if not rows:
+        return f"<p>(no card or action was played in {LIFT_CHART_GAMES} games or more)</p>"
+    rows = sorted(rows, key=lambda r: -abs(r["lift"]))[:LIFT_CHART_ROWS]
+    rows.sort(key=lambda r: -r["lift"])
+    spans = []
+    for r in rows:
+        base = r["win_rate"]["rate"] - r["lift"]
+        spans.append((r["win_rate"]["low"] - base, r["win_rate"]["high"] - base))
+    reach = max(0.05, max(max(abs(lo), abs(hi)) for lo, hi in spans))
+    h, left = 20, 190
+    half = (width - left - 50) / 2
+    zero = left + half
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h * len(rows) + 30}">',
+             f'<line x1="{zero:.1f}" x2="{zero:.1f}" y1="0" y2="{h * len(rows) + 5}" stroke="#888"/>']
+    for i, (r, (low, high)) in enumerate(zip(rows, spans, strict=True)):
+        y = 5 + i * h
+        lift = r["lift"]
+        x0, x1 = sorted((zero, zero + lift / reach * half))
+        color = "#6a9fd4" if lift >= 0 else "#d98c6a"
+        label = f"{r['kind']} {r['id']}"
+        parts.append(f'<text x="0" y="{y + 12}">{html.escape(label[:30])}</text>')
+        parts.append(f'<rect x="{x0:.1f}" y="{y}" width="{x1 - x0:.1f}" height="14" fill="{color}">'
+                     f'<title>{html.escape(label)}: lift {100 * lift:+.1f} pts over {r["plays"]} plays</title></rect>')
+        parts.append(f'<line x1="{zero + low / reach * half:.1f}" x2="{zero + high / reach * half:.1f}" '
+                     f'y1="{y + 7}" y2="{y + 7}" stroke="#222" stroke-width="1.5"/>')
+    axis = h * len(rows) + 22
+    parts.append(f'<text x="{zero - 110:.0f}" y="{axis}">lower win rate</text>'
+                 f'<text x="{zero + 8:.0f}" y="{axis}">higher win rate (edge: {100 * reach:.0f} pts)</text></svg>')
     return "".join(parts)
 
 
@@ -178,7 +219,9 @@ def render_html(report: dict[str, Any], name: str) -> str:
             _table(["reason", "games"], [[k or "-", v] for k, v in report["end_reasons"].items()]),
             f"<p>Errors: {report['errors']}.</p>",
             "<h2>Cards and actions</h2><p>Win rate of a seat in the games it played it; lift: that minus the "
-            "seat's own base rate.</p>",
+            "seat's own base rate. Bars: lift; whiskers: 95% interval; the largest lifts either way among those "
+            f"played in {LIFT_CHART_GAMES} games or more.</p>",
+            _lift_chart(report["cards"]),
             _table(["", "id", "games", "plays", "win rate", "95% interval", "lift"],
                    [[r["kind"], r["id"], r["games"], r["plays"], _pct(r["win_rate"]["rate"]),
                      f"{_pct(r['win_rate']['low'])}..{_pct(r['win_rate']['high'])}", f"{100 * r['lift']:+.1f} pts"]
