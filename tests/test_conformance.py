@@ -177,13 +177,13 @@ def test_harness_catches_a_clone_that_shares_data(tmp_path, monkeypatch):
 
 
 def test_harness_catches_duplicate_action_texts(tmp_path, monkeypatch):
-    from interpreter.runtime import decisions
+    from interpreter.runtime.state import State
 
-    real = decisions.legal_actions
+    real = State.legal_actions
 
-    def doubled(st):
-        found = real(st)
+    def doubled(st, player=None):
+        found = real(st, player)
         return found + found[:1]
-    monkeypatch.setattr(decisions, "legal_actions", doubled)
+    monkeypatch.setattr(State, "legal_actions", doubled)
     with pytest.raises(ConformanceError, match="not unique"):
         check_conformance(dice_game(tmp_path), games=1)

@@ -255,3 +255,25 @@ def test_new_states_share_nothing_that_changes() -> None:
     assert one.counters != two.counters and one.stack[0].env != two.stack[0].env
     assert game.new_initial_state(seed=1).to_json() == two.to_json()
     assert game.start_template(2).counters == [[1, 1], [0, 0], [0, 0]]
+
+
+def test_the_kept_listing_is_handed_out_as_a_copy_and_only_to_the_player_to_act() -> None:
+    game = load_game("kuhn-poker")
+    state = game.new_initial_state(seed=2)
+    first = state.legal_actions()
+    first.clear()  # the caller's own list: the state's listing is untouched
+    again = state.legal_actions()
+    assert [a.text for a in again] == ["pass", "bet"] and again is not state.legal_cache
+    assert state.legal_actions(1) == [] and [a.text for a in state.legal_actions(0)] == ["pass", "bet"]
+    state.apply_action(again[1])
+    assert [a.text for a in state.legal_actions()] == ["pass", "bet"] and state.current_player() == 1
+    state.apply_action("pass")
+    assert state.is_terminal() and state.legal_actions() == [] and state.returns() == [1.0, -1.0]
+
+
+def test_a_simultaneous_step_lists_each_seats_actions_the_general_way() -> None:
+    game = load_game("goofspiel")
+    state = game.new_initial_state(seed=3)
+    assert state.is_simultaneous_node()
+    mine, theirs = state.legal_actions(0), state.legal_actions(1)
+    assert mine and theirs and [a.text for a in state.legal_actions()] == [a.text for a in mine]

@@ -50,7 +50,8 @@ def suspend_for_actions(st: State, fr: Frame, player: int, group: str, done_key:
         if len(_WAITS) < 4096:
             _WAITS[key] = pending
     st.pending = pending
-    st.legal_cache = legal = group_actions(st, group, player)
+    fixed = _fixed_listing(st.gd.groups[group])  # (group_actions' first step, without its call)
+    st.legal_cache = legal = list(fixed) if fixed is not None else group_actions(st, group, player)
     if not legal:
         st.pending = None
         return False

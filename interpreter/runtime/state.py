@@ -145,6 +145,10 @@ class State:
         """The legal actions of `player` (empty if they have no decision now). Without
         a player: those of the player to act; during a simultaneous step, those of the
         first player still to pick (so a step can be played one seat at a time)."""
+        if player is None and type(self.pending) is PendingActions:  # the usual case: a listing just kept
+            legal = self.legal_cache  # (a finished game waits for nothing: no pending record)
+            if legal is not None:
+                return legal[:]
         if self.terminal:
             return []
         if isinstance(self.pending, PendingSimultaneous):
