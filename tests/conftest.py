@@ -126,3 +126,21 @@ flow: |
   for each p in players:
     gain 3 * plant(p) vp(p)
 """
+
+
+# (a toy game for the simulate backends: tests/test_simulate.py, tests/test_ray_backend.py)
+# Some seeds divide by zero: errors must come back from workers and Ray tasks like results.
+SOMETIMES_BOOM = """
+counters:
+  zero: {scope: global, initial: 0}
+  score: {scope: player, initial: 0}
+actions:
+  safe: {during: turn, effect: "gain 1 score(me)", ends: turn}
+  boom: {during: turn, effect: "gain 10 / zero score(me)", ends: turn}
+flow: |
+  repeat 3:
+    for each p in players:
+      turn p:
+        take actions turn
+  end game winners [0]
+"""

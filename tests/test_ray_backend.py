@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import write_toy
+from conftest import SOMETIMES_BOOM, write_toy
 
 from interpreter.cli import main
 from interpreter.diagnostics import GameError
@@ -32,21 +32,6 @@ OVERCHARGE = str(ROOT / "examples" / "star-market-overcharge")
 NO_RAY = "Ray is not installed (pip install 'orrery[ray]'): the Ray backend tests need it"
 TIMING = ('"seconds":', '"games_per_second":')  # the only lines allowed to differ between runs
 
-# Some seeds divide by zero: errors must come back from Ray tasks like results.
-SOMETIMES_BOOM = """
-counters:
-  zero: {scope: global, initial: 0}
-  score: {scope: player, initial: 0}
-actions:
-  safe: {during: turn, effect: "gain 1 score(me)", ends: turn}
-  boom: {during: turn, effect: "gain 10 / zero score(me)", ends: turn}
-flow: |
-  repeat 3:
-    for each p in players:
-      turn p:
-        take actions turn
-  end game winners [0]
-"""
 
 
 @pytest.fixture(scope="session")

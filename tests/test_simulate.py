@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from conftest import write_toy
+from conftest import SOMETIMES_BOOM, write_toy
 
 from interpreter.diagnostics import GameError
 from interpreter.play import simulate as sim
@@ -19,21 +19,6 @@ from interpreter.play.simulate import SimulationSpec, chunk_plan, outcomes, simu
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TTT = str(ROOT / "examples" / "tic-tac-toe")
 
-# Some seeds divide by zero: errors must travel back from workers like results.
-SOMETIMES_BOOM = """
-counters:
-  zero: {scope: global, initial: 0}
-  score: {scope: player, initial: 0}
-actions:
-  safe: {during: turn, effect: "gain 1 score(me)", ends: turn}
-  boom: {during: turn, effect: "gain 10 / zero score(me)", ends: turn}
-flow: |
-  repeat 3:
-    for each p in players:
-      turn p:
-        take actions turn
-  end game winners [0]
-"""
 
 
 def _timeless(summary: dict[str, Any]) -> dict[str, Any]:
