@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from interpreter import load_game
 from interpreter.cli import main
 from interpreter.play.analyze import analyze
 from interpreter.play.simulate import SimulationSpec, outcomes
@@ -148,3 +149,25 @@ def test_cli_bad_input_is_a_clear_error(args: list[str], code: int, message: str
     assert main(args) == code
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_a_search_seats_look_ahead_does_not_count_as_a_bots_card_plays() -> None:
+    """A search seat plays game bots in its clones of the state; only the cards the bot
+    used in the game itself count (the same game replayed, with no search, is the reference)."""
+    from collections import Counter
+
+    from interpreter.play.runner import play_game, replay_actions
+    from interpreter.play.simulate import play_one
+    from interpreter.runtime.card_powers import watching_uses
+
+    seats = ("ismcts:iterations=6,rollout=market-bot", "market-bot")
+    outcome = play_one(SimulationSpec("star-market", (), (), 2, seats, record=True), 3)
+    counted = {key: n for seat, key, n in outcome.plays if seat == 1 and key.startswith("card ")}
+    game = load_game("star-market")
+    history = list(play_game(game, 2, list(seats), 3).history)
+    used: Counter[str] = Counter()
+    replayed = game.new_initial_state(2, 3, list(seats))
+    with watching_uses(lambda st, player, card: used.update(
+            ["card " + st.gd.cards[st.card_def[card]].id] if player == 1 else [])):
+        replay_actions(replayed, history)
+    assert counted and counted == dict(used)

@@ -45,7 +45,7 @@ import attrs
 
 from interpreter.diagnostics import GameError
 from interpreter.game import Game, load_game
-from interpreter.play.runner import MAX_ACTIONS, play_game
+from interpreter.play.runner import MAX_ACTIONS, run, seat_agents
 from interpreter.runtime.card_powers import watching_uses
 from interpreter.runtime.state import State
 
@@ -106,15 +106,22 @@ def play_one(spec: SimulationSpec, seed: int) -> Outcome:
         for card in set(CARD_IN_TEXT.findall(text)):
             counts[(player, "card " + card)] += 1
 
-    def count_use(state: State, player: int, card: Any) -> None:
-        # a game bot plays cards inside its turn effect, with no action to count them by
-        if 0 <= player < state.n and state.seats[player] in state.gd.bots:
-            counts[(player, "card " + state.gd.cards[state.card_def[card]].id)] += 1
+    real: list[State] = []  # the game's own state, once made (the only state before that)
+
+    def count_use(used_in: State, player: int, card: Any) -> None:
+        # A game bot plays cards inside its turn effect, with no action to count them by.
+        # Only the game's own state counts: a search seat's look-ahead plays bots in clones.
+        if real and used_in is not real[0]:
+            return
+        if 0 <= player < used_in.n and used_in.seats[player] in used_in.gd.bots:
+            counts[(player, "card " + used_in.gd.cards[used_in.card_def[card]].id)] += 1
 
     try:
+        game = _game_for(spec)
         with watching_uses(count_use) if spec.record else contextlib.nullcontext():
-            state = play_game(_game_for(spec), spec.players, list(spec.seats), seed, max_actions=spec.max_actions,
-                              on_action=count if spec.record else None)
+            state = game.new_initial_state(spec.players, seed, list(spec.seats))
+            real.append(state)
+            run(state, seat_agents(game, spec.seats, seed), count if spec.record else None, spec.max_actions)
     except GameError as err:
         return Outcome(seed, error=str(err))
     except RecursionError:
