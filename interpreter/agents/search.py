@@ -108,6 +108,13 @@ def has_hidden_information(gd: GameDef) -> bool:
             or any(c.visible != "all" for c in gd.counters))
 
 
+def _named(world: State, player: int) -> int | None:
+    """The seat to name when listing or playing for `player`: only in a simultaneous
+    step, where several are asked; elsewhere None (the player to act), which takes the
+    state's quick path for the listing it keeps."""
+    return player if world.is_simultaneous_node() else None
+
+
 class Node:
     """One node of the tree: its children by action text; `visits`, `available` (how
     often it could have been chosen) and `total`, the summed value for `player`, the
@@ -155,7 +162,7 @@ class SearchAgent(BaseAgent):
         if len(legal) == 1:
             self.iterations_done = 0
             return legal[0]
-        me = state.players_to_act()[0]  # in a simultaneous step: the seat asked now
+        me = state.player_asked()  # in a simultaneous step: the first still to pick
         rng = self._rng_for(state)
         root = Node(me)
         opts = self.options
@@ -214,7 +221,7 @@ class SearchAgent(BaseAgent):
             if not waiting:
                 break
             player = me if me in waiting else waiting[0]
-            legal = world.legal_actions(player)
+            legal = world.legal_actions(_named(world, player))
             if player != me and world.is_simultaneous_node():
                 # Picked after the searching seat in the tree, another seat would answer
                 # a pick it cannot see: its sealed pick is sampled instead.
@@ -232,13 +239,13 @@ class SearchAgent(BaseAgent):
                 child.available = 1
                 node.children[action.text] = child
                 path.append(child)  # before the action: a horizon reached in it still counts the visit
-                world.apply_action(action, player)
+                world.apply_action(action, _named(world, player))
                 steps += 1
                 break
             action = self._select(node, legal)
             node = node.children[action.text]
             path.append(node)
-            world.apply_action(action, player)
+            world.apply_action(action, _named(world, player))
             steps += 1
         return self._rollout(world, rollout_rng, steps)
 
@@ -258,10 +265,11 @@ class SearchAgent(BaseAgent):
             world.seats = [opts.rollout] * world.n  # the game's bot picks inside the state
         while not world.terminal and (opts.depth == 0 or steps < opts.depth):
             waiting = world.players_to_act()
-            legal = world.legal_actions(waiting[0]) if waiting else []
+            legal = world.legal_actions(_named(world, waiting[0])) if waiting else []
             if not legal:
                 break
-            world.apply_action(legal[0] if opts.rollout == "first" else legal[rng.randrange(len(legal))], waiting[0])
+            world.apply_action(legal[0] if opts.rollout == "first" else legal[rng.randrange(len(legal))],
+                               _named(world, waiting[0]))
             steps += 1
         if not world.terminal:
             return heuristic_values(world)
