@@ -357,3 +357,27 @@ def test_quitting_saves_the_game_and_it_resumes(capsys: pytest.CaptureFixture[st
     assert actions and actions[0] == "end_turn"
     code, out = play(capsys, monkeypatch, ["quit"], "--resume", str(saved[0]))
     assert code == 0 and f"resumed after {len(actions)} actions" in out
+
+
+def test_a_player_count_outside_the_game_names_a_variant_that_takes_it(tmp_path, capsys) -> None:
+    """The hint comes from the variants' own player counts, whatever they are called."""
+    from conftest import write_toy
+
+    from interpreter.cli import main
+    path = write_toy(tmp_path, """
+players: {min: 2, max: 2}
+variants:
+  big-table:
+    description: six at the table
+    set:
+      players: {min: 3, max: 6}
+actions:
+  pass: {during: turn, effect: "", ends: turn}
+flow: |
+  turn 0:
+    take actions turn
+""")
+    assert main(["simulate", str(path), "--players", "5", "--games", "1"]) == 2
+    assert "for 5 players, add --variant big-table" in capsys.readouterr().err
+    assert main(["simulate", str(path), "--players", "7", "--games", "1"]) == 2
+    assert "add --variant" not in capsys.readouterr().err

@@ -368,7 +368,8 @@ class Builder:
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
-            generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options)
+            generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options,
+            variant_players=self.variant_players())
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:
@@ -578,6 +579,17 @@ class Builder:
             turn = self.program(spec["turn"], ("bots", bid, "turn"), {"me": "player"}) if spec.get("turn") else None
             result[bid] = BotDef(bid, str(spec.get("description", "")), turn, str(spec.get("choose", "random")))
         return result
+
+    def variant_players(self) -> dict[str, tuple[int, int]]:
+        """The player counts each variant sets (`set: players: {min, max}`), if any."""
+        found = {}
+        for vid, spec in self.section("variants").items():
+            players = ((spec or {}).get("set") or {}).get("players")
+            if isinstance(players, dict) and isinstance(players.get("min", 1), int):
+                low = int(players.get("min", 1))
+                high = players.get("max", low)
+                found[vid] = (low, int(high) if isinstance(high, int) else low)
+        return found
 
     def seat_options(self, bots: dict[str, BotDef]) -> dict[str, dict[str, str]]:
         """`seat_options`: per kind of seat, default options as a seat spec gives them.

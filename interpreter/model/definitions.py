@@ -263,6 +263,9 @@ class GameDef:
     # Default options of kinds of seat in this game (`seat_options`), by kind, as a seat
     # spec gives them (text): the spec's own options override them.
     seat_options: dict[str, dict[str, str]] = attrs.field(factory=dict)
+    # The player counts a variant sets (`set: players:`), by variant: what to suggest
+    # when a count is outside the game's own.
+    variant_players: dict[str, tuple[int, int]] = attrs.field(factory=dict)
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)

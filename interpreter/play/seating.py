@@ -40,7 +40,7 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
     n = players or (len(seats) if seats else gd.default_players)
     if not gd.min_players <= n <= gd.max_players:
         span = f"{gd.min_players}" if gd.min_players == gd.max_players else f"{gd.min_players}-{gd.max_players}"
-        raise UsageError(f"{gd.name} is for {span} players, not {n}{_solo_hint(gd, n)}")
+        raise UsageError(f"{gd.name} is for {span} players, not {n}{_variant_hint(gd, n)}")
     # Play follows the game's seat rules (`players.seats`); simulate seats anything.
     rules = gd.seat_rules if allow_human else ()
     seats = seats or [_default_seat(rules, i, first if i == 0 else rest) for i in range(n)]
@@ -59,12 +59,11 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
     return n, seats
 
 
-def _solo_hint(gd: GameDef, n: int) -> str:
-    """For one player, the game's solitaire variant, if it has one (and it is not on yet)."""
-    if n != 1:
-        return ""
-    solo = [v for v in gd.available_variants if v not in gd.variants and ("solitaire" in v or "solo" in v)]
-    return f"; for one player, add --variant {solo[0]}" if solo else ""
+def _variant_hint(gd: GameDef, n: int) -> str:
+    """A variant (not on yet) whose player counts take `n`, if the game has one."""
+    fits = [v for v, (low, high) in gd.variant_players.items() if v not in gd.variants and low <= n <= high]
+    who = "one player" if n == 1 else f"{n} players"
+    return f"; for {who}, add --variant {fits[0]}" if fits else ""
 
 
 def _default_seat(rules: tuple[SeatRule, ...], i: int, fallback: str) -> str:
