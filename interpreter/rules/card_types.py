@@ -7,7 +7,7 @@ those fields once:
 
     card_types:
       space: {in: space_deck, assumed: "designed card", properties: {ability: none}}
-      draw-two: {effects: {crew: "draw_cards(me, 2)"}}      # a template
+      draw-two: {effects: {play: "draw_cards(me, 2)"}}      # a template
 
 Each card gets the fields it does not set itself from the templates it names in
 `extends:` (a name or a list, earlier ones first) and then from its `type`'s entry;

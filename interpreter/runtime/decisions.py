@@ -127,7 +127,7 @@ _FIXED: dict[int, tuple[tuple[ActionDef, ...], tuple[Action, ...] | None]] = {} 
 
 def _fixed_listing(actions: tuple[ActionDef, ...]) -> tuple[Action, ...] | None:
     """The listing of a group whose actions are always legal (no parameters, condition,
-    cost or use limit: "pass", "bet"), the same in every state for every player; None
+    cost or use limit: "pass", "end turn"), the same in every state for every player; None
     for other groups. Kept by the group's tuple of actions (held, so its id stays its own)."""
     kept = _FIXED.get(id(actions))
     if kept is None or kept[0] is not actions:

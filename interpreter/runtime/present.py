@@ -118,12 +118,12 @@ def _zone_text(value: Any, names: dict[str, str] | None = None) -> str:
 
 
 def card_names(gd: GameDef) -> dict[str, str]:
-    """Card id -> the card's name, for people (`jack` -> `Jack`)."""
+    """Card id -> the card's name, for people (`gold-coin` -> `Gold Coin`)."""
     return {card.id: str(card.name) for card in gd.cards}
 
 
 def named_card(text: str, names: dict[str, str]) -> str:
-    """A card's canonical text (`jack#0`) as people read it: its name (`Jack`)."""
+    """A card's canonical text (`gold-coin#0`) as people read it: its name (`Gold Coin`)."""
     card_id, sep, _ = text.rpartition("#")
     return names.get(card_id, text) if sep else text
 
