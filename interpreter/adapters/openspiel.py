@@ -46,7 +46,6 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
                       "install them with: pip install 'orrery[openspiel]'") from None
 
-from interpreter.agents.search import has_hidden_information
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
 from interpreter.runtime.learning import Steps, action_of_id, begin_step, information_state_string, record_step
@@ -140,7 +139,7 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
                   else pyspiel.GameType.Dynamics.SEQUENTIAL),
         chance_mode=(_CHANCE.DETERMINISTIC if not rules.uses_chance()
                      else _CHANCE.EXPLICIT_STOCHASTIC if mode == "explicit" else _CHANCE.SAMPLED_STOCHASTIC),
-        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if not has_hidden_information(gd)
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if not gd.hides_anything()
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=_UTILITIES[kind],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,

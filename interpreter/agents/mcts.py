@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from interpreter.agents.builtin import agent_seed
 from interpreter.agents.registry import SeatKind, SeatSpec, register
-from interpreter.agents.search import OPTIONS, SearchAgent, has_hidden_information, parse_options
+from interpreter.agents.search import OPTIONS, SearchAgent, parse_options
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
 
 
 def make_mcts(spec: SeatSpec, gd: GameDef, seed: int, seat: int) -> SearchAgent:
-    if has_hidden_information(gd):
+    if gd.hides_anything():
         raise GameError(f"seat 'mcts' would see what {gd.id} hides; use 'ismcts' for games with hidden information")
     return SearchAgent(parse_options(spec.options, gd), agent_seed(seed, seat), determinizing=False)
 

@@ -102,12 +102,6 @@ def parse_options(options: Mapping[str, str], gd: GameDef) -> SearchOptions:
                          int(_number("horizon", options.get("horizon", "0"), int, 0)), bool(paired), margin)
 
 
-def has_hidden_information(gd: GameDef) -> bool:
-    """True when some zone or counter is hidden from someone, or a zone's order is."""
-    return (any(z.visible != "all" or not z.order_visible for z in gd.zones)
-            or any(c.visible != "all" for c in gd.counters))
-
-
 def _named(world: State, player: int) -> int | None:
     """The seat to name when listing or playing for `player`: only in a simultaneous
     step, where several are asked; elsewhere None (the player to act), which takes the

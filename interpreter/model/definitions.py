@@ -271,6 +271,12 @@ class GameDef:
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)
     ends_by_check: dict[str, tuple[EndDef, ...]] = attrs.field(init=False)
 
+    def hides_anything(self) -> bool:
+        """True when some zone or counter is hidden from someone, or a zone's order is:
+        the game has hidden information (`mcts` refuses it; OpenSpiel is told)."""
+        return (any(z.visible != "all" or not z.order_visible for z in self.zones)
+                or any(c.visible != "all" for c in self.counters))
+
     @listens.default
     def _listens(self) -> frozenset[tuple[str, int]]:
         return frozenset(self.triggers)
