@@ -369,3 +369,18 @@ def test_serve_prints_a_url_per_human_seat_and_keeps_the_game_when_stopped(tmp_p
     saved = tmp_path / "tic-tac-toe-seed4.orrery-log.json"
     assert f"1 actions saved to {saved.name}; continue with: orrery serve --resume {saved.name}" in out
     assert read_log(saved).actions == ["place 4"]
+
+
+def test_the_end_of_the_game_is_worked_out_once_for_every_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its showdown replays the game: pages polling a finished table must not redo it."""
+    from interpreter.web import session as session_module
+    calls: list[int] = []
+    real = session_module.result_view
+    monkeypatch.setattr(session_module, "result_view", lambda state: calls.append(1) or real(state))
+    session = make_session("kuhn-poker", ["human", "human"], seed=4)
+    assert session.view(0)["result"] is None and calls == []  # not over yet: nothing worked out
+    session.act(0, "bet")
+    session.act(1, "bet")
+    first = session.view(0)["result"]
+    assert first["lines"][0].startswith("Game over")
+    assert session.view(1)["result"] == first and session.view(0)["result"] == first and calls == [1]

@@ -73,6 +73,8 @@ class Session:
         self.stopped = False
         self.moves: list[Move] = []
         self._teller = Teller(agents)  # tells the agents the moves (a step's picks once it is over)
+        # The end of the game as pages show it, worked out once: its showdown replays the game.
+        self._result: dict[str, Any] | None = None
         # Actions replayed from a resumed log are narrated as they are now seen; the
         # picks of a step still under way stay secret.
         secret = len(picks_so_far(state))
@@ -116,9 +118,14 @@ class Session:
                 "decision": decision_view(state, seat) if not self.error else None,
                 "waiting_for": state.players_to_act(),
                 "narration": narration,
-                "result": result_view(state),
+                "result": self._ended(),
                 "error": self.error,
             }
+
+    def _ended(self) -> dict[str, Any] | None:
+        if self._result is None and self.state.is_terminal():
+            self._result = result_view(self.state)
+        return self._result
 
     # -- playing
 
