@@ -31,8 +31,8 @@ from typing import Any, TextIO
 
 import attrs
 
-from interpreter.game import Game, load_game
-from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, outcomes, time_left
+from interpreter.game import Game
+from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, game_for, outcomes, time_left
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
 
 ANALYZE_HELP = ("Play many seeded games (as simulate does) and report balance with its uncertainty: win rate per "
@@ -273,8 +273,7 @@ def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game:
         with_results = run_games(other, games, seed, workers, None, bar, games, backend)
         report["with_overlay"] = summarize(other, with_results, seed)
         report["compare"] = {"overlay": compare_with, **compare(results, with_results, spec.players)}
-        changed = changed_cards(game or load_game(spec.target, list(spec.variants), list(spec.overlays)),
-                                load_game(other.target, list(other.variants), list(other.overlays)))
+        changed = changed_cards(game or game_for(spec), game_for(other))  # loaded once per process
         report["compare"]["cards"] = compare_cards(report["cards"], report["with_overlay"]["cards"],
                                                    (report["completed"], report["with_overlay"]["completed"]), changed)
     bar.finish()

@@ -89,7 +89,8 @@ class Outcome:
 _GAMES: dict[SimulationSpec, Game] = {}  # per process: each worker loads the game once
 
 
-def _game_for(spec: SimulationSpec) -> Game:
+def game_for(spec: SimulationSpec) -> Game:
+    """The game of `spec`, loaded once per process (workers play many games of it)."""
     game = _GAMES.get(spec)
     if game is None:
         game = load_game(spec.target, variants=list(spec.variants), overlays=list(spec.overlays))
@@ -117,7 +118,7 @@ def play_one(spec: SimulationSpec, seed: int) -> Outcome:
             counts[(player, "card " + used_in.gd.cards[used_in.card_def[card]].id)] += 1
 
     try:
-        game = _game_for(spec)
+        game = game_for(spec)
         with watching_uses(count_use) if spec.record else contextlib.nullcontext():
             state = game.new_initial_state(spec.players, seed, list(spec.seats))
             real.append(state)
@@ -214,7 +215,7 @@ def _claim(counter: Any, tasks: int) -> int | None:
 def _helper(spec: SimulationSpec, plan: list[tuple[int, int]], seed: int, counter: Any, results: Any) -> None:
     """A helper process (top level, so spawned processes can import it): claim chunks
     until none is left, sending each one's outcomes as plain tuples."""
-    _game_for(spec)  # a forked helper has it already; a spawned one loads it once
+    game_for(spec)  # a forked helper has it already; a spawned one loads it once
     while (index := _claim(counter, len(plan))) is not None:
         first, count = plan[index]
         results.put((index, play_rows(spec, seed + first, count)))
@@ -243,7 +244,7 @@ def _parallel(spec: SimulationSpec, games: int, seed: int, workers: int) -> Iter
     (whoever is free takes the next); this process also gathers the helpers' results
     between its own chunks, and yields everything in seed order."""
     context = pool_context()
-    _game_for(spec)  # loaded before any fork, so every forked helper has it
+    game_for(spec)  # loaded before any fork, so every forked helper has it
     plan = chunk_plan(games, workers)
     counter = context.Value("l", 0)
     results = context.Queue()
@@ -357,7 +358,7 @@ def simulate(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game
         meter.update(len(results))
     meter.finish()
     summary = summarize(spec, results, seed)
-    summary["game"] = (game or _game_for(spec)).definition.id
+    summary["game"] = (game or game_for(spec)).definition.id
     summary["workers"] = max(1, min(workers, games))
     summary["seconds"] = round(clock() - started, 3)
     summary["games_per_second"] = round(games / max(summary["seconds"], 1e-9), 1)
