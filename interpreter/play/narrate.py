@@ -50,8 +50,11 @@ def move_words(state: State, action: Action | str) -> str:
     """The move `action` as people read it, in `state` (before it is applied): the
     action's label, else its id and parameters with cards by name; the answer to a
     choice by its value (a card by its name only)."""
-    legal = state.legal_actions(state.players_to_act()[0]) if state.players_to_act() else []
-    chosen = action if isinstance(action, Action) else next((a for a in legal if a.text == action), None)
+    if isinstance(action, Action):
+        chosen: Action | None = action
+    else:  # a text: the legal action it names, listed only now
+        waiting = state.players_to_act()
+        chosen = next((a for a in state.legal_actions(waiting[0]) if a.text == action), None) if waiting else None
     if chosen is None:
         return name_cards(str(action), state.gd)
     pending = state.pending
