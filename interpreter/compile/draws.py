@@ -35,7 +35,7 @@ def draw_op(count: Expr, src: Expr, dst: Expr, left: str) -> Any:
             check_count(remaining)
         elif remaining >= 0:  # explicit chance, a card dealt: go on (count's chance answers are read again)
             count(st, env)
-        elif remaining < 0:  # the refill's triggers have run: now refill, then go on
+        else:  # (negative) the refill's triggers have run: now refill, then go on
             remaining = -remaining
             refill(st, source)
             if not st.zones[source]:  # nothing to draw even after the refill

@@ -46,17 +46,17 @@ def _walk(vi: int) -> Callable[[Any, int], Any]:
 def define_values(em: Emitter, values: tuple[ValueDef, ...], reach_set: frozenset[int] = frozenset()) -> None:
     """Bind each value's name to its generated function. `reach_set`: the cards whose
     modifiers reach whom an expression says (`applies_to`), not their holder."""
+    reaching = em.const(card_reaching, "card_reaching")
     for vdef in values:
         name = f"_value_of_{vdef.index}"
         em.ns.setdefault(name, None)
-        reaching = em.const(card_reaching, "card_reaching")
-        lines = [f"def {name}(st, player):",
-                 "    memo = st.memo",
-                 "    if memo is not None:",
-                 f"        key = ({vdef.index}, player)",
-                 "        if key in memo:",
-                 "            return memo[key]",
-                 "    env = {'p': player, 'me': player}",
+        head = [f"def {name}(st, player):",
+                "    memo = st.memo",
+                "    if memo is not None:",
+                f"        key = ({vdef.index}, player)",
+                "        if key in memo:",
+                "            return memo[key]"]
+        lines = ["    env = {'p': player, 'me': player}",
                  f"    result = {em.inline(vdef.base, 'value')}"]
         cards = tuple(dict.fromkeys(mod.card for mod in vdef.modifiers if mod.card is not None))
         if len(cards) > 1:  # which of the cards have a copy in play, asked once
@@ -92,10 +92,9 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...], reach_set: frozense
             lines.append(f"{indent}result = {apply.format(a=em.inline(mod.amount, 'modifier'))}")
         lines += ["    if memo is not None:", "        memo[key] = result", "    return result"]
         # A value that reads no local but its player (most) needs no locals dict.
-        body = _player_only("\n".join(lines[7:]))
-        if body is not None:
-            lines = [*lines[:6], *body.split("\n")]
-        em.define("\n".join(lines) + "\n", name, f"values.{vdef.name}")
+        body = _player_only("\n".join(lines[1:]))
+        lines = lines if body is None else body.split("\n")
+        em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
 
 
 def _player_only(source: str) -> str | None:
