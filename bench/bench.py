@@ -13,8 +13,9 @@ measures, with random actions drawn by a seeded generator (so runs repeat):
 
 * playouts/s and decisions/s of today's engine and of the 0.1 engine (git commit
   9a45214, extracted into a temporary folder), each in a worker process of its own,
-  slice by slice in turn, and for tic-tac-toe and Kuhn poker OpenSpiel's Python and
-  C++ versions in the same rotation;
+  slice by slice in turn (where the old engine needs its own rule files, today's plays
+  those too, in the same rotation), and for tic-tac-toe and Kuhn poker OpenSpiel's
+  Python and C++ versions in the same rotation;
 * cold load (a fresh process loads the game once), warm load, clones/s, and the memory
   of a mid-game state (gc walk) and of a clone of it (tracemalloc);
 * the cost of clone() and to_json() at move 10 and move 500 of the long games;
@@ -70,6 +71,7 @@ from bench_loops import (  # noqa: E402
 )
 from bench_report import (  # noqa: E402
     OPENSPIEL_TWINS,
+    SAME_RULES,
     Row,
     bars,
     baseline_comparisons,
@@ -194,6 +196,10 @@ class Bench:
         if old_row is not None and choice is not None and self.old is not None:
             old = self.old
             group.append((old_row, SafeLoop(RemoteLoop(old, t.name)), lambda row: self._remote_costs(row, old, t)))
+            if choice.label != "same":  # the old engine plays other rule files: today's plays them too
+                same = self._same_rules(t, choice, cur.players)
+                if same is not None:
+                    group.append((same, SafeLoop(RemoteLoop(self.current, same.name)), lambda row: None))
         if self.use_openspiel and t.alone:
             for short in OPENSPIEL_TWINS.get(t.name, ()):
                 twin = self._openspiel(short, cur.players)
@@ -237,6 +243,24 @@ class Bench:
             self.extracted.root / "examples" / t.base).is_dir() else f"not in {self.baseline_label}; "
         row.error = f"{missing}refused the rules ({' / '.join(refused)})"
         return row, None
+
+    def _same_rules(self, t: Target, choice: RuleChoice, players: int) -> Row | None:
+        """Today's engine loaded with the rule files the old engine plays (`choice`),
+        measured in the same rotation: the ratio of the engines alone, where the
+        target's own ratio also holds what the rules gained or lost since."""
+        row = Row("orrery", f"{t.name}{SAME_RULES}", players, rules=choice.label)
+        self.rows.append(row)
+        try:
+            loaded = self.current.request("load", key=row.name, target=choice.target, variants=list(choice.variants),
+                                          overlays=list(choice.overlays), players=players, repeats=1)
+        except WorkerError as err:
+            row.error = f"refused the {choice.label} rules: {err}".splitlines()[0]
+            return None
+        if loaded["players"] != players:
+            row.error = f"{loaded['players']} players there, {players} here"
+            return None
+        row.players, row.load_ms, row.first_load_ms = loaded["players"], loaded["load_ms"], loaded["first_ms"]
+        return row
 
     def _openspiel(self, short: str, players: int) -> tuple[Row, Any] | None:
         import pyspiel

@@ -18,6 +18,8 @@ from typing import Any
 REQUIRED_RATIO = 0.5  # orrery playouts/s over OpenSpiel Python's: the bar that must be met (--strict)
 OPENSPIEL_TARGET = 2.0  # ... and the speed work's target
 BASELINE_TARGET = 3.0  # decisions/s over the 0.1 engine's, on the games below
+# The name suffix of today's engine playing the old engine's own rule files (bench.py).
+SAME_RULES = " [old rules]"
 BASELINE_BAR_GAMES = ("race-to-mars", "for-all-mankind", "rocketmen+target-jupiter")
 COLD_LOAD_TARGET_MS = 500.0
 SIMULATE_TARGET = 1.8  # games/s with 2 workers over 1 worker
@@ -139,16 +141,18 @@ def baseline_comparisons(rows: list[Row], label: str) -> list[dict[str, Any]]:
     for ours in rows:
         if ours.engine != "orrery" or not ours.measured:
             continue
-        old = next((r for r in rows if r.engine == label and r.name == ours.name), None)
+        old_name = ours.name.removesuffix(SAME_RULES)  # today's engine on the old one's rules: the same row
+        old = next((r for r in rows if r.engine == label and r.name == old_name), None)
         if old is None:
             continue
-        entry: dict[str, Any] = {"game": ours.name, "rules": old.rules, "error": old.error}
+        entry: dict[str, Any] = {"game": ours.name, "rules": old.rules, "error": old.error,
+                                 "same_rules": ours.name != old_name or old.rules == "same"}
         if old.measured:
             entry.update({
                 "decisions_ratio": _ratio(ours.decisions_per_s, old.decisions_per_s),
                 "playouts_ratio": _ratio(ours.playouts_per_s, old.playouts_per_s),
                 "best_decisions_ratio": _ratio(ours.best_decisions_per_s, old.best_decisions_per_s),
-                "clones_ratio": _ratio(ours.clones_per_s, old.clones_per_s),
+                "clones_ratio": _ratio(ours.clones_per_s, old.clones_per_s) if ours.clones_per_s else None,
                 "clone_bytes_ratio": (_ratio(ours.clone_bytes, old.clone_bytes)
                                       if ours.clone_bytes and old.clone_bytes else None),
                 "cold_load_ratio": _ratio(ours.cold_ms or 0.0, old.cold_ms or 0.0) if ours.cold_ms else None,
@@ -233,6 +237,8 @@ def bars(rows: list[Row], openspiel: list[dict[str, Any]], baseline: list[dict[s
     for c in baseline:
         if c["game"] in BASELINE_BAR_GAMES:
             bar("orrery/0.1 decisions/s (target)", c["game"], c.get("decisions_ratio"), BASELINE_TARGET)
+        elif c["game"].removesuffix(SAME_RULES) in BASELINE_BAR_GAMES:  # the engines alone
+            bar("orrery/0.1 decisions/s, same rules (target)", c["game"], c.get("decisions_ratio"), BASELINE_TARGET)
     for r in rows:
         if r.engine == "orrery" and r.cold_ms is not None:
             bar("cold load ms (target)", r.name, r.cold_ms, COLD_LOAD_TARGET_MS, above=False)

@@ -137,6 +137,26 @@ def test_bars_pass_and_fail_by_their_thresholds() -> None:
     }
 
 
+def test_today_on_the_old_rules_is_compared_with_the_old_engine_on_them() -> None:
+    """Where the old engine plays its own rule files, today's engine plays them too: a
+    second comparison, against the same old row, with a bar of its own."""
+    def row(engine: str, name: str, rate: float, rules: str | None = None) -> bench_report.Row:
+        return bench_report.Row(engine, name, 3, rules=rules, playouts=10, playouts_per_s=rate / 100,
+                                decisions_per_s=rate, decisions=1000, actions_per_game=100.0)
+    same = "race-to-mars" + bench_report.SAME_RULES
+    rows = [row("orrery", "race-to-mars", 30_000.0), row("0.1", "race-to-mars", 20_000.0, "9a45214's own"),
+            row("orrery", same, 50_000.0, "9a45214's own")]
+    comps = {c["game"]: c for c in bench_report.baseline_comparisons(rows, "0.1")}
+    assert comps["race-to-mars"]["decisions_ratio"] == pytest.approx(1.5)
+    assert not comps["race-to-mars"]["same_rules"]
+    assert comps[same]["decisions_ratio"] == pytest.approx(2.5) and comps[same]["same_rules"]
+    assert comps[same]["clones_ratio"] is None  # not measured for that row: "-", not x0.00
+    found = bench_report.bars(rows, [], list(comps.values()), [])
+    verdicts = {(b["bar"], b["subject"]): (b["value"], b["pass"]) for b in found}
+    assert verdicts[("orrery/0.1 decisions/s (target)", "race-to-mars")] == (pytest.approx(1.5), False)
+    assert verdicts[("orrery/0.1 decisions/s, same rules (target)", same)] == (pytest.approx(2.5), False)
+
+
 @pytest.mark.parametrize("name", ["python_kuhn_poker", "kuhn_poker", "openspiel:tic-tac-toe"])
 def test_openspiel_names(name: str) -> None:
     sys.path.insert(0, str(BENCH))
