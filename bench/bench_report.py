@@ -254,4 +254,4 @@ def print_bars(found: list[dict[str, Any]]) -> None:
         verdict = "PASS" if b["pass"] else "FAIL"
         value = "-" if b["value"] is None else f"{b['value']:,.2f}"
         sign = ">=" if b["above"] else "<"
-        print(f"{verdict}  {b['bar']:<46} {b['subject']:<26} {value:>9} {sign} {b['threshold']:g}")
+        print(f"{verdict}  {b['bar']:<46} {b['subject']:<38} {value:>9} {sign} {b['threshold']:g}")
