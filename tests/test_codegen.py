@@ -67,6 +67,43 @@ def test_literals_are_data_not_code(tmp_path) -> None:
                for _, source in game.definition.generated_code)
 
 
+def test_a_written_number_is_stored_as_a_computed_one_is(tmp_path) -> None:
+    """A number written in the rules skips the run-time type and range test, but only
+    within the counter's bounds: outside them it goes through the counter's own rule
+    (clamped or refused) exactly as the same number worked out would; watched counters
+    still fire their triggers."""
+    text = """
+        counters:
+          flag: {scope: player, initial: 0, min: 0, max: 1}
+          seen: {scope: global, initial: 0}
+        triggers:
+          count:
+            on: changed flag
+            effect: "set seen to seen + 1"
+        flow: |
+          let a = 7
+          set flag(0) to 1
+          set flag(1) to %s
+          let b = %s
+          end game winners [0]
+        """
+    written = toy(tmp_path, text % ("5", "123"))
+    computed = toy(tmp_path, text % ("2 + 3", "120 + 3"))
+    results = []
+    for game in (written, computed):
+        try:
+            state = game.new_initial_state(2, seed=0)
+        except RuleRuntimeError as err:
+            results.append(("error", str(err).split(":")[-1]))
+            continue
+        results.append((state.counters, state.is_terminal()))
+    assert results[0] == results[1], results
+    # 5 is clamped to the bound, as 2 + 3 is; both changes of the watched counter fired its trigger
+    assert results[0] == ([[1, 1], [2]], True)
+    sources = "\n".join(source for _, source in written.definition.generated_code)
+    assert "env['a'] = 7" in sources and "_value = 1\n" in sources
+
+
 def test_index_and_seat_checks_refuse_bad_values(tmp_path) -> None:
     game = toy(tmp_path, """
         counters:
