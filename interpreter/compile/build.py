@@ -319,14 +319,12 @@ class Builder:
         self.functions()
         modifiers = self.modifiers(mod_specs, value_specs)
         values = self.values(value_specs, modifiers)
-        reach_set = frozenset(i for i, spec in enumerate(self.section("cards").values())
-                              if (spec or {}).get("applies_to") is not None)
-        define_values(self.emitter, values, reach_set)
         for name, spec in self.section("procedures").items():
             locals_ = {p: "any" for p in spec.get("params", ())}
             self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_,
                          self.codes[sym.procedures[name].code])
         cards = build_cards(self)
+        define_values(self.emitter, values, {c.index: c.applies_to for c in cards if c.applies_to is not None})
         actions = self.actions()
         triggers = self.triggers()
         ends = self.ends()

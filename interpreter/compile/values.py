@@ -11,21 +11,27 @@ function `(st, player)` doing the same steps in the same order over the same loc
 the same way during a listing (`st.memo`). Expressions call it by a name bound
 in the game's namespace (`value_name`) as soon as they are compiled; the name is bound
 to the generic walk until the values are built, then to the generated function.
+A card's modifier asks who it reaches in one call (`cards.held_copy`, or for a card
+with `applies_to`, its holders with that expression written out inline), and the
+locals dict is made only when a modifier reads a local other than the player.
 """
 
 from __future__ import annotations
 
 import io
 import tokenize
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter.compile.pysource import Emitter
 from interpreter.model import ValueDef
-from interpreter.runtime.cards import in_play, live_cards
-from interpreter.runtime.counters import card_reaching, value_of
+from interpreter.runtime.cards import held_copy, holders, live_cards
+from interpreter.runtime.counters import value_of
 
 _NOBODY: dict[Any, Any] = {}  # never filled: its look-ups only hash the key
+# `this` and `owner` for the modifiers (each on its own line: dropped when nothing reads them)
+_SET_THIS = "env['this'], env['owner'] = reach"
+_SET_HOLDER = "env['this'], env['owner'] = copy, holder"
 _APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
 
 
@@ -43,10 +49,12 @@ def _walk(vi: int) -> Callable[[Any, int], Any]:
     return walk
 
 
-def define_values(em: Emitter, values: tuple[ValueDef, ...], reach_set: frozenset[int] = frozenset()) -> None:
-    """Bind each value's name to its generated function. `reach_set`: the cards whose
-    modifiers reach whom an expression says (`applies_to`), not their holder."""
-    reaching = em.const(card_reaching, "card_reaching")
+def define_values(em: Emitter, values: tuple[ValueDef, ...],
+                  reaches: Mapping[int, Callable[[Any, Any], Any]] | None = None) -> None:
+    """Bind each value's name to its generated function. `reaches`: the cards whose
+    modifiers reach whom an expression says (`applies_to`), not their holder, each
+    with that expression (written out inline where it reads only its four locals)."""
+    reaches = reaches or {}
     for vdef in values:
         name = f"_value_of_{vdef.index}"
         em.ns.setdefault(name, None)
@@ -65,24 +73,32 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...], reach_set: frozense
         for mod in vdef.modifiers:
             indent = "    "
             lines.append(f"{indent}# modifier {mod.id}")
+            last = None  # the indent of a loop over holders, ended by `break` once one is reached
             if mod.card is not None:  # the copy whose power reaches the player, and its holder
-                if not hashed and mod.card not in reach_set:
+                reach = reaches.get(mod.card)
+                if reach is None and not hashed:
                     # card_reaching looks the player up in a dict of holders, so a player
                     # no dict can hold fails here, whether or not a copy is in play
                     lines.append(f"{indent}{em.const(_NOBODY, 'nobody')}.get(player)")
                     hashed = True
                 if len(cards) > 1:
                     lines.append(f"{indent}if {mod.card} in live:")
-                else:
-                    lines.append(f"{indent}if {em.const(in_play, 'in_play')}(st, {mod.card}):")
-                indent += "    "
-                lines.append(f"{indent}reach = {reaching}(st, {mod.card}, player)")
-                lines.append(f"{indent}if reach is not None:")
-                indent += "    "
-                lines.append(f"{indent}env['this'], env['owner'] = reach")
+                    indent += "    "
+                if reach is None:  # its holder: card_reaching's question in one call
+                    lines.append(f"{indent}reach = {em.const(held_copy, 'held_copy')}(st, {mod.card}, player)")
+                    lines.append(f"{indent}if reach is not None:")
+                    indent += "    "
+                    lines.append(f"{indent}{_SET_THIS}")
+                else:  # the first holder (card_owners' order) the expression says it reaches
+                    lines.append(f"{indent}for holder, copy in {em.const(holders, 'holders')}(st, {mod.card}):")
+                    indent += "    "
+                    lines.append(f"{indent}if {_reaches_source(em, reach)}:")
+                    indent += "    "
+                    last = indent
+                    lines.append(f"{indent}{_SET_HOLDER}")
             tests = []
             if mod.granted:
-                tests.append(f"any(g.modifier == {mod.index} and g.player == player for g in st.grants)")
+                tests.append(f"st.grants and any(g.modifier == {mod.index} and g.player == player for g in st.grants)")
             if mod.when is not None:
                 tests.append(em.inline(mod.when, "modifier"))
             if tests:
@@ -90,17 +106,38 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...], reach_set: frozense
                 indent += "    "
             apply = _APPLY.get(mod.op, _APPLY["min"])  # as counters._value_of: any other op is min
             lines.append(f"{indent}result = {apply.format(a=em.inline(mod.amount, 'modifier'))}")
+            if last is not None:
+                lines.append(f"{last}break")
         lines += ["    if memo is not None:", "        memo[key] = result", "    return result"]
-        # A value that reads no local but its player (most) needs no locals dict.
+        # A value that reads no local but its player (most) needs no locals dict; nor
+        # `this` and `owner` when no modifier reads them.
         body = _player_only("\n".join(lines[1:]))
+        if body is None:  # (a block never holds only the line dropped: the modifier's line follows)
+            body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in (_SET_THIS, _SET_HOLDER)))
         lines = lines if body is None else body.split("\n")
         em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
 
 
+def _reaches_source(em: Emitter, reach: Callable[[Any, Any], Any]) -> str:
+    """Whether a card's `applies_to` holds for `player`, the `copy` and its `holder`:
+    the expression over those locals, or (reading anything else) a call with its env."""
+    body = em.inline(reach, "reach")
+    inline = _env_read(body, {"p": "player", "me": "player", "this": "copy", "owner": "holder"})
+    if inline is not None:
+        return inline
+    return f"{em.const(reach, 'reach')}(st, {{'p': player, 'me': player, 'this': copy, 'owner': holder}})"
+
+
 def _player_only(source: str) -> str | None:
     """`source` with its reads of env['p'] and env['me'] made reads of `player`, or None
-    when it uses `env` otherwise (found by Python's tokenizer: text inside a string
-    literal is never taken for code)."""
+    when it uses `env` otherwise."""
+    return _env_read(source, {"p": "player", "me": "player"})
+
+
+def _env_read(source: str, names: Mapping[str, str]) -> str | None:
+    """`source` with its reads of env['KEY'] made reads of the Python name `names[KEY]`,
+    or None when it uses `env` otherwise (found by Python's tokenizer: text inside a
+    string literal is never taken for code)."""
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError):  # not expected of generated code: keep env then
@@ -113,10 +150,11 @@ def _player_only(source: str) -> str | None:
         if tok.type != tokenize.NAME or tok.string != "env":
             continue
         window = [t.string for t in tokens[i + 1:i + 4]]
-        if window not in (["[", "'p'", "]"], ["[", "'me'", "]"]):
+        key = window[1][1:-1] if len(window) == 3 and window[1][:1] == "'" else ""
+        if window[::2] != ["[", "]"] or key not in names or window[1] != repr(key):
             return None
         (first_row, first_col), (last_row, last_col) = tok.start, tokens[i + 3].end
-        spans.append((starts[first_row - 1] + first_col, starts[last_row - 1] + last_col))
-    for begin, stop in reversed(spans):
-        source = source[:begin] + "player" + source[stop:]
+        spans.append((starts[first_row - 1] + first_col, starts[last_row - 1] + last_col, names[key]))
+    for begin, stop, local in reversed(spans):
+        source = source[:begin] + local + source[stop:]
     return source

@@ -127,6 +127,65 @@ def in_play(st: State, def_index: int) -> bool:
     return False
 
 
+def held_copy(st: State, def_index: int, player: Any) -> tuple[int, int] | None:
+    """(copy, holder) of a card without `applies_to` whose modifiers reach `player`, or
+    None: `counters.card_reaching` in one call (a generated value asks it for each of
+    its card modifiers, most often of a card with no copy in play or one copy, in a
+    player's zone). The caller has looked `player` up in a dict already (a player no
+    dict can hold fails there), so comparing it with the holder is the dict's test."""
+    index = _last[0]  # (_copy_index's test, written out, as in in_play)
+    if index is None or index.cards is not st.card_def or index.known != len(st.card_def) \
+            or index.layout is not st.layout:
+        index = _copy_index(st)
+    slots = index.active[def_index]
+    if not slots:
+        return None
+    if index.private[def_index] and _watched(st, index.private[def_index]):
+        holders = _scan_owners(st, def_index)
+        return (holders[player], player) if player in holders else None
+    loc = st.loc
+    found = -1
+    for iid in index.copies[def_index]:
+        if loc[iid] in slots:
+            if found >= 0:  # two copies in play: zone order decides (card_owners)
+                holders = card_owners(st, def_index)
+                return (holders[player], player) if player in holders else None
+            found = iid
+    if found < 0:
+        return None
+    owner = st.layout.zowner[loc[found]]
+    if owner >= 0:
+        return (found, player) if owner == player else None
+    return (found, player) if player in dict.fromkeys(range(st.n)) else None  # a shared zone: everyone
+
+
+def holders(st: State, def_index: int) -> tuple[tuple[int, int], ...]:
+    """`card_owners(st, def_index).items()` as a tuple of (holder, copy), in the same
+    order: what a generated value goes through for a card with `applies_to` (whose
+    expression it writes out inline), with no dict made for the usual answers (no copy
+    in play, or one)."""
+    index = _last[0]  # (_copy_index's test, written out, as in in_play)
+    if index is None or index.cards is not st.card_def or index.known != len(st.card_def) \
+            or index.layout is not st.layout:
+        index = _copy_index(st)
+    slots = index.active[def_index]
+    if not slots:
+        return ()
+    if index.private[def_index] and _watched(st, index.private[def_index]):
+        return tuple(_scan_owners(st, def_index).items())
+    loc = st.loc
+    found = -1
+    for iid in index.copies[def_index]:
+        if loc[iid] in slots:
+            if found >= 0:  # two copies in play: zone order decides (card_owners)
+                return tuple(card_owners(st, def_index).items())
+            found = iid
+    if found < 0:
+        return ()
+    owner = st.layout.zowner[loc[found]]
+    return ((owner, found),) if owner >= 0 else tuple((p, found) for p in range(st.n))
+
+
 def live_cards(st: State, defs: tuple[int, ...]) -> frozenset[int]:
     """Those of `defs` with a copy in one of their active zones: a value with many
     card modifiers asks once, then calls `card_reaching` only for these."""

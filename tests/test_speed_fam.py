@@ -1,0 +1,179 @@
+"""The fast paths of declared values give what the general code gives.
+
+A generated value asks `cards.held_copy` (a card's holder) or goes through
+`cards.holders` with the card's `applies_to` written out inline, instead of
+`counters.card_reaching`: the same value, the same error, the same work charged.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from conftest import play, toy
+
+from interpreter import load_game
+from interpreter.runtime import cards, counters
+
+BANNERS = """
+players: {min: 3, max: 3}
+counters:
+  vp: {scope: player, initial: 1}
+values:
+  hand_size: {of: player, base: "5"}
+  reach: {of: player, base: "0"}
+zones:
+  shelf: {scope: global, visible: all}
+  table: {scope: global, visible: all}
+  tableau: {scope: player, visible: all}
+  vault: {scope: player, visible: owner}
+card_types:
+  banner:
+    in: shelf
+    active_in: [tableau, table, vault]
+cards:
+  war-banner:
+    name: War Banner
+    type: banner
+    # a comprehension (charged to the work meter) and a card field of `this`
+    applies_to: "p != owner and len([c for c in tableau(p) if c != this]) >= this.power - 2"
+    properties: {power: 2}
+    modifiers:
+      shrink: {value: hand_size, op: add, amount: "0 - this.power - vp(owner) + vp(p)"}
+  odd-banner:
+    name: Odd Banner
+    type: banner
+    applies_to: "vp(p) / (vp(owner) - 1) > 0"
+    modifiers:
+      bump: {value: reach, op: add, amount: "1"}
+  plain-banner:
+    name: Plain Banner
+    type: banner
+    modifiers:
+      grow: {value: hand_size, op: add, amount: "2"}
+      mark: {value: reach, op: max, amount: "vp(owner) + 10", when: "vp(p) > 1"}
+actions:
+  take:
+    during: main
+    params: {c: "shelf"}
+    effect: "move c to tableau(me)"
+  hide:
+    during: main
+    params: {c: "tableau(me)"}
+    effect: "move c to vault(me)"
+  share:
+    during: main
+    params: {c: "tableau(me)"}
+    effect: "move c to table"
+  make:
+    during: main
+    effect: 'create 1 "plain-banner" in tableau(me)'
+  score: {during: main, effect: "gain 1 vp(me)"}
+  pass: {during: main, ends: turn}
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+PLAYERS = (0, 1, 2, -1, 7, True, "x", None, [0])  # odd players fail or not as the walk does
+
+
+def _outcome(fn: Any, st: Any, player: Any) -> tuple[Any, ...]:
+    """What a value read gives (or raises), and the work it charged."""
+    st.work = 0
+    try:
+        return ("value", fn(st, player), st.work)
+    except Exception as err:  # compared, not hidden
+        return ("error", type(err).__name__, str(err))
+
+
+def _same_values(st: Any, players: Any = PLAYERS) -> None:
+    ns = st.gd.actions[0].lister.__globals__
+    for vdef in st.gd.values:
+        generated = ns[f"_value_of_{vdef.index}"]
+        for player in players:
+            walked = _outcome(lambda s, p, vi=vdef.index: counters.value_of(s, vi, p), st, player)
+            assert _outcome(generated, st, player) == walked, (vdef.name, player, walked)
+
+
+def _same_holders(st: Any) -> None:
+    for d, card in enumerate(st.gd.cards):
+        assert cards.holders(st, d) == tuple(cards.card_owners(st, d).items()), card.id
+        if card.applies_to is None:
+            for p in range(st.n):
+                assert cards.held_copy(st, d, p) == counters.card_reaching(st, d, p), (card.id, p)
+
+
+def test_values_with_card_modifiers_give_the_walks_value_error_and_work(tmp_path):
+    game = toy(tmp_path, BANNERS)
+    st = game.new_initial_state(3, seed=1)
+    moves = ["take plain-banner#2", "pass", "take war-banner#0", "score", "make", "pass",
+             "take odd-banner#1", "score", "pass", "make", "pass",
+             "share war-banner#0", "hide plain-banner#3", "score", "pass", "share odd-banner#1", "pass", "pass"]
+    seen = set()
+    for move in [None, *moves]:
+        if move is not None:
+            play(st, move)
+        _same_holders(st)
+        _same_values(st)
+        for state in (st.clone(), game.state_from_json(st.to_json())):
+            _same_values(state, (0, 1, 2))
+        ns = st.gd.actions[0].lister.__globals__
+        seen.update(_outcome(ns[f"_value_of_{v.index}"], st, p)[0] for v in st.gd.values for p in (0, 1, 2))
+        if move == "take war-banner#0":  # P2's war banner: -2 for P1 and P3; P1's plain banner: +2
+            assert [counters.value_of(st, 0, p) for p in range(3)] == [5, 5, 3]
+    assert seen == {"value", "error"}  # the odd banner's division by zero is met, as in the walk
+
+
+def test_a_watched_vault_and_two_copies_go_through_the_general_answers(tmp_path):
+    game = toy(tmp_path, BANNERS)
+    st = game.new_initial_state(3, seed=1)
+    play(st, "make", "make", "take plain-banner#2", "hide plain-banner#3")  # P1: copies 4, 2; 3 hidden
+    _same_holders(st)
+    assert cards.held_copy(st, 2, 0) == (4, 0)  # the first in zone order, as card_owners says
+    assert cards.held_copy(st, 2, 1) is None
+    vault = st.layout.zbase[next(z.index for z in st.gd.zones if z.name == "vault")]
+    seen: list[int] = []
+    st.zones[vault] = _Noting(st.zones[vault], seen)
+    play(st, "hide plain-banner#4", "hide plain-banner#2")
+    _same_holders(st)
+    assert seen  # the owner-only zone was gone through, as a showdown watching it needs
+    _same_values(st)
+
+
+class _Noting(list):
+    """A zone's list that notes being gone through (as play/showdown.py watches hands)."""
+
+    def __init__(self, items: list[int], seen: list[int]):
+        super().__init__(items)
+        self.seen = seen
+
+    def __iter__(self):
+        self.seen.append(1)
+        return super().__iter__()
+
+
+def test_a_shared_copy_reaches_every_seat_and_no_one_else(tmp_path):
+    st = toy(tmp_path, BANNERS).new_initial_state(3, seed=1)
+    play(st, "take plain-banner#2", "share plain-banner#2")
+    everyone = [(2, 0), (2, 1), (2, 2), None, None, (2, True)]
+    assert [cards.held_copy(st, 2, p) for p in (0, 1, 2, 3, -1, True)] == everyone
+    assert [counters.card_reaching(st, 2, p) for p in (0, 1, 2, 3, -1, True)] == everyone
+    assert cards.holders(st, 2) == ((0, 2), (1, 2), (2, 2))
+
+
+@pytest.mark.parametrize("target", ["for-all-mankind", "race-to-mars", "rocketmen"])
+def test_values_and_holders_equal_the_walk_through_random_playouts(target):
+    game = load_game(target)
+    rng = random.Random(11)
+    st = game.new_initial_state(seed=11)
+    for step in range(300):
+        if st.is_terminal():
+            break
+        if step % 3 == 0:
+            _same_holders(st)
+            _same_values(st, range(st.n))
+        st.apply_action(rng.choice(st.legal_actions()))
