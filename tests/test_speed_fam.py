@@ -1,8 +1,9 @@
-"""The fast paths of declared values give what the general code gives.
+"""The fast paths of declared values and choices give what the general code gives.
 
 A generated value asks `cards.held_copy` (a card's holder) or goes through
 `cards.holders` with the card's `applies_to` written out inline, instead of
-`counters.card_reaching`: the same value, the same error, the same work charged.
+`counters.card_reaching`: the same value, the same error, the same work charged. A
+choice's text options (`choose one` labels) get Actions kept from one listing to the next.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import pytest
 from conftest import play, toy
 
 from interpreter import load_game
-from interpreter.runtime import cards, counters
+from interpreter.runtime import cards, counters, decisions
+from interpreter.runtime.actions import Action, renderer
 
 BANNERS = """
 players: {min: 3, max: 3}
@@ -177,3 +179,47 @@ def test_values_and_holders_equal_the_walk_through_random_playouts(target):
             _same_holders(st)
             _same_values(st, range(st.n))
         st.apply_action(rng.choice(st.legal_actions()))
+
+
+# ---- choices --------------------------------------------------------------------------
+
+
+def test_text_options_are_listed_as_the_renderer_writes_them_and_kept():
+    st: Any = None  # a text's canonical text does not read the state
+    options = ["land", "two words", "land", 'quote"d', 3, None, True, ["a", 1]]
+    for type_ in ("str", "any"):
+        first = decisions._choice_actions(st, options, type_)
+        show = renderer(type_)
+        assert [(a.text, a.payload) for a in first] == [(show(st, v), v) for v in options]
+        again = decisions._choice_actions(st, options, type_)
+        assert again[0] is first[0] and again[2] is first[0]  # the same kept Action
+        assert again[4] is not first[4]  # other values are made each time
+
+
+def test_a_choose_one_listing_gives_the_same_texts_and_answers(tmp_path):
+    game = toy(tmp_path, """
+counters:
+  vp: {scope: player}
+actions:
+  go:
+    during: main
+    effect: |
+      choose one:
+        "fast lane": gain 2 vp(me)
+        "slow": gain 1 vp(me)
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+""")
+    st = game.new_initial_state(2, seed=1)
+    play(st, "go")
+    first = st.legal_actions()
+    assert [a.text for a in first] == ['"fast lane"', "slow"]
+    assert all(isinstance(a, Action) for a in first)
+    play(st, '"fast lane"', "go")
+    again = st.legal_actions()
+    assert [a.text for a in again] == ['"fast lane"', "slow"] and again[1] is first[1]
+    play(st, again[1])
+    assert st.counters[0][:2] == [3, 0]  # P1 went twice (go does not end the turn)

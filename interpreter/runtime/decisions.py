@@ -114,11 +114,36 @@ def legal_actions(st: State) -> list[Action]:
     elif isinstance(pending, PendingChance):
         result = chance.outcome_actions(st, pending)
     else:
-        show = renderer(pending.type)
-        result = [Action(show(st, v), v) for v in pending.options]
+        result = _choice_actions(st, pending.options, pending.type)
         if pending.allow_done:
             result.append(Action("done", DONE))
     st.legal_cache = result
+    return result
+
+
+_TEXT_ACTIONS: dict[str, Action] = {}  # a text option's Action: the same in every state (see _choice_actions)
+
+
+def _choice_actions(st: State, options: list[Any], type_: str) -> list[Action]:
+    """The Actions of a choice's options. A text option's canonical text is the text
+    itself (or its JSON), whatever the state, so its Action is made once and kept
+    (actions are immutable: listings and states share them, as the listers' do):
+    `choose one` labels are asked again at every such choice."""
+    show = renderer(type_)
+    if type_ != "str" and type_ != "any":
+        return [Action(show(st, v), v) for v in options]
+    kept = _TEXT_ACTIONS
+    result = []
+    for v in options:
+        if type(v) is str:
+            action = kept.get(v)
+            if action is None:
+                action = Action(show(st, v), v)
+                if len(kept) < 4096:
+                    kept[v] = action
+        else:
+            action = Action(show(st, v), v)
+        result.append(action)
     return result
 
 
