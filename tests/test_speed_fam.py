@@ -223,3 +223,93 @@ flow: |
     assert [a.text for a in again] == ['"fast lane"', "slow"] and again[1] is first[1]
     play(st, again[1])
     assert st.counters[0][:2] == [3, 0]  # P1 went twice (go does not end the turn)
+
+
+# ---- cards_named in a zone, and of a card's own id (compile/builtin_functions.py) -----
+
+NAMED = """
+values:
+  firsts: {of: player, base: "[c for c in shelf if cards_named(c.id, shelf)[0] == c]"}
+  kinds: {of: player, base: "[cards_named(c.id, shelf) for c in shelf]"}
+  by_text: {of: player, base: '[cards_named(k, hand(p)) for k in ["a", "b", "zz"]]'}
+  literal: {of: player, base: 'cards_named("a", hand(p)) + cards_named("b", shelf)'}
+  in_list: {of: player, base: "[cards_named(c.id, shelf + hand(p)) for c in hand(p)]"}
+zones:
+  shelf: {scope: global, visible: all}
+  hand: {scope: player, visible: owner}
+card_types:
+  thing: {in: shelf}
+cards:
+  a: {name: A, type: thing, count: 3}
+  b: {name: B, type: thing, count: 2}
+  c: {name: C, type: thing}
+actions:
+  take:
+    during: main
+    params: {c: "shelf"}
+    effect: "move c to hand(me)"
+  back:
+    during: main
+    params: {c: "hand(me)"}
+    effect: "move c to shelf"
+  pass: {during: main, ends: turn}
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+
+def _named_reference(st: Any, player: int) -> dict[str, Any]:
+    """The values of NAMED worked out by going through the lists, as the general code does."""
+    slot = {z.name: st.layout.zbase[z.index] for z in st.gd.zones}
+    shelf, hand = list(st.zones[slot["shelf"]]), list(st.zones[slot["hand"] + player])
+    ids = {card.id: card.index for card in st.gd.cards}
+
+    def named(d: int, cards_: list[int]) -> list[int]:
+        return [c for c in cards_ if st.card_def[c] == d]
+    return {"firsts": [c for c in shelf if named(st.card_def[c], shelf)[0] == c],
+            "kinds": [named(st.card_def[c], shelf) for c in shelf],
+            "by_text": [named(ids.get(k, -1), hand) for k in ["a", "b", "zz"]],
+            "literal": named(ids["a"], hand) + named(ids["b"], shelf),
+            "in_list": [named(st.card_def[c], shelf + hand) for c in hand]}
+
+
+def test_cards_named_in_a_zone_gives_the_zones_cards_in_its_order(tmp_path):
+    game = toy(tmp_path, NAMED)
+    rng = random.Random(5)
+    st = game.new_initial_state(2, seed=5)
+    generated = st.gd.actions[0].lister.__globals__
+    names = _names(generated["_value_of_0"].__code__)
+    assert any(n.startswith("_def_in") for n in names) and not any(n.startswith("_named") for n in names)
+    for _ in range(80):  # cards go to hands and come back on top: the shelf's order changes
+        for player in (0, 1):
+            want = _named_reference(st, player)
+            got = {v.name: generated[f"_value_of_{v.index}"](st, player) for v in st.gd.values}
+            assert got == want
+        st.apply_action(rng.choice(st.legal_actions()))
+    bad = _outcome(generated["_value_of_2"], st, 7)
+    assert bad[0] == "error"  # hand(7): no such seat, as before
+
+
+def _names(code: Any) -> set[str]:
+    """The global names a code object and those inside it read."""
+    found = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            found |= _names(const)
+    return found
+
+
+def test_cards_named_in_a_watched_zone_goes_through_it(tmp_path):
+    game = toy(tmp_path, NAMED)
+    st = game.new_initial_state(2, seed=5)
+    play(st, "take a#0", "take a#2", "take c#5")
+    hand = st.layout.zbase[next(z.index for z in st.gd.zones if z.name == "hand")]
+    seen: list[int] = []
+    st.zones[hand] = _Noting(st.zones[hand], seen)
+    by_text = next(v.index for v in st.gd.values if v.name == "by_text")
+    generated = st.gd.actions[0].lister.__globals__[f"_value_of_{by_text}"]
+    assert generated(st, 0) == [[0, 2], [], []]
+    assert seen  # the owner-only zone was read, as the end's showdown needs to know

@@ -159,6 +159,15 @@ def held_copy(st: State, def_index: int, player: Any) -> tuple[int, int] | None:
     return (found, player) if player in dict.fromkeys(range(st.n)) else None  # a shared zone: everyone
 
 
+def copies_of(st: State, def_index: int) -> tuple[int, ...]:
+    """Every copy of a card definition in the game (in card order), from the index."""
+    index = _last[0]  # (_copy_index's test, written out, as in in_play)
+    if index is None or index.cards is not st.card_def or index.known != len(st.card_def) \
+            or index.layout is not st.layout:
+        index = _copy_index(st)
+    return index.copies[def_index]
+
+
 def holders(st: State, def_index: int) -> tuple[tuple[int, int], ...]:
     """`card_owners(st, def_index).items()` as a tuple of (holder, copy), in the same
     order: what a generated value goes through for a card with `applies_to` (whose
