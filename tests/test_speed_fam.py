@@ -282,7 +282,7 @@ def test_cards_named_in_a_zone_gives_the_zones_cards_in_its_order(tmp_path):
     st = game.new_initial_state(2, seed=5)
     generated = st.gd.actions[0].lister.__globals__
     names = _names(generated["_value_of_0"].__code__)
-    assert any(n.startswith("_def_in") for n in names) and not any(n.startswith("_named") for n in names)
+    assert any(n.startswith("_copies_in_zone") for n in names) and not any(n.startswith("_named") for n in names)
     for _ in range(80):  # cards go to hands and come back on top: the shelf's order changes
         for player in (0, 1):
             want = _named_reference(st, player)

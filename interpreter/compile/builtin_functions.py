@@ -33,7 +33,7 @@ from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.runtime import chance
 from interpreter.runtime.card_powers import usable
-from interpreter.runtime.cards import copies_of
+from interpreter.runtime.cards import copies_in_zone
 from interpreter.runtime.present import people_text
 from interpreter.runtime.rng import randbelow, shuffle_in_place
 
@@ -338,23 +338,7 @@ def _named(st: Any, card_id: Any, cards: Any) -> list[int]:
 
 def _named_in(st: Any, card_id: Any, slot: int) -> list[int]:
     """cards_named(id, zone): `_named` of the zone's cards."""
-    return _def_in(st, st.gd.card_index.get(card_id, -1), slot)
-
-
-def _def_in(st: Any, index: int, slot: int) -> list[int]:
-    """The copies of card definition `index` in zone slot `slot`, in the zone's order:
-    found from the definition's few copies (where each is, `st.loc`, is kept with the
-    zones) rather than by going through the zone, which for `cards_named(c.id, zone)`
-    read for every card of the zone would be quadratic."""
-    zone = st.zones[slot]
-    if type(zone) is not list or index < 0:  # a watched zone (showdown) is gone through, as its reads are noted
-        card_def = st.card_def
-        return [c for c in zone if card_def[c] == index]
-    loc = st.loc
-    found = [iid for iid in copies_of(st, index) if loc[iid] == slot]
-    if len(found) > 1:
-        found.sort(key=zone.index)
-    return found
+    return copies_in_zone(st, st.gd.card_index.get(card_id, -1), slot)
 
 
 def _def_of(st: Any, index: int, cards: Any) -> list[int]:
@@ -366,7 +350,7 @@ def _def_of(st: Any, index: int, cards: Any) -> list[int]:
 @builtin("cards_named", (2,))
 def _cards_named(node: ast.Call, ctx: Context) -> Gen:
     """The cards of one definition id in a list: cards_named("boost", hand). In a zone,
-    they are found from the definition's copies (`_def_in`); for `c.id` of a card, the
+    they are found from the definition's copies (`cards.copies_in_zone`); for `c.id` of a card, the
     definition is the card's own (no look-up of the id)."""
     arg = node.args[0]
     if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in ctx.symbols.cards:
@@ -388,7 +372,7 @@ def _cards_named(node: ast.Call, ctx: Context) -> Gen:
     slot = gen_zone_slot(node.args[1], ctx)
     if slot is not None:  # a zone: its copies of the definition
         if index is not None:
-            return f"{_helper(ctx, _def_in)}(st, {index}, {slot})", "list:card"
+            return f"{_helper(ctx, copies_in_zone)}(st, {index}, {slot})", "list:card"
         return f"{_helper(ctx, _named_in)}(st, {card_id}, {slot})", "list:card"
     cards = _scan_arg(node, ctx, 1)[0]
     if isinstance(arg, ast.Literal):

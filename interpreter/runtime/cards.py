@@ -159,13 +159,29 @@ def held_copy(st: State, def_index: int, player: Any) -> tuple[int, int] | None:
     return (found, player) if player in dict.fromkeys(range(st.n)) else None  # a shared zone: everyone
 
 
-def copies_of(st: State, def_index: int) -> tuple[int, ...]:
-    """Every copy of a card definition in the game (in card order), from the index."""
+def copies_in_zone(st: State, def_index: int, slot: int) -> list[int]:
+    """The copies of card definition `def_index` in zone slot `slot`, in the zone's
+    order (what `cards_named` gives for a zone): found from the definition's few
+    copies and where each is (`st.loc`, kept with the zones) rather than by going
+    through the zone, which for `cards_named(c.id, zone)` read for every card of the
+    zone would be quadratic. A watched zone (play/showdown.py) is gone through, as its
+    reads are what it notes; so is a zone asked for no definition (-1)."""
+    zone = st.zones[slot]
+    if type(zone) is not list or def_index < 0:
+        card_def = st.card_def
+        return [c for c in zone if card_def[c] == def_index]
     index = _last[0]  # (_copy_index's test, written out, as in in_play)
     if index is None or index.cards is not st.card_def or index.known != len(st.card_def) \
             or index.layout is not st.layout:
         index = _copy_index(st)
-    return index.copies[def_index]
+    copies = index.copies[def_index]
+    loc = st.loc
+    if len(copies) == 1:  # (most cards: one copy)
+        return [copies[0]] if loc[copies[0]] == slot else []
+    found = [iid for iid in copies if loc[iid] == slot]
+    if len(found) > 1:
+        found.sort(key=zone.index)
+    return found
 
 
 def holders(st: State, def_index: int) -> tuple[tuple[int, int], ...]:
