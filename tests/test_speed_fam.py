@@ -313,3 +313,93 @@ def test_cards_named_in_a_watched_zone_goes_through_it(tmp_path):
     generated = st.gd.actions[0].lister.__globals__[f"_value_of_{by_text}"]
     assert generated(st, 0) == [[0, 2], [], []]
     assert seen  # the owner-only zone was read, as the end's showdown needs to know
+
+
+# ---- any/all scans that read no item, kept for the comprehension (builtin_functions) --
+
+SCANS = """
+counters:
+  vp: {scope: player, initial: 1}
+constants:
+  kinds: [1, 2, 3]
+values:
+  weight: {of: player, base: "len([c for c in hand(p)]) + vp(p)"}
+  calls: {of: player, base: "len(rich(p) + walks(p) + held(p) + heavy(p) + broken(p, 0))"}
+functions:
+  rich: {params: [p], value: "[c for c in deck if all([vp(p) >= k for k in kinds])]"}
+  walks: {params: [p], value: "[c for c in deck if not any([x == 99 for x in hand(p)])]"}
+  held: {params: [p], value: "[c for c in deck if any([x == c for x in hand(p)])]"}
+  heavy: {params: [p], value: "[c for c in deck if all([weight(p) > k for k in kinds])]"}
+  broken: {params: [p, n], value: "[c for c in range(n) if all([k / (vp(p) - 1) > 0 for k in kinds])]"}
+zones:
+  deck: {scope: global}
+  hand: {scope: player}
+card_types:
+  coin: {in: deck}
+cards:
+  a: {name: A, type: coin, count: 4}
+actions:
+  deal:
+    during: main
+    params: {c: "[c for c in deck if all([vp(me) >= k for k in [1]])]"}
+    effect: "move c to hand(me)"
+  score: {during: main, effect: "gain 1 vp(me)"}
+  pass: {during: main, ends: turn}
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+
+def _scans(tmp_path: Any) -> tuple[Any, dict[str, Any], Any]:
+    game = toy(tmp_path, SCANS)
+    st = game.new_initial_state(2, seed=1)
+    play(st, "deal a#0", "deal a#1")  # P1 holds two coins, the deck two
+    ns = st.gd.actions[0].lister.__globals__
+    table = next(v for k, v in ns.items() if k.startswith("_functions"))
+    functions = {name: table[i] for i, name in enumerate(["rich", "walks", "held", "heavy", "broken"])}
+    return st, functions, ns
+
+
+def test_a_scan_that_reads_no_item_is_worked_out_once_and_charged_as_before(tmp_path):
+    st, fn, _ = _scans(tmp_path)
+    hand = st.layout.zbase[next(z.index for z in st.gd.zones if z.name == "hand")]
+    seen: list[int] = []
+    st.zones[hand] = _Noting(st.zones[hand], seen)
+    for memo in (None, {}):  # outside a listing, and inside one
+        st.memo = memo
+        seen.clear()
+        st.work = 0
+        assert fn["walks"](st, {"p": 0}) == [2, 3]
+        assert len(seen) == 1  # P1's hand gone through once for the two coins of the deck
+        assert st.work == 2 + 2 * 2  # the deck, then the hand for each coin: as if gone through twice
+        seen.clear()
+        assert fn["held"](st, {"p": 0}) == []  # reads the item: gone through for each coin
+        assert len(seen) == 2
+    st.memo = None
+    assert fn["rich"](st, {"p": 0}) == []  # vp(0) is 1: not >= 2
+    play(st, "score", "score")
+    assert fn["rich"](st, {"p": 0}) == [2, 3]
+    assert fn["heavy"](st, {"p": 0}) == [2, 3]  # weight(0) = 2 + 3 > 3
+
+
+def test_a_kept_scan_raises_where_it_did_and_not_when_no_item_needs_it(tmp_path):
+    st, fn, _ = _scans(tmp_path)
+    assert fn["broken"](st, {"p": 0, "n": 0}) == []  # never worked out: no item
+    with pytest.raises(Exception) as caught:
+        fn["broken"](st, {"p": 0, "n": 2})  # vp(0) - 1 is 0
+    with pytest.raises(type(caught.value)):  # as the scan itself raises, worked out alone
+        fn["broken"](st, {"p": 0, "n": 1})
+    play(st, "score")
+    assert fn["broken"](st, {"p": 0, "n": 2}) == [0, 1]
+
+
+def test_only_scans_that_read_no_item_and_call_no_value_are_kept(tmp_path):
+    st, fn, _ = _scans(tmp_path)
+    sources = {what.split(".")[1]: src for what, src in st.gd.generated_code if what.startswith("functions.")}
+    kept = {name: ":= all(" in sources[name] or ":= any(" in sources[name] for name in fn}
+    # heavy keeps weight(p), a value call (hoisting.hoisted), not the scan around it
+    assert kept == {"rich": True, "walks": True, "held": False, "heavy": False, "broken": True}
+    assert [a.text for a in st.legal_actions()] == ["deal a#2", "deal a#3", "score", "pass"]

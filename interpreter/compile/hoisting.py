@@ -79,3 +79,20 @@ def hoisted(node: ast.Call, ctx: Context, src: str, memoised: bool) -> str:
         work = f"(({w} := st.work - {w}) if st.memo is None else ({h} := {unset}))"
     return (f"(({h} if {w} == 0 else {again}(st, {w}, {h})) if {h} is not {unset} "
             f"else (({w} := st.work), ({h} := {src}), {work})[1])")
+
+
+def kept_scan(src: str, ctx: Context) -> str:
+    """`src`, an `any`/`all` scan (builtin_functions) that reads no comprehension
+    variable and calls no value or function, kept for the whole comprehension it is in:
+    its work is the same every time it runs (the same lists, no memo hits), so it is
+    charged again exactly, in listings too (`builtin_functions.reads_no_item` decides)."""
+    hoists = ctx.hoists
+    if hoists is None or ctx.in_iterable or not ctx.pylocals:
+        return src
+    kept = hoists.get(src)
+    if kept is None:
+        kept = hoists[src] = (ctx.emitter.fresh("h"), ctx.emitter.fresh("w"))
+    h, w = kept
+    unset, again = ctx.const(_UNSET, "unset"), ctx.const(charge_again, "charge_again")
+    return (f"(({h} if {w} == 0 else {again}(st, {w}, {h})) if {h} is not {unset} "
+            f"else (({w} := st.work), ({h} := {src}), ({w} := st.work - {w}))[1])")
