@@ -8,7 +8,9 @@ raises what it raised, where it did, and not at all when no item needs it), and 
 a Python local for the other items. The work meter is charged as if it were worked out
 again: the same amount outside listings; inside one, nothing for a value (its result
 is memoised then, so reading it again costs nothing) while a function, whose own
-comprehensions would be charged again, is not kept.
+comprehensions would be charged again, is not kept. An `any`/`all` scan that reads no
+comprehension variable and calls no value or function (`kept_scan`) is kept the same
+way, in listings too: its work is the same every time it runs.
 """
 
 from __future__ import annotations
