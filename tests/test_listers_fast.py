@@ -126,3 +126,19 @@ def test_domains_of_other_shapes_stay_lists() -> None:
     assert loop == enumerators.Loop(("(_h1 := _u)",), "_p1", "_c(st, z)", ("_p1 > _h1", "[_p1 for _v3 in w]"), None)
     mapped = enumerators.as_loop("[_v2.x for _v2 in z if _v2]", "_p0")
     assert mapped == enumerators.Loop((), "_v2", "z", ("_v2",), "_v2.x")
+
+
+def test_parts_of_a_test_the_same_for_every_item_are_worked_out_once() -> None:
+    names = iter(["_i1", "_i2", "_i3", "_i4"])
+    domain = ("[_v1 for _v1 in z if _t[st.card_def[_p0]] == _v1 and st.work > 0 and (_h := f(st.layout.zbase[2]))"
+              " and _h > st.counters[1][me] and [_v2 for _v2 in st.card_def if _v2 != _t[st.card_def[_p0]]]"
+              " and g(_v1)[0] and [1, 2][me]]")
+    loop = enumerators.as_loop(domain, "_p1", lambda: next(names))
+    assert loop is not None and loop.var == "_p1"
+    # The work meter changes as items are gone through, a walrus's name and the
+    # comprehension's own variables are bound in the loop, a call may charge work, a
+    # list display is made anew: none of those is kept.
+    assert loop.invariants == (("_i1", "_t[st.card_def[_p0]]"), ("_i2", "st.layout.zbase[2]"),
+                               ("_i3", "st.counters[1][me]"), ("_i4", "st.card_def"))
+    assert loop.tests == ("_i1 == _p1 and st.work > 0 and (_h := f(_i2)) and (_h > _i3) and "
+                          "[_v2 for _v2 in _i4 if _v2 != _i1] and g(_p1)[0] and [1, 2][me]",)

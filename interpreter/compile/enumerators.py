@@ -106,13 +106,15 @@ def reads_env(source: str) -> bool:
 class Loop:
     """A parameter's domain written as a loop: `for VAR in ITER:` after `prelude`,
     skipping items that fail `tests`, the parameter bound to `value` (VAR itself when
-    it is the comprehension's own item)."""
+    it is the comprehension's own item). `invariants` (name, source) are the parts of
+    the tests that are the same for every item, worked out once before the loop."""
 
     prelude: tuple[str, ...]
     var: str
     iter: str
     tests: tuple[str, ...]
     value: str | None
+    invariants: tuple[tuple[str, str], ...] = ()
 
 
 class _Rename(pyast.NodeTransformer):
@@ -123,12 +125,60 @@ class _Rename(pyast.NodeTransformer):
         return pyast.Name(self.new, node.ctx) if node.id == self.old else node
 
 
-def as_loop(source: str, param_var: str) -> Loop | None:
+# What a part of a test worked out once may hold: reads and arithmetic only (no call,
+# which may charge work or draw on the value memo; no list made, which would be shared).
+_PURE = (pyast.Name, pyast.Constant, pyast.Attribute, pyast.Subscript, pyast.BinOp, pyast.UnaryOp,
+         pyast.Compare, pyast.BoolOp, pyast.IfExp, pyast.Tuple, pyast.expr_context, pyast.operator,
+         pyast.unaryop, pyast.cmpop, pyast.boolop)
+
+
+# The state's only fields that change while actions are listed: the work meter (every
+# comprehension charges it) and the value memo's contents.
+_CHANGING = frozenset({"work", "memo"})
+
+
+class _Invariants(pyast.NodeTransformer):
+    """Replace each largest part of a test that reads nothing bound in the loop (its
+    item, the names its walruses and comprehensions bind) and holds nothing but reads
+    and arithmetic by a name, worked out once."""
+
+    def __init__(self, bound: set[str], fresh: Callable[[], str]) -> None:
+        self.bound, self.fresh = bound, fresh
+        self.found: dict[str, str] = {}  # source -> name
+
+    def _invariant(self, node: pyast.AST) -> bool:
+        return all(isinstance(n, _PURE) and not (isinstance(n, pyast.Name) and n.id in self.bound)
+                   and not (isinstance(n, pyast.Attribute) and n.attr in _CHANGING) for n in pyast.walk(node))
+
+    def visit(self, node: pyast.AST) -> pyast.AST:
+        if (isinstance(node, pyast.expr) and isinstance(node, pyast.Attribute | pyast.Subscript | pyast.BinOp |
+                                                         pyast.Compare | pyast.BoolOp | pyast.IfExp)
+                and self._invariant(node)):
+            source = pyast.unparse(node)
+            name = self.found.get(source)
+            if name is None:
+                name = self.found[source] = self.fresh()
+            return pyast.Name(name, pyast.Load())
+        return super().visit(node)
+
+
+def _bound_names(nodes: list[pyast.AST]) -> set[str]:
+    """Names bound inside `nodes`: walrus targets and comprehension variables."""
+    bound: set[str] = set()
+    for node in nodes:
+        for n in pyast.walk(node):
+            if isinstance(n, pyast.NamedExpr | pyast.comprehension):
+                bound |= {t.id for t in pyast.walk(n.target) if isinstance(t, pyast.Name)}
+    return bound
+
+
+def as_loop(source: str, param_var: str, fresh: Callable[[], str] | None = None) -> Loop | None:
     """The domain `[x for x in L if c]` (its kept calls set beforehand, as
     compile/hoisting.py writes them) as a loop over L that tests c for each item, or None
     for a domain of another shape (a comprehension over several lists, a constant list).
     Walruses and nested comprehensions mean the same in the lister's body: a
-    comprehension's `:=` binds in the function around it."""
+    comprehension's `:=` binds in the function around it. With `fresh` (a maker of new
+    names), the tests' parts that are the same for every item are worked out once."""
     tree = pyast.parse(source.strip(), mode="eval").body
     prelude: list[pyast.expr] = []
     if (isinstance(tree, pyast.Subscript) and isinstance(tree.value, pyast.Tuple) and tree.value.elts
@@ -142,13 +192,18 @@ def as_loop(source: str, param_var: str) -> Loop | None:
     gen = tree.generators[0]
     if gen.is_async or not isinstance(gen.target, pyast.Name):
         return None
-    item = gen.target.id
-    if isinstance(tree.elt, pyast.Name) and tree.elt.id == item:  # the item itself: the loop binds the parameter
+    item, value = gen.target.id, tree.elt
+    tests: list[pyast.AST] = list(gen.ifs)
+    if isinstance(value, pyast.Name) and value.id == item:  # the item itself: the loop binds the parameter
         rename = _Rename(item, param_var)
-        return Loop(tuple(pyast.unparse(e) for e in prelude), param_var, pyast.unparse(gen.iter),
-                    tuple(pyast.unparse(rename.visit(c)) for c in gen.ifs), None)
+        item, tests = param_var, [rename.visit(c) for c in tests]
+    invariants: tuple[tuple[str, str], ...] = ()
+    if fresh is not None:
+        hoist = _Invariants(_bound_names(tests) | {item}, fresh)
+        tests = [hoist.visit(c) for c in tests]
+        invariants = tuple((name, src) for src, name in hoist.found.items())
     return Loop(tuple(pyast.unparse(e) for e in prelude), item, pyast.unparse(gen.iter),
-                tuple(pyast.unparse(c) for c in gen.ifs), pyast.unparse(tree.elt))
+                tuple(pyast.unparse(c) for c in tests), None if item == param_var else pyast.unparse(value), invariants)
 
 
 def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...], card_ids: list[str]) -> Lister:
@@ -186,7 +241,7 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     # A domain that is a filtered comprehension is gone through in the loop itself (no
     # list built, no comprehension called): when env is not needed whole (its keys would
     # be set in another order) and some domain has that shape.
-    loops = [as_loop(src, f"_p{i}") for i, src in enumerate(domains)] if not env else []
+    loops = [as_loop(src, f"_p{i}", lambda: em.fresh("i")) for i, src in enumerate(domains)] if not env else []
     if not any(loops):
         return exact  # type: ignore[no-any-return]
     fast = em.fresh("list")
@@ -251,6 +306,7 @@ class _Lister:
                 indent += "    "
             else:
                 lines += [f"{indent}{p}" for p in loop.prelude]
+                lines += [f"{indent}{name} = {src}" for name, src in loop.invariants]
                 lines.append(f"{indent}for {loop.var} in {loop.iter}:")
                 indent += "    "
                 lines += [f"{indent}if not ({t}):\n{indent}    continue" for t in loop.tests]
