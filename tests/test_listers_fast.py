@@ -17,6 +17,9 @@ from interpreter.runtime.errors import RULE_SLIPS
 GAME = """
 counters:
   n: {scope: player, initial: 3}
+functions:
+  fits: {params: [x, p], value: "x <= n(p) + len([q for q in players if n(q) >= x])"}
+  fits_let: {params: [x], let: {most: "n(me) + 1"}, value: "x <= most"}
 values:
   reach: {of: player, base: "n(p) + len([q for q in players if n(q) > 0])"}
 actions:
@@ -35,6 +38,10 @@ actions:
     during: main
     params: {d: "[x for x in [2, 1, 0, 3] if n(me) > 2 or 6 / x > 0]"}
     condition: "reach(me) > 0 and [10, 20, 30, 40][select(n(me) > 2, d, 9)] > 0"
+  fit:
+    during: main
+    params: {f: "[x for x in [1, 2, 3, 4, 5, 6, 7] if fits(x, me) and fits(x + 1, me) and fits_let(x)]"}
+    effect: "gain 1 n(me)"
   pass:
     during: main
 flow: |
@@ -73,10 +80,14 @@ def game(tmp_path):
 
 def test_domains_gone_through_in_the_loops_give_the_walks_actions_and_work(game) -> None:
     listing = dict(game.definition.generated_code)
-    for aid in ("pick", "quote", "risky"):
+    for aid in ("pick", "quote", "risky", "fit"):
         assert f"actions.{aid} (legal list, its domains gone through in its loops)" in listing
     source = listing["actions.pick (legal list, its domains gone through in its loops)"]
     assert "env" not in source and "for _p0 in [1, 2, 3, 4, 5]:" in source  # no list of the domain made
+    # A function called with locals and literals is written out; one given a computed
+    # argument, or with locals of its own (let), is still called.
+    fit = listing["actions.fit (legal list, its domains gone through in its loops)"]
+    assert "_p0 <= " in fit and fit.count("_functions") == 2 and "[0](" not in fit
     state = game.new_initial_state(seed=1)
     compared = 0
     for mine in range(0, 7):

@@ -206,6 +206,54 @@ def as_loop(source: str, param_var: str, fresh: Callable[[], str] | None = None)
                 tuple(pyast.unparse(c) for c in tests), None if item == param_var else pyast.unparse(value), invariants)
 
 
+class _Inline(pyast.NodeTransformer):
+    """Replace a call of a game function, `table[i](st, {'name': arg, ...})` with every
+    argument a local or a literal, by the function's own expression with its locals
+    read from those arguments (no call, no dictionary of locals): the same reads, the
+    same work charged, in the same order. Functions never call themselves (a load
+    error), so inlining the calls inside an inlined body ends."""
+
+    def __init__(self, em: Emitter) -> None:
+        self.em = em
+
+    def visit_Call(self, node: pyast.Call) -> pyast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        body = self._body(node)
+        if body is None:
+            return node
+        names = {}
+        for key, value in zip(node.args[1].keys, node.args[1].values, strict=True):  # type: ignore[attr-defined]
+            names[key.value] = pyast.unparse(value)  # type: ignore[union-attr]
+        inlined = as_locals(body, names)
+        if reads_env(inlined):  # a local the call did not pass (or the whole env): left as a call
+            return node
+        return self.visit(pyast.parse(inlined.strip(), mode="eval").body)
+
+    def _body(self, node: pyast.Call) -> str | None:
+        func, args = node.func, node.args
+        if not (isinstance(func, pyast.Subscript) and isinstance(func.value, pyast.Name)
+                and isinstance(func.slice, pyast.Constant) and type(func.slice.value) is int):
+            return None
+        if (node.keywords or len(args) != 2 or not isinstance(args[0], pyast.Name) or args[0].id != "st"
+                or not isinstance(args[1], pyast.Dict)):
+            return None
+        local = args[1]
+        if not all(isinstance(k, pyast.Constant) and type(k.value) is str for k in local.keys):
+            return None
+        if not all(isinstance(v, pyast.Name | pyast.Constant) for v in local.values):
+            return None
+        table = self.em.ns.get(func.value.id)
+        if type(table) is not list or not 0 <= func.slice.value < len(table):
+            return None
+        return self.em.bodies.get(table[func.slice.value])
+
+
+def inline_functions(source: str, em: Emitter) -> str:
+    """`source` with calls of the game's functions written out (see _Inline)."""
+    tree = pyast.parse(source.strip(), mode="eval")
+    return pyast.unparse(_Inline(em).visit(tree))
+
+
 def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...], card_ids: list[str]) -> Lister:
     """The legal instances of `action` for player `me`, appended to `out` in order."""
     checks: list[str] = []
@@ -241,7 +289,8 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     # A domain that is a filtered comprehension is gone through in the loop itself (no
     # list built, no comprehension called): when env is not needed whole (its keys would
     # be set in another order) and some domain has that shape.
-    loops = [as_loop(src, f"_p{i}", lambda: em.fresh("i")) for i, src in enumerate(domains)] if not env else []
+    loops = [as_loop(inline_functions(src, em), f"_p{i}", lambda: em.fresh("i"))
+             for i, src in enumerate(domains)] if not env else []
     if not any(loops):
         return exact  # type: ignore[no-any-return]
     fast = em.fresh("list")
