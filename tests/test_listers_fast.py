@@ -153,3 +153,56 @@ def test_parts_of_a_test_the_same_for_every_item_are_worked_out_once() -> None:
                                ("_i3", "st.counters[1][me]"), ("_i4", "st.card_def"))
     assert loop.tests == ("_i1 == _p1 and st.work > 0 and (_h := f(_i2)) and (_h > _i3) and "
                           "[_v2 for _v2 in _i4 if _v2 != _i1] and g(_p1)[0] and [1, 2][me]",)
+
+
+CARDS = """
+counters:
+  n: {scope: player, initial: 0}
+zones:
+  box: {scope: global}
+  hand: {scope: player, visible: all}
+card_types:
+  gem: {in: box}
+cards:
+  ruby: {name: Ruby, type: gem, effects: {zap: {effect: "gain 1 n(me)", condition: "n(me) < 2"}}}
+  opal: {name: Opal, type: gem}
+  jade: {name: Jade, type: gem, effects: {zap: "gain 2 n(me)"}}
+actions:
+  zap:
+    during: main
+    params: {c: "[c for c in hand(me) if can_use(c, \\"zap\\")]"}
+    effect: "use c \\"zap\\""
+  pass:
+    during: main
+setup: |
+  for each p in players:
+    create 1 "ruby" in hand(p)
+    create 2 "opal" in hand(p)
+    create 1 "jade" in hand(p)
+flow: |
+  repeat forever:
+    round:
+      for each p in players:
+        turn p:
+          take actions main
+"""
+
+
+def test_can_use_asks_only_cards_whose_definition_has_the_effect(tmp_path, monkeypatch) -> None:
+    game = toy(tmp_path, CARDS)
+    zap = next(a for a in game.definition.actions if a.id == "zap")
+    source = dict(game.definition.generated_code)["actions.zap (legal list, its domains gone through in its loops)"]
+    assert "'zap' in " in source
+    asked: list = []
+    ns = zap.lister.__globals__
+    usable = next(k for k, v in ns.items() if getattr(v, "__name__", "") == "usable")
+    real = ns[usable]
+    monkeypatch.setitem(ns, usable, lambda st, c, name, me: asked.append(c) or real(st, c, name, me))
+    state = game.new_initial_state(seed=3)
+    for n in (0, 1, 2, 5):
+        state.counters[0][0] = n
+        asked.clear()
+        fast = _listing(state, zap, zap.lister)
+        assert len(asked) == 2  # the ruby and the jade, never the opals
+        assert fast == _listing(state, zap, _walk(zap))
+        assert len(fast[0][1]) == (2 if n < 2 else 1)

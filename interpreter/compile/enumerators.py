@@ -27,6 +27,7 @@ import attrs
 from interpreter.compile.pysource import Emitter
 from interpreter.model import ActionDef, CounterDef
 from interpreter.runtime.actions import Action, render
+from interpreter.runtime.card_powers import usable
 
 Lister = Callable[[Any, int, list[Action]], None]
 
@@ -211,13 +212,23 @@ class _Inline(pyast.NodeTransformer):
     argument a local or a literal, by the function's own expression with its locals
     read from those arguments (no call, no dictionary of locals): the same reads, the
     same work charged, in the same order. Functions never call themselves (a load
-    error), so inlining the calls inside an inlined body ends."""
+    error), so inlining the calls inside an inlined body ends. `can_use` of a card
+    asks first whether the card's definition has the effect at all."""
 
     def __init__(self, em: Emitter) -> None:
         self.em = em
 
     def visit_Call(self, node: pyast.Call) -> pyast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
+        func, args = node.func, node.args
+        if (isinstance(func, pyast.Name) and self.em.ns.get(func.id) is usable and len(args) == 4
+                and isinstance(args[1], pyast.Name) and isinstance(args[2], pyast.Constant)):
+            # can_use(c, "name"): a card without that effect is not asked (usable's own
+            # first test, read inline: the definitions' effects are reads the loop keeps).
+            card, name = args[1].id, args[2].value
+            test = pyast.parse(f"({card} is not None and {name!r} in st.gd.cards[st.card_def[{card}]].effects)",
+                               mode="eval").body
+            return pyast.BoolOp(pyast.And(), [test, node])
         body = self._body(node)
         if body is None:
             return node
