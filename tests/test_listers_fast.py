@@ -11,7 +11,7 @@ from conftest import toy
 
 from interpreter.compile import enumerators
 from interpreter.diagnostics import RuleRuntimeError
-from interpreter.runtime import decisions
+from interpreter.runtime import decisions, work
 from interpreter.runtime.errors import RULE_SLIPS
 
 GAME = """
@@ -206,3 +206,22 @@ def test_can_use_asks_only_cards_whose_definition_has_the_effect(tmp_path, monke
         assert len(asked) == 2  # the ruby and the jade, never the opals
         assert fast == _listing(state, zap, _walk(zap))
         assert len(fast[0][1]) == (2 if n < 2 else 1)
+
+
+def test_the_work_meter_charged_by_a_loop_stops_it_as_the_walk_does(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(enumerators, "MAX_WORK", 6)
+    monkeypatch.setattr(work, "MAX_WORK", 6)
+    game = toy(tmp_path, CARDS)
+    source = dict(game.definition.generated_code)["actions.zap (legal list, its domains gone through in its loops)"]
+    assert "st.work = _work = st.work + len(" in source and "if _work > 6:" in source  # charged without a call
+    zap = next(a for a in game.definition.actions if a.id == "zap")
+    state = game.new_initial_state(seed=3)
+    hand = state.zones[state.layout.zbase[1]]
+    for count in range(3, 10):
+        del hand[count:]
+        hand += [hand[1]] * (count - len(hand))  # an opal over and over
+        fast = _listing(state, zap, zap.lister)
+        assert fast == _listing(state, zap, _walk(zap))
+        assert (fast[0][0] == "error") == (count > 6)
+        if count > 6:
+            assert "more than 6 items" in fast[0][2]

@@ -25,9 +25,11 @@ from typing import Any
 import attrs
 
 from interpreter.compile.pysource import Emitter
+from interpreter.limits import MAX_WORK
 from interpreter.model import ActionDef, CounterDef
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.card_powers import usable
+from interpreter.runtime.work import charge
 
 Lister = Callable[[Any, int, list[Action]], None]
 
@@ -350,6 +352,15 @@ class _Lister:
             return "\n".join(lines) + "\n"
         return "\n".join(lines + self._body([None] * len(action.params), "    ")) + "\n"
 
+    def _counted(self, source: str) -> str | None:
+        """X when `source` is `charge(st, X)`, the work meter's charge of a list."""
+        tree = pyast.parse(source, mode="eval").body
+        if (isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name)
+                and self.em.ns.get(tree.func.id) is charge and len(tree.args) == 2 and not tree.keywords
+                and isinstance(tree.args[0], pyast.Name) and tree.args[0].id == "st"):
+            return pyast.unparse(tree.args[1])
+        return None
+
     def _body(self, loops: list[Loop | None], indent: str) -> list[str]:
         em, action, checks, fixed = self.em, self.action, list(self.checks), self.fixed
         lines = [f"{indent}seen = set()"]
@@ -367,7 +378,16 @@ class _Lister:
             else:
                 lines += [f"{indent}{p}" for p in loop.prelude]
                 lines += [f"{indent}{name} = {src}" for name, src in loop.invariants]
-                lines.append(f"{indent}for {loop.var} in {loop.iter}:")
+                counted = self._counted(loop.iter)
+                if counted is None:
+                    lines.append(f"{indent}for {loop.var} in {loop.iter}:")
+                else:  # the work meter charged here without a call (past its limit, charge raises)
+                    items = em.fresh("items")
+                    lines += [f"{indent}{items} = {counted}",
+                              f"{indent}st.work = _work = st.work + len({items})",
+                              f"{indent}if _work > {MAX_WORK}:",
+                              f"{indent}    {em.const(charge, 'charge')}(st, ())",
+                              f"{indent}for {loop.var} in {items}:"]
                 indent += "    "
                 lines += [f"{indent}if not ({t}):\n{indent}    continue" for t in loop.tests]
                 if loop.value is not None:
