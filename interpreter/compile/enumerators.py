@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.hoisting import UNSET
 from interpreter.compile.pysource import Emitter
 from interpreter.limits import MAX_WORK
 from interpreter.model import ActionDef, CounterDef
@@ -261,6 +262,32 @@ class _Inline(pyast.NodeTransformer):
         return self.em.bodies.get(table[func.slice.value])
 
 
+class _ValueCache(pyast.NodeTransformer):
+    """Replace each read of a declared value for `me` (or a literal player) by a local
+    that holds it once read: `(_vc if _vc is not UNSET else (_vc := _value_of_1(st, me)))`.
+    While actions are listed a value read again is a memo hit that charges no work,
+    so keeping it for the whole lister changes nothing but the calls (outside a listing,
+    with no memo, the lister does not use it)."""
+
+    def __init__(self, em: Emitter, unset: str) -> None:
+        self.em, self.unset = em, unset
+        self.found: dict[str, str] = {}  # the call's source -> its local
+
+    def visit_Call(self, node: pyast.Call) -> pyast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        func, args = node.func, node.args
+        player = args[1] if len(args) == 2 else None
+        if not (isinstance(func, pyast.Name) and re.fullmatch(r"_value_of_\d+", func.id) and func.id in self.em.ns
+                and player is not None and not node.keywords and isinstance(args[0], pyast.Name) and args[0].id == "st"
+                and ((isinstance(player, pyast.Name) and player.id == "me") or isinstance(player, pyast.Constant))):
+            return node
+        source = pyast.unparse(node)
+        name = self.found.get(source)
+        if name is None:
+            name = self.found[source] = self.em.fresh("vc")
+        return pyast.parse(f"({name} if {name} is not {self.unset} else ({name} := {source}))", mode="eval").body
+
+
 def inline_functions(source: str, em: Emitter) -> str:
     """`source` with calls of the game's functions written out (see _Inline)."""
     tree = pyast.parse(source.strip(), mode="eval")
@@ -302,13 +329,15 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     # A domain that is a filtered comprehension is gone through in the loop itself (no
     # list built, no comprehension called): when env is not needed whole (its keys would
     # be set in another order) and some domain has that shape.
-    loops = [as_loop(inline_functions(src, em), f"_p{i}", lambda: em.fresh("i"))
+    cache = _ValueCache(em, em.const(UNSET, "unset"))
+    loops = [as_loop(pyast.unparse(cache.visit(pyast.parse(inline_functions(src, em), mode="eval"))), f"_p{i}",
+                     lambda: em.fresh("i"))
              for i, src in enumerate(domains)] if not env else []
     if not any(loops):
         return exact  # type: ignore[no-any-return]
     fast = em.fresh("list")
-    return em.define(lister.source(fast, loops, exact=em.const(exact, "exact")), fast,  # type: ignore[no-any-return]
-                     f"actions.{action.id} (legal list, its domains gone through in its loops)")
+    return em.define(lister.source(fast, loops, exact=em.const(exact, "exact"), cached=list(cache.found.values())),
+                     fast, f"actions.{action.id} (legal list, its domains gone through in its loops)")  # type: ignore[no-any-return]
 
 
 @attrs.define
@@ -325,7 +354,8 @@ class _Lister:
     kept: list[bool]
     env: bool
 
-    def source(self, name: str, loops: list[Loop | None] | None, exact: str = "") -> str:
+    def source(self, name: str, loops: list[Loop | None] | None, exact: str = "",
+               cached: list[str] | None = None) -> str:
         em, action, checks = self.em, self.action, self.checks
         lines = [f"def {name}(st, me, out):"]
         if loops is not None:
@@ -335,8 +365,11 @@ class _Lister:
             # listing is undone (actions added, work charged, values kept since) and
             # made again in the walk's order, which raises what it raised.
             lines += ["    _n, _w, _memo = len(out), st.work, st.memo",
-                      "    _m = len(_memo) if _memo is not None else 0",
-                      "    try:"]
+                      "    _m = len(_memo) if _memo is not None else 0"]
+            if cached:  # values kept for the lister: only where a value read again is a memo hit
+                lines += ["    if _memo is None:", f"        {exact}(st, me, out)", "        return",
+                          f"    {' = '.join(cached)} = {em.const(UNSET, 'unset')}"]
+            lines.append("    try:")
             body = self._body(loops, "        ")
             lines += body + ["        return", "    except Exception:", "        pass",
                              f"    {em.const(_undo, 'undo')}(st, out, _n, _w, _memo, _m)",
