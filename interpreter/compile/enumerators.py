@@ -24,13 +24,10 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile.hoisting import UNSET
 from interpreter.compile.pysource import Emitter
-from interpreter.limits import MAX_WORK
 from interpreter.model import ActionDef, CounterDef
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.card_powers import usable
-from interpreter.runtime.work import charge
 
 Lister = Callable[[Any, int, list[Action]], None]
 
@@ -262,32 +259,6 @@ class _Inline(pyast.NodeTransformer):
         return self.em.bodies.get(table[func.slice.value])
 
 
-class _ValueCache(pyast.NodeTransformer):
-    """Replace each read of a declared value for `me` (or a literal player) by a local
-    that holds it once read: `(_vc if _vc is not UNSET else (_vc := _value_of_1(st, me)))`.
-    While actions are listed a value read again is a memo hit that charges no work,
-    so keeping it for the whole lister changes nothing but the calls (outside a listing,
-    with no memo, the lister does not use it)."""
-
-    def __init__(self, em: Emitter, unset: str) -> None:
-        self.em, self.unset = em, unset
-        self.found: dict[str, str] = {}  # the call's source -> its local
-
-    def visit_Call(self, node: pyast.Call) -> pyast.AST:
-        node = self.generic_visit(node)  # type: ignore[assignment]
-        func, args = node.func, node.args
-        player = args[1] if len(args) == 2 else None
-        if not (isinstance(func, pyast.Name) and re.fullmatch(r"_value_of_\d+", func.id) and func.id in self.em.ns
-                and player is not None and not node.keywords and isinstance(args[0], pyast.Name) and args[0].id == "st"
-                and ((isinstance(player, pyast.Name) and player.id == "me") or isinstance(player, pyast.Constant))):
-            return node
-        source = pyast.unparse(node)
-        name = self.found.get(source)
-        if name is None:
-            name = self.found[source] = self.em.fresh("vc")
-        return pyast.parse(f"({name} if {name} is not {self.unset} else ({name} := {source}))", mode="eval").body
-
-
 def inline_functions(source: str, em: Emitter) -> str:
     """`source` with calls of the game's functions written out (see _Inline)."""
     tree = pyast.parse(source.strip(), mode="eval")
@@ -329,15 +300,13 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     # A domain that is a filtered comprehension is gone through in the loop itself (no
     # list built, no comprehension called): when env is not needed whole (its keys would
     # be set in another order) and some domain has that shape.
-    cache = _ValueCache(em, em.const(UNSET, "unset"))
-    loops = [as_loop(pyast.unparse(cache.visit(pyast.parse(inline_functions(src, em), mode="eval"))), f"_p{i}",
-                     lambda: em.fresh("i"))
+    loops = [as_loop(inline_functions(src, em), f"_p{i}", lambda: em.fresh("i"))
              for i, src in enumerate(domains)] if not env else []
     if not any(loops):
         return exact  # type: ignore[no-any-return]
     fast = em.fresh("list")
-    return em.define(lister.source(fast, loops, exact=em.const(exact, "exact"), cached=list(cache.found.values())),
-                     fast, f"actions.{action.id} (legal list, its domains gone through in its loops)")  # type: ignore[no-any-return]
+    return em.define(lister.source(fast, loops, exact=em.const(exact, "exact")), fast,  # type: ignore[no-any-return]
+                     f"actions.{action.id} (legal list, its domains gone through in its loops)")
 
 
 @attrs.define
@@ -354,8 +323,7 @@ class _Lister:
     kept: list[bool]
     env: bool
 
-    def source(self, name: str, loops: list[Loop | None] | None, exact: str = "",
-               cached: list[str] | None = None) -> str:
+    def source(self, name: str, loops: list[Loop | None] | None, exact: str = "") -> str:
         em, action, checks = self.em, self.action, self.checks
         lines = [f"def {name}(st, me, out):"]
         if loops is not None:
@@ -365,11 +333,8 @@ class _Lister:
             # listing is undone (actions added, work charged, values kept since) and
             # made again in the walk's order, which raises what it raised.
             lines += ["    _n, _w, _memo = len(out), st.work, st.memo",
-                      "    _m = len(_memo) if _memo is not None else 0"]
-            if cached:  # values kept for the lister: only where a value read again is a memo hit
-                lines += ["    if _memo is None:", f"        {exact}(st, me, out)", "        return",
-                          f"    {' = '.join(cached)} = {em.const(UNSET, 'unset')}"]
-            lines.append("    try:")
+                      "    _m = len(_memo) if _memo is not None else 0",
+                      "    try:"]
             body = self._body(loops, "        ")
             lines += body + ["        return", "    except Exception:", "        pass",
                              f"    {em.const(_undo, 'undo')}(st, out, _n, _w, _memo, _m)",
@@ -384,15 +349,6 @@ class _Lister:
             lines.append(f"        out.append({bare})")
             return "\n".join(lines) + "\n"
         return "\n".join(lines + self._body([None] * len(action.params), "    ")) + "\n"
-
-    def _counted(self, source: str) -> str | None:
-        """X when `source` is `charge(st, X)`, the work meter's charge of a list."""
-        tree = pyast.parse(source, mode="eval").body
-        if (isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name)
-                and self.em.ns.get(tree.func.id) is charge and len(tree.args) == 2 and not tree.keywords
-                and isinstance(tree.args[0], pyast.Name) and tree.args[0].id == "st"):
-            return pyast.unparse(tree.args[1])
-        return None
 
     def _body(self, loops: list[Loop | None], indent: str) -> list[str]:
         em, action, checks, fixed = self.em, self.action, list(self.checks), self.fixed
@@ -411,16 +367,7 @@ class _Lister:
             else:
                 lines += [f"{indent}{p}" for p in loop.prelude]
                 lines += [f"{indent}{name} = {src}" for name, src in loop.invariants]
-                counted = self._counted(loop.iter)
-                if counted is None:
-                    lines.append(f"{indent}for {loop.var} in {loop.iter}:")
-                else:  # the work meter charged here without a call (past its limit, charge raises)
-                    items = em.fresh("items")
-                    lines += [f"{indent}{items} = {counted}",
-                              f"{indent}st.work = _work = st.work + len({items})",
-                              f"{indent}if _work > {MAX_WORK}:",
-                              f"{indent}    {em.const(charge, 'charge')}(st, ())",
-                              f"{indent}for {loop.var} in {items}:"]
+                lines.append(f"{indent}for {loop.var} in {loop.iter}:")
                 indent += "    "
                 lines += [f"{indent}if not ({t}):\n{indent}    continue" for t in loop.tests]
                 if loop.value is not None:

@@ -23,7 +23,7 @@ from interpreter.runtime.work import charge_again
 if TYPE_CHECKING:
     from interpreter.compile.expressions import Context
 
-UNSET = object()  # a kept call not worked out yet
+_UNSET = object()  # a kept call not worked out yet
 
 
 def hoisting_root(ctx: Context) -> tuple[Context, dict[str, tuple[str, str]] | None]:
@@ -38,7 +38,7 @@ def with_hoists(src: str, hoists: dict[str, tuple[str, str]] | None, ctx: Contex
     """`src` after setting the comprehension's kept calls to not worked out yet."""
     if not hoists:
         return src
-    unset = ctx.const(UNSET, "unset")
+    unset = ctx.const(_UNSET, "unset")
     resets = "".join(f"({name} := {unset}), " for name, _ in hoists.values())
     return f"({resets}{src})[-1]"
 
@@ -72,7 +72,7 @@ def hoisted(node: ast.Call, ctx: Context, src: str, memoised: bool) -> str:
     if kept is None:
         kept = hoists[src] = (ctx.emitter.fresh("h"), ctx.emitter.fresh("w"))
     h, w = kept
-    unset, again = ctx.const(UNSET, "unset"), ctx.const(charge_again, "charge_again")
+    unset, again = ctx.const(_UNSET, "unset"), ctx.const(charge_again, "charge_again")
     if memoised:  # inside a listing a value read again is a memo hit: no work
         work = f"({w} := st.work - {w} if st.memo is None else 0)"
     else:  # inside a listing a function is worked out again each time: not kept
