@@ -48,7 +48,7 @@ from interpreter.runtime.actions import DONE
 from interpreter.runtime.card_powers import start_use
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
-from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choice, unique_options
+from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choice, unique_choices
 from interpreter.runtime.ending import finish
 from interpreter.runtime.errors import HorizonReached
 from interpreter.runtime.events import fire
@@ -331,14 +331,14 @@ class CodeBuilder:
                 if answer in env:
                     env[var] = env.pop(answer)
                     return False
-                choices = unique_options(st, options(st, env), elem)
+                choices, texts = unique_choices(st, options(st, env), elem)
                 if not choices:
                     env[var] = None
                     return False
                 if len(choices) == 1:
                     env[var] = choices[0]
                     return False
-                return suspend_for_choice(st, fr, by(st, env), choices, elem, prompt(st, env), answer, False)
+                return suspend_for_choice(st, fr, by(st, env), choices, elem, prompt(st, env), answer, False, texts)
             self.emit(node, choose)
             return
         self.ctx.locals[var] = f"list:{elem}"
@@ -358,11 +358,11 @@ class CodeBuilder:
                     return False
                 picked = picked + [value]  # a new list: lists in locals are never changed in place
             env[var] = picked
-            left = unique_options(st, [c for c in options(st, env) if c not in picked], elem)
+            left, texts = unique_choices(st, [c for c in options(st, env) if c not in picked], elem)
             if len(picked) >= limit(st, env) or not left:
                 del env[answer + "started"]
                 return False
-            return suspend_for_choice(st, fr, by(st, env), left, elem, prompt(st, env), answer, True)
+            return suspend_for_choice(st, fr, by(st, env), left, elem, prompt(st, env), answer, True, texts)
         self.emit(node, choose_up_to)
 
     def s_ChooseOne(self, node: ast.ChooseOne) -> None:

@@ -67,9 +67,13 @@ def suspend_for_actions(st: State, fr: Frame, player: int, group: str, done_key:
 
 
 def suspend_for_choice(
-    st: State, fr: Frame, player: int, options: list[Any], type_: str, prompt: str, answer: str, allow_done: bool
+    st: State, fr: Frame, player: int, options: list[Any], type_: str, prompt: str, answer: str, allow_done: bool,
+    texts: list[str] | None = None,
 ) -> bool:
-    """Wait for `player` to pick one of `options` (or let a game bot pick now)."""
+    """Wait for `player` to pick one of `options` (or let a game bot pick now). With
+    `texts`, the options' canonical texts (`unique_choices` worked them out to drop
+    repeats), the listing is kept at once: the same Actions `legal_actions` would make,
+    without rendering every option a second time."""
     fr.pc -= 1  # the choosing operation runs again and takes the answer
     bot = st.gd.bots.get(st.seats[player])
     if bot is not None:
@@ -79,24 +83,34 @@ def suspend_for_choice(
     if st.gd.ends_by_check["action"] and check_end(st, "action"):
         return True
     st.pending = PendingChoice(player, list(options), type_, prompt, answer, allow_done)
-    st.legal_cache = None
+    if texts is None:
+        st.legal_cache = None
+        return True
+    legal = [Action(text, option) for text, option in zip(texts, options, strict=True)]
+    if allow_done:
+        legal.append(Action("done", DONE))
+    st.legal_cache = legal  # (shared by clones like every listing: never changed in place)
     return True
 
 
-def unique_options(st: State, options: list[Any], type_: str) -> list[Any]:
-    """The options of a choice without repeats (by canonical text, first kept): equal
-    values are one answer, and legal action texts must be unique."""
+def unique_choices(st: State, options: list[Any], type_: str) -> tuple[list[Any], list[str] | None]:
+    """The options of a choice without repeats (by canonical text, first kept: equal
+    values are one answer, and legal action texts must be unique), and the texts of
+    those kept, in step (None when there are fewer than two options: nothing was
+    rendered), for `suspend_for_choice` to make the listing's Actions from."""
     if len(options) < 2:
-        return options
+        return options, None
     seen: set[str] = set()
     unique = []
+    texts = []
     show = renderer(type_)
     for option in options:
         text = show(st, option)
         if text not in seen:
             seen.add(text)
             unique.append(option)
-    return unique
+            texts.append(text)
+    return unique, texts
 
 
 # ---- what is legal ---------------------------------------------------------------------

@@ -1,0 +1,118 @@
+"""The fast paths of the last Rocketmen + Target: Jupiter round give what the general code gives.
+
+A `choose` or `choose up to` keeps its listing when it waits: the Actions are made from
+the texts `unique_choices` rendered to drop repeats, instead of rendering every option
+again at the first `legal_actions`. The kept listing must be the one the general code
+(`decisions._choice_actions`, what a state without a kept listing makes) gives: same
+texts, same payloads, same order, `done` last; and a text that is not legal is refused
+as before.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import play, texts, toy
+
+from interpreter import load_game
+from interpreter.diagnostics import IllegalActionError
+from interpreter.runtime import decisions
+from interpreter.runtime.actions import DONE, Action
+from interpreter.runtime.records import PendingChoice
+
+CARDS = """
+players: {min: 2, max: 2}
+counters:
+  pool: {scope: global, initial: 0}
+zones:
+  deck: {scope: global, visible: all}
+  hand: {scope: player, visible: all}
+card_types:
+  plain: {in: deck}
+cards:
+  ace: {name: Ace, type: plain, properties: {rank: 1}, count: 2}
+  bee: {name: Bee, type: plain, properties: {rank: 2}}
+  cat: {name: Cat, type: plain, properties: {rank: 3}}
+setup: |
+  for each c in deck:
+    move c to hand(0)
+flow: |
+  let h = hand(0)
+  choose c from h + h + [h[0]]
+  set pool to c.rank
+  choose up to 2 cs from h + h
+  set pool to pool + 10 * len(cs)
+  choose w from ["plain", "two words", "plain", "{x}"]
+  choose p from players + players
+  choose n from [3, 3, 4]
+"""
+
+
+def general(st) -> list[Action]:
+    """The listing the general code makes for the pending choice."""
+    pending = st.pending
+    assert isinstance(pending, PendingChoice)
+    result = decisions._choice_actions(st, pending.options, pending.type)
+    if pending.allow_done:
+        result.append(Action("done", DONE))
+    return result
+
+
+def same(kept: list[Action], made: list[Action]) -> bool:
+    return [(a.text, a.payload) for a in kept] == [(a.text, a.payload) for a in made]
+
+
+def test_kept_choice_listing_is_the_general_one(tmp_path):
+    game = toy(tmp_path, CARDS)
+    st = game.new_initial_state(2, seed=1)
+    seen = []
+    while not st.is_terminal():
+        assert isinstance(st.pending, PendingChoice)
+        kept = st.legal_cache
+        assert kept is not None  # every choice here has two options or more: kept at once
+        assert same(kept, general(st))
+        assert len({a.text for a in kept}) == len(kept)  # repeats dropped
+        seen.append([a.text for a in kept])
+        st.apply_action(kept[-1] if kept[-1].text != "done" else kept[0])
+    assert seen[0][:3] == ["ace#0", "ace#1", "bee#2"] and len(seen[0]) == 4  # each copy once
+    assert seen[1][-1] == "done"
+    assert seen[3] == ["plain", '"two words"', '"{x}"']  # texts that need it quoted
+    assert seen[4] == ["P1", "P2"] and seen[5] == ["3", "4"]
+
+
+def test_a_state_without_the_kept_listing_lists_the_same(tmp_path):
+    game = toy(tmp_path, CARDS)
+    st = game.new_initial_state(2, seed=1)
+    kept = st.legal_actions()
+    st.legal_cache = None  # as after a load: the general code lists
+    assert same(kept, st.legal_actions())
+    play(st, "bee#2")
+    assert texts(st)[-1] == "done"
+
+
+def test_illegal_answers_are_refused_as_before(tmp_path):
+    game = toy(tmp_path, CARDS)
+    st = game.new_initial_state(2, seed=1)
+    with pytest.raises(IllegalActionError, match="'ace#9' is not a legal action now; legal: ace#0, ace#1"):
+        st.apply_action("ace#9")
+    play(st, "ace#1", "ace#1")  # the choice of c, then the first pick of cs
+    with pytest.raises(IllegalActionError, match="'ace#1' is not a legal action now"):
+        st.apply_action("ace#1")  # picked: not offered again
+    play(st, "done")
+    assert st.legal_cache is not None and texts(st)[0] == "plain"
+
+
+def test_rocketmen_target_jupiter_choices_match_the_general_listing():
+    game = load_game("rocketmen", overlays=["target-jupiter"])
+    choices = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        st = game.new_initial_state(num_players=2, seed=seed)
+        while not st.is_terminal():
+            if isinstance(st.pending, PendingChoice) and st.legal_cache is not None:
+                assert same(st.legal_cache, general(st))
+                choices += 1
+            legal = st.legal_actions()
+            st.apply_action(legal[rng.randrange(len(legal))])
+    assert choices > 100
