@@ -13,9 +13,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import play, texts, toy
+from conftest import counter, play, texts, toy
 
 from interpreter import load_game
+from interpreter.compile import builtin_functions
 from interpreter.diagnostics import IllegalActionError
 from interpreter.runtime import decisions
 from interpreter.runtime.actions import DONE, Action
@@ -116,3 +117,53 @@ def test_rocketmen_target_jupiter_choices_match_the_general_listing():
             legal = st.legal_actions()
             st.apply_action(legal[rng.randrange(len(legal))])
     assert choices > 100
+
+
+# ---- top(ZONE, n) in one slice ---------------------------------------------------------
+
+
+def test_top_n_is_the_reversed_end():
+    for length in range(6):
+        z = list(range(length))
+        for n in range(-2, 9):
+            assert builtin_functions._top_n(z, n) == (list(reversed(z[-n:])) if n > 0 else [])
+            assert builtin_functions._top_n(z, n) is not z  # a new list: the zone is never handed out
+
+
+TOPS = """
+players: {min: 2, max: 2}
+counters:
+  mark: {scope: global, size: 6, initial: 0}
+zones:
+  deck: {scope: global, visible: all}
+card_types:
+  plain: {in: deck}
+cards:
+  ace: {name: Ace, type: plain, properties: {rank: 1}}
+  bee: {name: Bee, type: plain, properties: {rank: 2}}
+  cat: {name: Cat, type: plain, properties: {rank: 3}}
+flow: |
+  set mark[0] to len(top(deck, 0))
+  set mark[1] to len(top(deck, 0 - 2))
+  set mark[2] to top(deck, 2)[0].rank + 10 * top(deck, 2)[1].rank
+  set mark[3] to len(top(deck, 7))
+  let t = top(deck, 3)
+  move t[0] to deck
+  set mark[4] to len(deck) + 10 * top(deck).rank
+  set mark[5] to t[0].rank
+"""
+
+
+def test_top_of_a_zone_in_rules(tmp_path):
+    st = toy(tmp_path, TOPS).new_initial_state(2, seed=3)
+    assert st.is_terminal()
+    decks = [z for z in st.zones if len(z) == 3]
+    assert len(decks) == 1
+    order = [st.gd.cards[st.card_def[i]].id for i in decks[0]]  # bottom first
+    rank = {"ace": 1, "bee": 2, "cat": 3}
+    top_two = [rank[order[-1]], rank[order[-2]]]
+    mark = counter(st, "mark")
+    assert isinstance(mark, list)
+    assert mark[:2] == [0, 0] and mark[3] == 3
+    assert mark[2] == top_two[0] + 10 * top_two[1]
+    assert mark[4] == 3 + 10 * mark[5]  # the kept list was a copy: moving its card changed no list

@@ -215,7 +215,7 @@ def _bottom_one(z: list[Any]) -> Any:
 
 
 def _top_n(z: list[Any], n: int) -> list[Any]:
-    return list(reversed(z[-n:])) if n > 0 else []
+    return z[:~n:-1] if n > 0 else []  # the last n, top first, in one slice (~n is -n-1)
 
 
 def _bottom_n(z: list[Any], n: int) -> list[Any]:
@@ -243,7 +243,7 @@ def _zone_bottom(st: Any, slot: int) -> Any:
 def _zone_top_n(st: Any, slot: int, n: int) -> list[Any]:
     if st.unordered:
         chance.make_known(st, slot, n, True)
-    return _top_n(st.zones[slot], n)
+    return st.zones[slot][:~n:-1] if n > 0 else []  # (_top_n, without its call)
 
 
 def _zone_bottom_n(st: Any, slot: int, n: int) -> list[Any]:
