@@ -15,6 +15,7 @@ way, in listings too: its work is the same every time it runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
@@ -67,20 +68,12 @@ def _invariant(node: ast.Node, ctx: Context) -> bool:
 def hoisted(node: ast.Call, ctx: Context, src: str, memoised: bool) -> str:
     """`src`, a call of a value (`memoised`) or a function, kept for the whole
     comprehension it is in when its arguments are the same for every item."""
-    hoists = ctx.hoists
-    if hoists is None or ctx.in_iterable or not ctx.pylocals or not all(_invariant(a, ctx) for a in node.args):
+    if ctx.hoists is None or ctx.in_iterable or not ctx.pylocals or not all(_invariant(a, ctx) for a in node.args):
         return src
-    kept = hoists.get(src)
-    if kept is None:
-        kept = hoists[src] = (ctx.emitter.fresh("h"), ctx.emitter.fresh("w"))
-    h, w = kept
-    unset, again = ctx.const(_UNSET, "unset"), ctx.const(charge_again, "charge_again")
     if memoised:  # inside a listing a value read again is a memo hit: no work
-        work = f"({w} := st.work - {w} if st.memo is None else 0)"
-    else:  # inside a listing a function is worked out again each time: not kept
-        work = f"(({w} := st.work - {w}) if st.memo is None else ({h} := {unset}))"
-    return (f"(({h} if {w} == 0 else {again}(st, {w}, {h})) if {h} is not {unset} "
-            f"else (({w} := st.work), ({h} := {src}), {work})[1])")
+        return _kept(src, ctx, lambda h, w, unset: f"({w} := st.work - {w} if st.memo is None else 0)")
+    # inside a listing a function is worked out again each time: not kept
+    return _kept(src, ctx, lambda h, w, unset: f"(({w} := st.work - {w}) if st.memo is None else ({h} := {unset}))")
 
 
 def kept_scan(src: str, ctx: Context) -> str:
@@ -88,13 +81,22 @@ def kept_scan(src: str, ctx: Context) -> str:
     variable and calls no value or function, kept for the whole comprehension it is in:
     its work is the same every time it runs (the same lists, no memo hits), so it is
     charged again exactly, in listings too (`builtin_functions.reads_no_item` decides)."""
-    hoists = ctx.hoists
-    if hoists is None or ctx.in_iterable or not ctx.pylocals:
+    if ctx.hoists is None or ctx.in_iterable or not ctx.pylocals:
         return src
+    return _kept(src, ctx, lambda h, w, unset: f"({w} := st.work - {w})")
+
+
+def _kept(src: str, ctx: Context, work: Callable[[str, str, str], str]) -> str:
+    """`src` worked out at its first use in the comprehension and kept in a local `h`,
+    with the work it charged kept in `w` (`work(h, w, unset)` writes how; it may also
+    drop the kept value): each later use charges that work again (charge_again), so the
+    meter reads as if it had been worked out every time."""
+    hoists = ctx.hoists
+    assert hoists is not None
     kept = hoists.get(src)
     if kept is None:
         kept = hoists[src] = (ctx.emitter.fresh("h"), ctx.emitter.fresh("w"))
     h, w = kept
     unset, again = ctx.const(_UNSET, "unset"), ctx.const(charge_again, "charge_again")
     return (f"(({h} if {w} == 0 else {again}(st, {w}, {h})) if {h} is not {unset} "
-            f"else (({w} := st.work), ({h} := {src}), ({w} := st.work - {w}))[1])")
+            f"else (({w} := st.work), ({h} := {src}), {work(h, w, unset)})[1])")
