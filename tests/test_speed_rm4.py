@@ -11,9 +11,11 @@ as before.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
-from conftest import counter, play, texts, toy
+from conftest import counter, play, texts, toy, write_toy
+from test_cli import run
 
 from interpreter import load_game
 from interpreter.compile import builtin_functions
@@ -133,7 +135,7 @@ def test_top_n_is_the_reversed_end():
 TOPS = """
 players: {min: 2, max: 2}
 counters:
-  mark: {scope: global, size: 6, initial: 0}
+  mark: {scope: global, size: 7, initial: 0}
 zones:
   deck: {scope: global, visible: all}
 card_types:
@@ -151,6 +153,9 @@ flow: |
   move t[0] to deck
   set mark[4] to len(deck) + 10 * top(deck).rank
   set mark[5] to t[0].rank
+  let k = 3
+  if top(deck, 3) == top(deck, k) and top(deck, 1) == top(deck, k - 2) and top(deck, 9) == top(deck, k * 3):
+    set mark[6] to 1
 """
 
 
@@ -167,3 +172,15 @@ def test_top_of_a_zone_in_rules(tmp_path):
     assert mark[:2] == [0, 0] and mark[3] == 3
     assert mark[2] == top_two[0] + 10 * top_two[1]
     assert mark[4] == 3 + 10 * mark[5]  # the kept list was a copy: moving its card changed no list
+    assert mark[6] == 1  # a count written in the rules (the slice written out) as a computed one (the helper)
+
+
+def test_top_of_a_literal_count_is_written_out(tmp_path, capsys):
+    path = write_toy(tmp_path, TOPS)
+    code, out, _ = run(capsys, "describe", str(path), "--code")
+    assert code == 0
+    # top(deck, 3): the slice, with the helper for explicit chance beside it
+    assert "if st.unordered else st.zones[st.layout.zbase[0]][:-4:-1])" in out
+    # a computed count (and 0, and 0 - 2) goes through the helper, as before
+    assert re.search(r"_zone_top_n\d+\(st, st\.layout\.zbase\[0\], env\['k'\]\)", out)
+    assert re.search(r"len\(_zone_top_n\d+\(st, st\.layout\.zbase\[0\], 0\)\)", out)

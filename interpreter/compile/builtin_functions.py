@@ -260,7 +260,14 @@ def _zone_end(top: bool) -> Builtin:
             if len(node.args) == 1:
                 return f"{_helper(ctx, _zone_top if top else _zone_bottom)}(st, {slot})", "card"
             count = gen_expect(node.args[1], ctx, "int")
-            return f"{_helper(ctx, _zone_top_n if top else _zone_bottom_n)}(st, {slot}, {count})", "list:card"
+            helper = _helper(ctx, _zone_top_n if top else _zone_bottom_n)
+            number = node.args[1]
+            if top and isinstance(number, ast.Literal) and type(number.value) is int and number.value > 0:
+                # top(ZONE, 1) of a pile at every listing: the slice written out; with explicit
+                # chance (a shuffled zone's top is dealt first) the helper as before
+                return (f"({helper}(st, {slot}, {count}) if st.unordered "
+                        f"else st.zones[{slot}][:{~number.value}:-1])"), "list:card"
+            return f"{helper}(st, {slot}, {count})", "list:card"
         getter = _list_arg(node, ctx)[0]
         if len(node.args) == 1:
             return f"{_helper(ctx, one)}({getter})", "card"
