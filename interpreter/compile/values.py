@@ -11,8 +11,9 @@ function `(st, player)` doing the same steps in the same order over the same loc
 the same way during a listing (`st.memo`). Expressions call it by a name bound
 in the game's namespace (`value_name`) as soon as they are compiled; the name is bound
 to the generic walk until the values are built, then to the generated function.
-A card's modifier asks who it reaches in one call (`cards.held_copy`, or for a card
-with `applies_to`, its holders with that expression written out inline), and the
+A card's modifier asks who holds it in one call (`cards.holders`) and goes through
+them to the player, or for a card with `applies_to` to the first holder that
+expression, written out inline, says it reaches; the
 locals dict is made only when a modifier reads a local other than the player.
 """
 
@@ -25,12 +26,12 @@ from typing import Any
 
 from interpreter.compile.pysource import Emitter
 from interpreter.model import ValueDef
-from interpreter.runtime.cards import held_copy, holders, live_cards
+from interpreter.runtime.cards import holders, live_cards
 from interpreter.runtime.counters import value_of
 
 _NOBODY: dict[Any, Any] = {}  # never filled: its look-ups only hash the key
 # `this` and `owner` for the modifiers (each on its own line: dropped when nothing reads them)
-_SET_THIS = "env['this'], env['owner'] = reach"
+_SET_HELD = "env['this'], env['owner'] = copy, player"
 _SET_HOLDER = "env['this'], env['owner'] = copy, holder"
 _APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
 
@@ -84,18 +85,15 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
                 if len(cards) > 1:
                     lines.append(f"{indent}if {mod.card} in live:")
                     indent += "    "
-                if reach is None:  # its holder: card_reaching's question in one call
-                    lines.append(f"{indent}reach = {em.const(held_copy, 'held_copy')}(st, {mod.card}, player)")
-                    lines.append(f"{indent}if reach is not None:")
-                    indent += "    "
-                    lines.append(f"{indent}{_SET_THIS}")
-                else:  # the first holder (card_owners' order) the expression says it reaches
-                    lines.append(f"{indent}for holder, copy in {em.const(holders, 'holders')}(st, {mod.card}):")
-                    indent += "    "
-                    lines.append(f"{indent}if {_reaches_source(em, reach)}:")
-                    indent += "    "
-                    last = indent
-                    lines.append(f"{indent}{_SET_HOLDER}")
+                # The first holder (card_owners' order) it reaches: its holder is the
+                # player (`owner` the player as given, as card_reaching says), or one
+                # the card's `applies_to` says it reaches.
+                lines.append(f"{indent}for holder, copy in {em.const(holders, 'holders')}(st, {mod.card}):")
+                indent += "    "
+                lines.append(f"{indent}if {'holder == player' if reach is None else _reaches_source(em, reach)}:")
+                indent += "    "
+                last = indent
+                lines.append(f"{indent}{_SET_HELD if reach is None else _SET_HOLDER}")
             tests = []
             if mod.granted:
                 tests.append(f"st.grants and any(g.modifier == {mod.index} and g.player == player for g in st.grants)")
@@ -113,7 +111,7 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
         # `this` and `owner` when no modifier reads them.
         body = _player_only("\n".join(lines[1:]))
         if body is None:  # (a block never holds only the line dropped: the modifier's line follows)
-            body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in (_SET_THIS, _SET_HOLDER)))
+            body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in (_SET_HELD, _SET_HOLDER)))
         lines = lines if body is None else body.split("\n")
         em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
 

@@ -89,23 +89,7 @@ def as_cards(value: Any) -> list[int]:
 def card_owners(st: State, def_index: int) -> dict[int, int]:
     """Players who hold a copy of the card in one of its active zones -> that copy. A
     copy in a shared zone (a face-up card on the table) works for every player."""
-    index = _copy_index(st)
-    slots = index.active[def_index]
-    if not slots:
-        return {}
-    if index.private[def_index] and _watched(st, index.private[def_index]):
-        return _scan_owners(st, def_index)
-    loc = st.loc
-    found = -1
-    for iid in index.copies[def_index]:
-        if loc[iid] in slots:
-            if found >= 0:  # two copies in play: zone order decides, as the scan does
-                return _scan_owners(st, def_index)
-            found = iid
-    if found < 0:
-        return {}
-    owner = st.layout.zowner[loc[found]]
-    return {owner: found} if owner >= 0 else dict.fromkeys(range(st.n), found)
+    return dict(holders(st, def_index))
 
 
 def in_play(st: State, def_index: int) -> bool:
@@ -125,38 +109,6 @@ def in_play(st: State, def_index: int) -> bool:
             if loc[iid] in slots:
                 return True
     return False
-
-
-def held_copy(st: State, def_index: int, player: Any) -> tuple[int, int] | None:
-    """(copy, holder) of a card without `applies_to` whose modifiers reach `player`, or
-    None: `counters.card_reaching` in one call (a generated value asks it for each of
-    its card modifiers, most often of a card with no copy in play or one copy, in a
-    player's zone). The caller has looked `player` up in a dict already (a player no
-    dict can hold fails there), so comparing it with the holder is the dict's test."""
-    index = _last[0]  # (_copy_index's test, written out, as in in_play)
-    if index is None or index.cards is not st.card_def or index.known != len(st.card_def) \
-            or index.layout is not st.layout:
-        index = _copy_index(st)
-    slots = index.active[def_index]
-    if not slots:
-        return None
-    if index.private[def_index] and _watched(st, index.private[def_index]):
-        holders = _scan_owners(st, def_index)
-        return (holders[player], player) if player in holders else None
-    loc = st.loc
-    found = -1
-    for iid in index.copies[def_index]:
-        if loc[iid] in slots:
-            if found >= 0:  # two copies in play: zone order decides (card_owners)
-                holders = card_owners(st, def_index)
-                return (holders[player], player) if player in holders else None
-            found = iid
-    if found < 0:
-        return None
-    owner = st.layout.zowner[loc[found]]
-    if owner >= 0:
-        return (found, player) if owner == player else None
-    return (found, player) if player in dict.fromkeys(range(st.n)) else None  # a shared zone: everyone
 
 
 def copies_in_zone(st: State, def_index: int, slot: int) -> list[int]:
@@ -185,10 +137,10 @@ def copies_in_zone(st: State, def_index: int, slot: int) -> list[int]:
 
 
 def holders(st: State, def_index: int) -> tuple[tuple[int, int], ...]:
-    """`card_owners(st, def_index).items()` as a tuple of (holder, copy), in the same
-    order: what a generated value goes through for a card with `applies_to` (whose
-    expression it writes out inline), with no dict made for the usual answers (no copy
-    in play, or one)."""
+    """(holder, copy) of each player holding a copy of the card in one of its active
+    zones (`card_owners`, as pairs): what a generated value goes through for each of
+    its card modifiers, most often of a card with no copy in play or one, so no dict
+    is made for those answers, and the index is looked at without a call."""
     index = _last[0]  # (_copy_index's test, written out, as in in_play)
     if index is None or index.cards is not st.card_def or index.known != len(st.card_def) \
             or index.layout is not st.layout:
@@ -202,8 +154,8 @@ def holders(st: State, def_index: int) -> tuple[tuple[int, int], ...]:
     found = -1
     for iid in index.copies[def_index]:
         if loc[iid] in slots:
-            if found >= 0:  # two copies in play: zone order decides (card_owners)
-                return tuple(card_owners(st, def_index).items())
+            if found >= 0:  # two copies in play: zone order decides, as the scan does
+                return tuple(_scan_owners(st, def_index).items())
             found = iid
     if found < 0:
         return ()
