@@ -378,9 +378,8 @@ def _exists(node: ast.Call, ctx: Context) -> Gen:
 
 
 def _named(st: Any, card_id: Any, cards: Any) -> list[int]:
-    index = st.gd.card_index.get(card_id, -1)
-    card_def = st.card_def
-    return [c for c in cards if card_def[c] == index]
+    """cards_named(id, L) of an id worked out at run time (-1, no definition, for an unknown one)."""
+    return _def_of(st, st.gd.card_index.get(card_id, -1), cards)
 
 
 def _named_in(st: Any, card_id: Any, slot: int) -> list[int]:
@@ -389,7 +388,7 @@ def _named_in(st: Any, card_id: Any, slot: int) -> list[int]:
 
 
 def _def_of(st: Any, index: int, cards: Any) -> list[int]:
-    """cards_named(c.id, L): the cards of `c`'s definition in a list."""
+    """The cards of definition `index` in a list (cards_named of a known definition)."""
     card_def = st.card_def
     return [c for c in cards if card_def[c] == index]
 

@@ -117,7 +117,8 @@ class CodeBuilder:
         if type_ in ("bool", "player", "card", "none"):
             return value
         if type_ == "int":  # a whole number within bounds is checked inline, without a call
-            if _int_literal(value) is not None and abs(_int_literal(value) or 0) <= MAX_INT:
+            literal = _int_literal(value)
+            if literal is not None and abs(literal) <= MAX_INT:
                 return value  # a number written in the rules: nothing to check
             t = self.ctx.emitter.fresh("kv")
             return (f"({t} if type({t} := {value}) is int and {-MAX_INT} <= {t} <= {MAX_INT} "
@@ -172,12 +173,10 @@ class CodeBuilder:
             high = MAX_INT if cdef.max is None else min(cdef.max, MAX_INT)
             # A whole number within the counter's bounds that no trigger listens to is
             # stored as it is (what set_counter would do); anything else goes through it.
-            fits = f"type(_value) is int and {low} <= _value <= {high}"
             literal = _int_literal(value)
-            if literal is not None and low <= literal <= high:
-                fits = "True"  # a number written in the rules, within the bounds
-            test = f"{fits} and " if fits != "True" else ""
-            lines = [f"_slot = {slot}", f"_value = {value}", f"if {test}('changed', {ci}) not in st.gd_listens:",
+            fits = ("" if literal is not None and low <= literal <= high  # written in the rules, within bounds
+                    else f"type(_value) is int and {low} <= _value <= {high} and ")
+            lines = [f"_slot = {slot}", f"_value = {value}", f"if {fits}('changed', {ci}) not in st.gd_listens:",
                      f"    st.counters[{ci}][_slot] = _value", "else:",
                      f"    {self.const(set_counter, 'set_counter')}(st, {ci}, _slot, _value)"]
             self.emit_src(node, OpSource(lines, fires=True), fusible)
