@@ -83,13 +83,8 @@ def suspend_for_choice(
     if st.gd.ends_by_check["action"] and check_end(st, "action"):
         return True
     st.pending = PendingChoice(player, list(options), type_, prompt, answer, allow_done)
-    if texts is None:
-        st.legal_cache = None
-        return True
-    legal = [Action(text, option) for text, option in zip(texts, options, strict=True)]
-    if allow_done:
-        legal.append(Action("done", DONE))
-    st.legal_cache = legal  # (shared by clones like every listing: never changed in place)
+    # (shared by clones like every listing: never changed in place)
+    st.legal_cache = None if texts is None else _choice_listing(st, options, type_, allow_done, texts)
     return True
 
 
@@ -128,14 +123,26 @@ def legal_actions(st: State) -> list[Action]:
     elif isinstance(pending, PendingChance):
         result = chance.outcome_actions(st, pending)
     else:
-        result = _choice_actions(st, pending.options, pending.type)
-        if pending.allow_done:
-            result.append(Action("done", DONE))
+        result = _choice_listing(st, pending.options, pending.type, pending.allow_done)
     st.legal_cache = result
     return result
 
 
 _TEXT_ACTIONS: dict[str, Action] = {}  # a text option's Action: the same in every state (see _choice_actions)
+
+
+def _choice_listing(st: State, options: list[Any], type_: str, allow_done: bool,
+                    texts: list[str] | None = None) -> list[Action]:
+    """The legal actions of a choice: its options' Actions, then "done" when it may end
+    there. `texts`, the options' canonical texts when already worked out (by
+    `unique_choices`), are not rendered again."""
+    if texts is not None:
+        result = [Action(text, option) for text, option in zip(texts, options, strict=True)]
+    else:
+        result = _choice_actions(st, options, type_)
+    if allow_done:
+        result.append(Action("done", DONE))
+    return result
 
 
 def _choice_actions(st: State, options: list[Any], type_: str) -> list[Action]:
