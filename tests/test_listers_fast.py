@@ -9,7 +9,7 @@ import attrs
 import pytest
 from conftest import toy
 
-from interpreter.compile import enumerators
+from interpreter.compile import enumerators, pysource
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.runtime import decisions
 from interpreter.runtime.errors import RULE_SLIPS
@@ -123,9 +123,9 @@ def test_reads_of_locals_become_python_locals_and_literals_stay() -> None:
               "and f(st, {'me': env.get('me', st.active)}) and 'env[\\'card\\']' and env['other']")
     assert enumerators.as_locals(source, names) == (
         "(_p0 != \"env['me']\") and me > 0 and f(st, {'me': me}) and 'env[\\'card\\']' and env['other']")
-    assert enumerators.reads_env("x == \"env\" and 'env'") is False
-    assert enumerators.reads_env("g(st, env)") is True
-    assert enumerators.reads_env("my_env + envy") is False
+    assert pysource.uses_env("x == \"env\" and 'env'") is False
+    assert pysource.uses_env("g(st, env)") is True
+    assert pysource.uses_env("my_env + envy") is False
 
 
 def test_domains_of_other_shapes_stay_lists() -> None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile.pysource import Emitter
+from interpreter.compile.pysource import LITERAL, Emitter, locals_as_names, uses_env
 from interpreter.model import ActionDef, CounterDef
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.card_powers import usable
@@ -74,33 +74,20 @@ def _reads_no_param(source: str) -> bool:
     return _ENV_READ.search(source) is None
 
 
-# A text literal (generated code writes them with `repr`: quoted, backslash escapes) or a
-# read of a local by its key; literals are matched first so that a rule's text that
-# happens to spell `env['me']` is never touched.
-_LITERAL_OR_READ = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|(?<![\w.])env\[('[A-Za-z_]\w*')\]"""
-                              r"""|(?<![\w.])env\.get\('me', st\.active\)"""
-                              r"""|(?<![\w.])(st\.layout\.seat\[)env\['me'\]\]""")
-_LITERAL_OR_ENV = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|(?<![\w.])env(?!\w)""")
+# What a lister knows of its player beyond other effects: its env always holds `me`,
+# and `me` is a seat (the seat check maps each seat to itself). Literals come first.
+_LISTED_PLAYER = re.compile(LITERAL + r"""|(?<![\w.])env\.get\('me', st\.active\)"""
+                            r"""|(?<![\w.])st\.layout\.seat\[env\['me'\]\]""")
 
 
 def as_locals(source: str, names: dict[str, str]) -> str:
-    """`source` with each read of a local named in `names` (`env['me']`, and `me` by
-    `env.get('me', st.active)`: a lister's env always holds it) written as the Python
-    local holding the same value. The player listed for is a seat: its seat check
-    (`st.layout.seat[me]`, each seat mapped to itself) is `me`."""
-    def local(match: re.Match[str]) -> str:
-        text = match.group(0)
-        if text[0] in "'\"":  # a literal: left as it is
-            return text
-        key = match.group(1)
-        name = "me" if key is None else key[1:-1]
-        return names.get(name, text)
-    return _LITERAL_OR_READ.sub(local, source)
-
-
-def reads_env(source: str) -> bool:
-    """Whether generated source still uses the dictionary `env` (outside its literals)."""
-    return any(m.group(0) == "env" for m in _LITERAL_OR_ENV.finditer(source))
+    """`source` with each read of a local named in `names` written as the Python local
+    holding the same value (`pysource.locals_as_names`); the player listed for, read as
+    `env.get('me', st.active)` or through its seat check, is `me` too."""
+    if "me" in names:
+        me = names["me"]
+        source = _LISTED_PLAYER.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else me, source)
+    return locals_as_names(source, names)
 
 
 @attrs.frozen
@@ -236,7 +223,7 @@ class _Inline(pyast.NodeTransformer):
         for key, value in zip(node.args[1].keys, node.args[1].values, strict=True):  # type: ignore[attr-defined]
             names[key.value] = pyast.unparse(value)  # type: ignore[union-attr]
         inlined = as_locals(body, names)
-        if reads_env(inlined):  # a local the call did not pass (or the whole env): left as a call
+        if uses_env(inlined):  # a local the call did not pass (or the whole env): left as a call
             return node
         return self.visit(pyast.parse(inlined.strip(), mode="eval").body)
 
@@ -291,7 +278,7 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
         checks = [as_locals(src, names) for src in checks]
     # The dictionary itself only for expressions that still need it whole (a value
     # or function passed the locals as they are, a key computed at run time).
-    env = any(reads_env(src) for src in [*domains, *checks])
+    env = any(uses_env(src) for src in [*domains, *checks])
     if not env:
         kept = [False] * len(kept)
     lister = _Lister(em, action, card_ids, checks, fixed, domains, kept, env)

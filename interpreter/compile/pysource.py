@@ -18,8 +18,9 @@ so loading a game again (tests, workers) compiles nothing twice.
 from __future__ import annotations
 
 import builtins
+import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import CodeType
 from typing import Any
 
@@ -115,3 +116,28 @@ class Emitter:
                 shown = shown if len(shown) <= 100 else shown[:97] + "..."
             out.append((name, shown))
         return out
+
+
+# ---- locals read as Python names ----------------------------------------------------------
+#
+# A text literal (generated code writes them with `repr`: quoted, backslash escapes) is
+# matched first, so that a rule's text that happens to spell `env['x']` is never taken
+# for code.
+LITERAL = r"'(?:[^'\\]|\\.)*'" + "|" + r'"(?:[^"\\]|\\.)*"'
+_LITERAL_OR_READ = re.compile(LITERAL + r"""|(?<![\w.])env\[('[A-Za-z_]\w*')\]""")
+_LITERAL_OR_ENV = re.compile(LITERAL + r"""|(?<![\w.])env(?!\w)""")
+
+
+def locals_as_names(source: str, names: Mapping[str, str]) -> str:
+    """`source` with each read `env['KEY']` of a KEY in `names` written as the Python
+    name `names[KEY]` holding the same value (a function that has its locals as
+    arguments needs no dictionary of them)."""
+    def name(match: re.Match[str]) -> str:
+        key = match.group(1)
+        return match.group(0) if key is None else names.get(key[1:-1], match.group(0))
+    return _LITERAL_OR_READ.sub(name, source)
+
+
+def uses_env(source: str) -> bool:
+    """Whether generated source uses the dictionary `env` (outside its text literals)."""
+    return any(m.group(0) == "env" for m in _LITERAL_OR_ENV.finditer(source))

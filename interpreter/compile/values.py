@@ -19,12 +19,10 @@ locals dict is made only when a modifier reads a local other than the player.
 
 from __future__ import annotations
 
-import io
-import tokenize
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from interpreter.compile.pysource import Emitter
+from interpreter.compile.pysource import Emitter, locals_as_names, uses_env
 from interpreter.model import ValueDef
 from interpreter.runtime.cards import holders, live_cards
 from interpreter.runtime.counters import value_of
@@ -134,25 +132,6 @@ def _player_only(source: str) -> str | None:
 
 def _env_read(source: str, names: Mapping[str, str]) -> str | None:
     """`source` with its reads of env['KEY'] made reads of the Python name `names[KEY]`,
-    or None when it uses `env` otherwise (found by Python's tokenizer: text inside a
-    string literal is never taken for code)."""
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError):  # not expected of generated code: keep env then
-        return None
-    starts = [0]
-    for line in source.split("\n"):
-        starts.append(starts[-1] + len(line) + 1)
-    spans = []
-    for i, tok in enumerate(tokens):
-        if tok.type != tokenize.NAME or tok.string != "env":
-            continue
-        window = [t.string for t in tokens[i + 1:i + 4]]
-        key = window[1][1:-1] if len(window) == 3 and window[1][:1] == "'" else ""
-        if window[::2] != ["[", "]"] or key not in names or window[1] != repr(key):
-            return None
-        (first_row, first_col), (last_row, last_col) = tok.start, tokens[i + 3].end
-        spans.append((starts[first_row - 1] + first_col, starts[last_row - 1] + last_col, names[key]))
-    for begin, stop, local in reversed(spans):
-        source = source[:begin] + local + source[stop:]
-    return source
+    or None when it uses `env` otherwise."""
+    source = locals_as_names(source, names)
+    return None if uses_env(source) else source
