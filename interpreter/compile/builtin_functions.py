@@ -90,7 +90,7 @@ builtin("max", (1, 2, 3, 4))(_minmax("max"))
 def _any(node: ast.Call, ctx: Context) -> Gen:
     scan = early_exit(node.args[0], ctx, True)
     if scan is not None:
-        return _kept(node, ctx, scan), "bool"
+        return kept_scan(node.args[0], scan, ctx), "bool"
     return f"any({_scan_arg(node, ctx)[0]})", "bool"
 
 
@@ -98,47 +98,8 @@ def _any(node: ast.Call, ctx: Context) -> Gen:
 def _all(node: ast.Call, ctx: Context) -> Gen:
     scan = early_exit(node.args[0], ctx, False)
     if scan is not None:
-        return _kept(node, ctx, scan), "bool"
+        return kept_scan(node.args[0], scan, ctx), "bool"
     return f"all({_scan_arg(node, ctx)[0]})", "bool"
-
-
-def _kept(node: ast.Call, ctx: Context, scan: str) -> str:
-    """An `any`/`all` scan inside a comprehension that gives the same answer for every
-    item (`all([res(me)[r] >= price[r] for r in kinds])` in a list of cards) worked out
-    once for the whole comprehension (`hoisting.kept_scan`)."""
-    if ctx.hoists is None or ctx.in_iterable or not ctx.pylocals or not reads_no_item(node.args[0], ctx):
-        return scan
-    return kept_scan(scan, ctx)
-
-
-# Built-ins that only read what they are given (no random numbers, no values).
-_PURE_BUILTINS = frozenset(("len", "count", "size", "abs", "sum", "min", "max", "any", "all", "exists",
-                            "index_of", "sorted", "reversed"))
-
-
-def reads_no_item(node: ast.Node, ctx: Context) -> bool:
-    """Whether `node` reads no variable of the comprehensions around it (`ctx.pylocals`)
-    and calls nothing but counters, zones and pure built-ins: no value or function
-    (whose memo in a listing would make working it out again cost less), no random
-    numbers. A name the enclosing comprehensions use is refused even where an inner
-    comprehension's own variable hides it."""
-    sym = ctx.symbols
-    for item in ast.walk((node,)):
-        if isinstance(item, ast.Name):
-            if item.name in ctx.pylocals or (item.name in sym.values and item.name not in ctx.locals):
-                return False
-        elif isinstance(item, ast.Call):
-            name = item.name
-            if name in ctx.pylocals or name in ctx.locals or name in sym.values or name in sym.functions:
-                return False
-            if name not in sym.counters and name not in sym.zones and name not in _PURE_BUILTINS:
-                return False
-        elif isinstance(item, ast.Comprehension):
-            if any(var in ctx.pylocals for var in (item.var, *(item.unpack or ()))):
-                return False
-        elif not isinstance(item, ast.Literal | ast.Attr | ast.Index | ast.Unary | ast.Binary | ast.ListExpr):
-            return False
-    return True
 
 
 MAX_RANGE = 100_000  # one list built by one expression: beyond it, a rule error, not a hang

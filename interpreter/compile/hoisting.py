@@ -76,14 +76,46 @@ def hoisted(node: ast.Call, ctx: Context, src: str, memoised: bool) -> str:
     return _kept(src, ctx, lambda h, w, unset: f"(({w} := st.work - {w}) if st.memo is None else ({h} := {unset}))")
 
 
-def kept_scan(src: str, ctx: Context) -> str:
-    """`src`, an `any`/`all` scan (builtin_functions) that reads no comprehension
-    variable and calls no value or function, kept for the whole comprehension it is in:
-    its work is the same every time it runs (the same lists, no memo hits), so it is
-    charged again exactly, in listings too (`builtin_functions.reads_no_item` decides)."""
-    if ctx.hoists is None or ctx.in_iterable or not ctx.pylocals:
+def kept_scan(scanned: ast.Node, src: str, ctx: Context) -> str:
+    """`src`, an `any`/`all` scan of `scanned` (builtin_functions) inside a
+    comprehension, kept for the whole comprehension when it gives the same answer for
+    every item (`all([res(me)[r] >= price[r] for r in kinds])` in a list of cards): it
+    reads no comprehension variable and calls no value or function (reads_no_item), so
+    its work is the same every time (the same lists, no memo hits) and is charged
+    again exactly, in listings too."""
+    if ctx.hoists is None or ctx.in_iterable or not ctx.pylocals or not reads_no_item(scanned, ctx):
         return src
     return _kept(src, ctx, lambda h, w, unset: f"({w} := st.work - {w})")
+
+
+# Built-ins that only read what they are given (no random numbers, no values).
+_PURE_BUILTINS = frozenset(("len", "count", "size", "abs", "sum", "min", "max", "any", "all", "exists",
+                            "index_of", "sorted", "reversed"))
+
+
+def reads_no_item(node: ast.Node, ctx: Context) -> bool:
+    """Whether `node` reads no variable of the comprehensions around it (`ctx.pylocals`)
+    and calls nothing but counters, zones and pure built-ins: no value or function
+    (whose memo in a listing would make working it out again cost less), no random
+    numbers. A name the enclosing comprehensions use is refused even where an inner
+    comprehension's own variable hides it."""
+    sym = ctx.symbols
+    for item in ast.walk((node,)):
+        if isinstance(item, ast.Name):
+            if item.name in ctx.pylocals or (item.name in sym.values and item.name not in ctx.locals):
+                return False
+        elif isinstance(item, ast.Call):
+            name = item.name
+            if name in ctx.pylocals or name in ctx.locals or name in sym.values or name in sym.functions:
+                return False
+            if name not in sym.counters and name not in sym.zones and name not in _PURE_BUILTINS:
+                return False
+        elif isinstance(item, ast.Comprehension):
+            if any(var in ctx.pylocals for var in (item.var, *(item.unpack or ()))):
+                return False
+        elif not isinstance(item, ast.Literal | ast.Attr | ast.Index | ast.Unary | ast.Binary | ast.ListExpr):
+            return False
+    return True
 
 
 def _kept(src: str, ctx: Context, work: Callable[[str, str, str], str]) -> str:
