@@ -204,7 +204,7 @@ def _zone_bottom(st: Any, slot: int) -> Any:
 def _zone_top_n(st: Any, slot: int, n: int) -> list[Any]:
     if st.unordered:
         chance.make_known(st, slot, n, True)
-    return st.zones[slot][:~n:-1] if n > 0 else []  # (_top_n, without its call)
+    return _top_n(st.zones[slot], n)  # (a count written in the rules is sliced inline: _zone_end)
 
 
 def _zone_bottom_n(st: Any, slot: int, n: int) -> list[Any]:
