@@ -230,7 +230,7 @@ def test_an_always_legal_group_is_listed_as_its_listers_list_it(tmp_path) -> Non
     listed: list = []
     for action in kuhn.definition.groups["bet"]:
         action.lister(state, 0, listed)
-    fixed = decisions._fixed_listing(kuhn.definition.groups["bet"])
+    fixed = kuhn.definition.fixed_listings.get("bet")
     assert fixed is not None
     assert [(a.text, a.payload) for a in fixed] == [(a.text, a.payload) for a in listed]
     conditional = toy(tmp_path, """
@@ -243,8 +243,23 @@ flow: |
   turn 0:
     take actions main
 """)
-    assert decisions._fixed_listing(conditional.definition.groups["main"]) is None
+    assert "main" not in conditional.definition.fixed_listings
+    assert decisions.fixed_listing(conditional.definition.groups["main"]) is None
     assert texts(conditional.new_initial_state(2, seed=0)) == ["up", "wait"]
+
+
+def test_states_waiting_at_one_statement_share_its_record_and_saves_keep_it() -> None:
+    game = load_game("kuhn-poker")
+    one, two = game.new_initial_state(seed=1), game.new_initial_state(seed=9)
+    assert one.pending is two.pending  # the statement's record of P1's wait, made once
+    play(one, "pass")
+    play(two, "bet")
+    assert one.pending is two.pending and one.pending.player == 1
+    back = game.state_from_json(one.to_json())
+    assert back.pending == one.pending and back.pending is not one.pending  # read back: equal, not shared
+    play(back, "bet")  # the record read back waits like the statement's own
+    assert back.pending.player == 0 and back.pending.group == "bet"
+    assert [a.text for a in back.legal_actions()] == ["pass", "bet"]
 
 
 def test_new_states_share_nothing_that_changes() -> None:

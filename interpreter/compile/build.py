@@ -50,6 +50,7 @@ from interpreter.model import (
     ZoneDef,
 )
 from interpreter.rules.loader import RawGame
+from interpreter.runtime.decisions import fixed_listing
 
 RESERVED = {
     "let", "set", "to", "gain", "lose", "pay", "move", "draw", "from", "shuffle", "create", "in",
@@ -367,7 +368,8 @@ class Builder:
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
             generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options,
-            variant_players=self.variant_players())
+            variant_players=self.variant_players(),
+            fixed_listings={g: fixed for g, acts in groups.items() if (fixed := fixed_listing(acts)) is not None})
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:

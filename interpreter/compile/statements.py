@@ -48,7 +48,7 @@ from interpreter.runtime.actions import DONE
 from interpreter.runtime.card_powers import start_use
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
-from interpreter.runtime.decisions import suspend_for_actions, suspend_for_choice, unique_choices
+from interpreter.runtime.decisions import ActionWait, suspend_for_actions, suspend_for_choice, unique_choices
 from interpreter.runtime.ending import finish
 from interpreter.runtime.errors import HorizonReached
 from interpreter.runtime.events import fire
@@ -410,6 +410,7 @@ class CodeBuilder:
             return
         player = self.chooser(node.player) if node.player is not None else None
         done = self.hidden("done")
+        wait = ActionWait(group, done)
 
         def take_actions(st: Any, fr: Frame) -> bool:
             if fr.env.pop(done, False):
@@ -426,7 +427,7 @@ class CodeBuilder:
                     fr.pc -= 1
                     st.stack.append(Frame(bot.turn, 0, {"me": p}))
                     return False
-            return suspend_for_actions(st, fr, p, group, done)
+            return suspend_for_actions(st, fr, p, wait)
         at = self.emit(node, take_actions)
         # In a run (fusion.py): what follows the decision runs in the same call, up to the
         # next decision. `fr.pc` is its successor while it runs; it moves `fr.pc` back to
@@ -436,7 +437,7 @@ class CodeBuilder:
         if player is None:  # the player to act, in a game without bots: wait for them here
             suspend = self.const(suspend_for_actions, "suspend_for_actions")
             ask = ["    if st.gd.bots:", *("    " + line for line in ask),
-                   f"    elif {suspend}(st, fr, st.active, {group!r}, {done!r}):", "        return True"]
+                   f"    elif {suspend}(st, fr, st.active, {self.const(wait, 'wait')}):", "        return True"]
         self.sources[at] = OpSource([f"if env.pop({done!r}, False):", "    pass",  # the decision is made: go on
                                      "else:", f"    fr.pc = {at + 1}", *ask,
                                      f"    if fr.pc != {at + 1}:", "        return False"], waits=True)

@@ -266,6 +266,10 @@ class GameDef:
     # The player counts a variant sets (`set: players:`), by variant: what to suggest
     # when a count is outside the game's own.
     variant_players: dict[str, tuple[int, int]] = attrs.field(factory=dict)
+    # The listing of each action group whose actions are always legal (no parameters,
+    # condition, cost or use limit: "pass", "end turn"), the same in every state for every
+    # player: the runtime's Actions, made once when the rules compile (absent: list it).
+    fixed_listings: dict[str, tuple[Any, ...]] = attrs.field(factory=dict)
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from interpreter.diagnostics import IllegalActionError
 from interpreter.model import ActionDef
 from interpreter.runtime import chance
@@ -33,25 +35,36 @@ if TYPE_CHECKING:
 # ---- waiting ---------------------------------------------------------------------------
 
 
-_WAITS: dict[tuple[int, str, str], PendingActions] = {}  # shared records of waits for actions
+@attrs.define(eq=False)
+class ActionWait:
+    """Where a `take actions` statement waits, made once when the rules compile: its
+    group, the local it reads for "turn over", and the PendingActions record of each
+    player who has waited there (never changed once made, so every state waiting there
+    shares one: no record is made per decision)."""
+
+    group: str
+    done_key: str
+    by_player: dict[int, PendingActions] = attrs.field(factory=dict, repr=False)
+
+    def pending(self, player: int) -> PendingActions:
+        record = self.by_player.get(player)
+        if record is None:
+            record = self.by_player[player] = PendingActions(player, self.group, self.done_key)
+        return record
 
 
-def suspend_for_actions(st: State, fr: Frame, player: int, group: str, done_key: str) -> bool:
-    """Wait for `player` to pick an action of `group`; with none legal, the loop ends.
-    A seat played by a game bot (one without a `turn` effect) picks at once, inside the
-    state, by its `choose` rule; its picks go to the game log, not the history (the
-    history holds only what the outside world decided, so replays stay exact)."""
+def suspend_for_actions(st: State, fr: Frame, player: int, wait: ActionWait) -> bool:
+    """Wait for `player` to pick an action of the statement's group; with none legal,
+    the loop ends. A seat played by a game bot (one without a `turn` effect) picks at
+    once, inside the state, by its `choose` rule; its picks go to the game log, not the
+    history (the history holds only what the outside world decided, so replays stay
+    exact)."""
     if st.gd.ends_by_check["action"] and check_end(st, "action"):  # most games have no such end
         return True
-    key = (player, group, done_key)
-    pending = _WAITS.get(key)
-    if pending is None:  # the record is never changed once made: one per statement and player
-        pending = PendingActions(player, group, done_key)
-        if len(_WAITS) < 4096:
-            _WAITS[key] = pending
-    st.pending = pending
-    fixed = _fixed_listing(st.gd.groups[group])  # (group_actions' first step, without its call)
-    st.legal_cache = legal = list(fixed) if fixed is not None else group_actions(st, group, player)
+    record = wait.by_player.get(player)
+    st.pending = record if record is not None else wait.pending(player)
+    fixed = st.gd.fixed_listings.get(wait.group)  # (group_actions' first step, without its call)
+    st.legal_cache = legal = list(fixed) if fixed is not None else group_actions(st, wait.group, player)
     if not legal:
         st.pending = None
         return False
@@ -168,25 +181,18 @@ def _choice_actions(st: State, options: list[Any], type_: str) -> list[Action]:
     return result
 
 
-_FIXED: dict[int, tuple[tuple[ActionDef, ...], tuple[Action, ...] | None]] = {}  # see _fixed_listing
-
-
-def _fixed_listing(actions: tuple[ActionDef, ...]) -> tuple[Action, ...] | None:
+def fixed_listing(actions: tuple[ActionDef, ...]) -> tuple[Action, ...] | None:
     """The listing of a group whose actions are always legal (no parameters, condition,
-    cost or use limit: "pass", "end turn"), the same in every state for every player; None
-    for other groups. Kept by the group's tuple of actions (held, so its id stays its own)."""
-    kept = _FIXED.get(id(actions))
-    if kept is None or kept[0] is not actions:
-        fixed = all(not a.params and a.condition is None and not a.cost and not a.limits for a in actions)
-        kept = (actions, tuple(_bare(a.id, a.index) for a in actions) if fixed else None)
-        if len(_FIXED) < 4096:
-            _FIXED[id(actions)] = kept
-    return kept[1]
+    cost or use limit: "pass", "end turn"), the same in every state for every player;
+    None for other groups. The compiler keeps it in `GameDef.fixed_listings`."""
+    if all(not a.params and a.condition is None and not a.cost and not a.limits for a in actions):
+        return tuple(_bare(a.id, a.index) for a in actions)
+    return None
 
 
 def group_actions(st: State, group: str, player: int) -> list[Action]:
     """The legal actions of `group` for `player` in this state, in their stable order."""
-    fixed = _fixed_listing(st.gd.groups[group])
+    fixed = st.gd.fixed_listings.get(group)
     if fixed is not None:
         return list(fixed)
     result: list[Action] = []
