@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import play, toy
+from conftest import counter, play, toy
 
 from interpreter import load_game
 from interpreter.runtime import cards, counters
@@ -440,3 +440,43 @@ def test_a_watched_private_zone_is_still_gone_through(tmp_path):
     st.zones[hand] = _Noting(st.zones[hand], seen)
     assert [counters.value_of(st, value, p) for p in (0, 1)] == [2, 1]
     assert seen  # the owner-only zone was read, as the end's showdown needs to know
+
+
+LINKED = """
+constants:
+  rows: [{id: "row-a", cost: 4}]
+counters:
+  seen: {scope: global}
+  cost: {scope: global}
+  none_seen: {scope: global}
+zones:
+  pile: {scope: global, visible: all}
+cards:
+  anchor: {name: Anchor, count: 1, in: pile, properties: {cost: 1}}
+  other: {name: Other, count: 1, in: pile, properties: {cost: 2}}
+actions:
+  link:
+    during: main
+    effect: |
+      set top(pile).link to bottom(pile)
+      set seen to len([c for c in pile if exists(c.link) and c.link.id == "anchor"])
+      set cost to rows[0].cost + [c.link for c in pile][1].cost
+      set none_seen to len([c for c in pile if not exists(c.link)])
+    ends: turn
+flow: |
+  turn 0:
+    take actions main
+"""
+
+
+def test_a_field_of_a_worked_out_card_or_table_reads_as_the_general_reader_does(tmp_path) -> None:
+    """`c.link.id` (an attribute holding a card, then its field) and `rows[0].cost` (a
+    table from a constant whose key is also a card field) read inline when the target is
+    a card and through the general reader otherwise: the same values either way."""
+    game = toy(tmp_path, LINKED)
+    code = "\n".join(source for _, source in game.definition.generated_code)
+    assert "is int else _read_any" in code and ":= " in code  # the inline form is the one generated
+    state = play(game.new_initial_state(2, seed=0), "link")
+    assert counter(state, "seen") == 1  # the top card (`other`) links to `anchor`, the bottom one
+    assert counter(state, "cost") == 4 + 1  # the table's cost, then the linked card's property
+    assert counter(state, "none_seen") == 1  # `anchor` links to nothing
