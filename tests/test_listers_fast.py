@@ -5,6 +5,8 @@ listing undone first), and literals that spell a read of a local left as they ar
 
 from __future__ import annotations
 
+import re
+
 import attrs
 import pytest
 from conftest import toy
@@ -85,9 +87,10 @@ def test_domains_gone_through_in_the_loops_give_the_walks_actions_and_work(game)
     source = listing["actions.pick (legal list, its domains gone through in its loops)"]
     assert "env" not in source and "for _p0 in [1, 2, 3, 4, 5]:" in source  # no list of the domain made
     # A function called with locals and literals is written out; one given a computed
-    # argument, or with locals of its own (let), is still called.
+    # argument, or with locals of its own (let), is still called (its locals as arguments).
     fit = listing["actions.fit (legal list, its domains gone through in its loops)"]
-    assert "_p0 <= " in fit and fit.count("_functions") == 2 and "[0](" not in fit
+    called = re.findall(r"\b(_fn\d+)\(st, ", fit)
+    assert "_p0 <= " in fit and len(called) == 2 and len(set(called)) == 2 and "_functions" not in fit
     state = game.new_initial_state(seed=1)
     compared = 0
     for mine in range(0, 7):

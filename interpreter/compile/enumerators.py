@@ -216,19 +216,27 @@ class _Inline(pyast.NodeTransformer):
             test = pyast.parse(f"({card} is not None and {name!r} in st.gd.cards[st.card_def[{card}]].effects)",
                                mode="eval").body
             return pyast.BoolOp(pyast.And(), [test, node])
-        body = self._body(node)
-        if body is None:
+        found = self._body(node)
+        if found is None:
             return node
-        names = {}
-        for key, value in zip(node.args[1].keys, node.args[1].values, strict=True):  # type: ignore[attr-defined]
-            names[key.value] = pyast.unparse(value)  # type: ignore[union-attr]
+        body, names = found
         inlined = as_locals(body, names)
         if uses_env(inlined):  # a local the call did not pass (or the whole env): left as a call
             return node
         return self.visit(pyast.parse(inlined.strip(), mode="eval").body)
 
-    def _body(self, node: pyast.Call) -> str | None:
+    def _body(self, node: pyast.Call) -> tuple[str, dict[str, str]] | None:
+        """The called function's expression and the sources its locals are read from,
+        or None when the call is not one to write out."""
         func, args = node.func, node.args
+        if isinstance(func, pyast.Name) and ("positional", func.id) in self.em.memo:
+            fn, params = self.em.memo["positional", func.id]  # (st, me, *params), made by compile/functions.py
+            if (fn is None or node.keywords or len(args) != len(params) + 1 or not isinstance(args[0], pyast.Name)
+                    or args[0].id != "st" or not all(isinstance(a, pyast.Name | pyast.Constant) for a in args[1:])):
+                return None
+            body = self.em.bodies.get(fn)
+            names = {p: pyast.unparse(a) for p, a in zip(params, args[1:], strict=True)}
+            return None if body is None else (body, names)
         if not (isinstance(func, pyast.Subscript) and isinstance(func.value, pyast.Name)
                 and isinstance(func.slice, pyast.Constant) and type(func.slice.value) is int):
             return None
@@ -243,7 +251,9 @@ class _Inline(pyast.NodeTransformer):
         table = self.em.ns.get(func.value.id)
         if type(table) is not list or not 0 <= func.slice.value < len(table):
             return None
-        return self.em.bodies.get(table[func.slice.value])
+        body = self.em.bodies.get(table[func.slice.value])
+        names = {key.value: pyast.unparse(value) for key, value in zip(local.keys, local.values, strict=True)}  # type: ignore[union-attr]
+        return None if body is None else (body, names)
 
 
 def inline_functions(source: str, em: Emitter) -> str:

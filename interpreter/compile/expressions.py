@@ -639,8 +639,12 @@ def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index:
         raise CompileError(node, "arity", f"{node.name}() takes {len(params)} argument(s), got {len(node.args)}",
                            width=len(node.name))
     args = [gen(a, ctx)[0] for a in node.args]
-    local = ", ".join([f"'me': {ME}", *(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))])
     result = ctx.symbols.function_types.get(node.name, "any")
+    positional = ctx.symbols.function_positional.get(index)
+    if positional is not None:  # its locals as arguments, in the order the dict below has them
+        call = f"{positional}(st, {', '.join([ME, *args])})"
+        return hoisted(node, ctx, call, False), result
+    local = ", ".join([f"'me': {ME}", *(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))])
     return hoisted(node, ctx, f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})",
                    False), result
 

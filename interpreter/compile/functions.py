@@ -15,6 +15,9 @@ first compilation stays.
 
 Each function becomes one generated Python function `(st, env)` (env: its parameters
 and `me`, a fresh dict per call) that sets its locals in env and returns its value.
+Where the body reads no local but its own, it also becomes `(st, me, *params)` with
+its locals as Python names, and calls pass their arguments straight to that one: the
+same expressions in the same order, without a dictionary made and read per call.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
+from interpreter.compile.expressions import ME
+from interpreter.compile.pysource import LITERAL, locals_as_names, uses_env
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 
@@ -29,6 +36,8 @@ if TYPE_CHECKING:
     from interpreter.compile.build import Builder
 
 NAME = re.compile(r"[a-z_][a-z0-9_]*\Z", re.IGNORECASE)
+# The acting player as effects read it: in a function, always the `me` its call passed.
+_ME_READ = re.compile(LITERAL + "|(?<![\\w.])" + re.escape(ME))
 
 
 def texts_of(spec: dict[str, Any]) -> list[Any]:
@@ -71,12 +80,25 @@ def _order(calls: dict[str, set[str]]) -> tuple[list[str], set[str]]:
     return order, cyclic
 
 
+@attrs.frozen
+class CompiledFunction:
+    """One function compiled: what `(st, env)` calls run, its result type, and the
+    parts it was made of (its locals' expressions in order, then its value's)."""
+
+    fn: Any
+    type: str
+    lets: tuple[tuple[str, Any], ...]
+    value: Any
+
+
 def compile_functions(b: Builder, reserved: set[str]) -> None:
     """Fill the table function calls read at run time, and the functions' result types."""
     specs = b.section("functions")
     sym = b.sym
     table: list[Any] = sym.function_table
     table.extend([lambda st, env: None] * len(specs))
+    if specs:  # named even when every call passes arguments: the (st, env) forms, for tools and tests
+        b.emitter.bound(table, "functions")
     calls = {name: _calls(spec if isinstance(spec, dict) else {}, specs) for name, spec in specs.items()}
     order, cyclic = _order(calls)
     for name in specs:
@@ -87,12 +109,42 @@ def compile_functions(b: Builder, reserved: set[str]) -> None:
         spec = specs[name] if isinstance(specs[name], dict) else {}
         compiled = _compile_one(b, name, spec, reserved)
         if compiled is not None:
-            table[sym.functions[name].code] = compiled[0]
+            index = sym.functions[name].code
+            table[index] = compiled.fn
             if name not in cyclic:
-                sym.function_types[name] = compiled[1]
+                sym.function_types[name] = compiled.type
+                positional = _positional(b, name, tuple(spec.get("params", ())), compiled)
+                if positional is not None:
+                    sym.function_positional[index] = positional
 
 
-def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]) -> tuple[Any, str] | None:
+def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: CompiledFunction) -> str | None:
+    """The name of a function `(st, me, *params)` computing what `compiled.fn(st, env)` does, its
+    locals read as Python names; None when its body reads `env` otherwise (a local it
+    was not given, or the whole env), or its names cannot be Python's."""
+    names = ("me", *params, *(local for local, _ in compiled.lets))
+    if len(set(names)) != len(names) or not all(isinstance(n, str) and NAME.match(n) for n in names):
+        return None
+    em = b.emitter
+    as_names = {n: f"_l_{n}" for n in names}
+    written = []
+    for source in [*(em.inline(f, "let") for _, f in compiled.lets), em.inline(compiled.value, "value")]:
+        source = _ME_READ.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else "_l_me", source)
+        source = locals_as_names(source, as_names)
+        if uses_env(source):
+            return None
+        written.append(source)
+    fname = em.fresh("fn")
+    lines = [f"def {fname}(st, {', '.join(as_names[n] for n in ('me', *params))}):"]
+    lines += [f"    {as_names[local]} = {src}" for (local, _), src in zip(compiled.lets, written, strict=False)]
+    lines.append(f"    return {written[-1]}")
+    em.define("\n".join(lines) + "\n", fname, f"functions.{name} (its locals as arguments)")
+    # What compile/enumerators.py writes out in place of a call (a body without locals).
+    em.memo[("positional", fname)] = (None if compiled.lets else compiled.fn, ("me", *params))
+    return fname
+
+
+def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]) -> CompiledFunction | None:
     params = tuple(spec.get("params", ()))
     locals_: dict[str, str] = {p: "any" for p in params}
     locals_.setdefault("me", "player")
@@ -118,14 +170,17 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
         locals_[local] = compiled[1]
         bound.append((local, compiled[0]))
     value = b.expr(spec.get("value"), ("functions", name, "value"), locals_, "any")
-    if value is None or not bound:
-        return value
+    if value is None:
+        return None
+    if not bound:
+        return CompiledFunction(value[0], value[1], (), value[0])
     em = b.emitter
     fname = em.fresh("fn")
     lines = [f"def {fname}(st, env):"]
     lines += [f"    env[{local!r}] = {em.inline(fn, 'let')}" for local, fn in bound]
     lines.append(f"    return {em.inline(value[0], 'value')}")
-    return em.define("\n".join(lines) + "\n", fname, f"functions.{name}"), value[1]
+    fn = em.define("\n".join(lines) + "\n", fname, f"functions.{name}")
+    return CompiledFunction(fn, value[1], tuple(bound), value[0])
 
 
 def retype_procedures(b: Builder) -> None:

@@ -55,6 +55,10 @@ class Symbols:
     # Compiled functions, filled after every body is compiled (calls look them up late,
     # so functions may call each other in any order).
     function_table: list[Any] = attrs.field(factory=list)
+    # The same functions taking their locals as arguments (`me`, then the parameters), by
+    # index, for those whose body reads no other local: a call makes no dictionary. Each
+    # is the name generated code calls it by.
+    function_positional: dict[int, str] = attrs.field(factory=dict)
     boards: dict[str, Any] = attrs.field(factory=dict)  # name -> board_functions.Board
     function_types: dict[str, str] = attrs.field(factory=dict)  # name -> result type, when known
     # procedure -> per parameter, the types its calls pass (filled while compiling)
