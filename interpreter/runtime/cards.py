@@ -167,10 +167,17 @@ def live_cards(st: State, defs: tuple[int, ...]) -> frozenset[int]:
     """Those of `defs` with a copy in one of their active zones: a value with many
     card modifiers asks once, then calls `card_reaching` only for these."""
     index = _copy_index(st)
-    active, copies, loc = index.active, index.copies, st.loc
-    if any(index.private[d] for d in defs):
-        return frozenset(d for d in defs if in_play(st, d))
-    live = [d for d in defs if (slots := active[d]) and any(loc[iid] in slots for iid in copies[d])]
+    active, copies, loc, private = index.active, index.copies, st.loc, index.private
+    live = []
+    for d in defs:  # (loops written out: a generator per card costs more than its few copies)
+        slots = active[d]
+        if slots:
+            if private[d]:
+                return frozenset(d for d in defs if in_play(st, d))
+            for iid in copies[d]:
+                if loc[iid] in slots:
+                    live.append(d)
+                    break
     return frozenset(live) if live else _NONE
 
 
