@@ -132,3 +132,12 @@ def test_an_error_inside_a_function_is_placed_at_the_statement_that_called_it(tm
     with pytest.raises(RuleRuntimeError) as caught:
         state.apply_action("fail")
     assert "actions.fail.effect" in str(caught.value)
+
+
+def test_the_acting_player_read_becomes_a_name_and_a_literal_spelling_it_stays() -> None:
+    from interpreter.compile.expressions import ME
+    from interpreter.compile.pysource import me_as_name
+
+    spelled = repr(f"x {ME}")  # generated code writes text literals with repr
+    source = f"f({ME}, {spelled}) + g.{ME} + {ME}"
+    assert me_as_name(source, "_l_me") == f"f(_l_me, {spelled}) + g.{ME} + _l_me"

@@ -12,6 +12,7 @@ import pytest
 from conftest import counter, play, toy
 
 from interpreter import load_game
+from interpreter.diagnostics import RuleFileError
 from interpreter.runtime import cards, counters
 
 BANNERS = """
@@ -168,6 +169,34 @@ def test_a_value_asks_once_which_cards_are_in_play_and_gives_the_walks_value(tmp
             assert _outcome(generated, state, player) == walked, (player, walked)
     assert _outcome(generated, states[-1], [0])[0] == "error"
     assert _outcome(generated, states[-1], 1) == ("value", 6)
+
+
+HELD = BANNERS.replace(
+    'grow: {value: hand_size, op: add, amount: "2"}',
+    'grow: {value: hand_size, op: add, amount: "2 + len(tableau(owner)) + select(this == this, 1, 0)"}')
+LOOSE = HELD.replace(
+    "zones:\n", 'modifiers:\n  extra: {value: hand_size, op: add, amount: "select(exists(this), 1, 0)"}\nzones:\n', 1)
+
+
+def test_this_and_owner_are_python_locals_set_by_their_cards_modifier(tmp_path):
+    """A value's card modifiers set `this` and `owner` before reading them, and no other
+    modifier may read them (a load error): they are Python locals, with no dict of
+    locals, and the value is the walk's."""
+    with pytest.raises(RuleFileError, match="unknown name 'this'"):
+        toy(tmp_path, LOOSE)
+    game = toy(tmp_path, HELD)
+    source = dict(game.definition.generated_code)["values.hand_size"]
+    assert "env" not in source and "_this, _owner = copy, player" in source and "_owner" in source.split("=", 2)[-1]
+    generated = game.definition.actions[0].lister.__globals__["_value_of_0"]
+    st = game.new_initial_state(3, seed=1)
+    checked = 0
+    for move in ("take plain-banner#1", "pass", "make", "take war-banner#0", "share war-banner#0", "pass"):
+        for player in (0, 1, 2):
+            walked = _outcome(lambda s, p: counters.value_of(s, 0, p), st, player)
+            assert _outcome(generated, st, player) == walked, (move, player)
+            checked += walked[0] == "value"
+        play(st, move)
+    assert checked > 10
 
 
 # ---- calls kept for a whole comprehension (compile/hoisting.py) ---------------------

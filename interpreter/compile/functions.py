@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from interpreter.compile.expressions import ME
-from interpreter.compile.pysource import LITERAL, locals_as_names, uses_env
+from interpreter.compile.pysource import locals_as_names, me_as_name, uses_env
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 
@@ -36,8 +35,6 @@ if TYPE_CHECKING:
     from interpreter.compile.build import Builder
 
 NAME = re.compile(r"[a-z_][a-z0-9_]*\Z", re.IGNORECASE)
-# The acting player as effects read it: in a function, always the `me` its call passed.
-_ME_READ = re.compile(LITERAL + "|(?<![\\w.])" + re.escape(ME))
 
 
 def texts_of(spec: dict[str, Any]) -> list[Any]:
@@ -129,8 +126,7 @@ def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: Compil
     as_names = {n: f"_l_{n}" for n in names}
     written = []
     for source in [*(em.inline(f, "let") for _, f in compiled.lets), em.inline(compiled.value, "value")]:
-        source = _ME_READ.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else "_l_me", source)
-        source = locals_as_names(source, as_names)
+        source = locals_as_names(me_as_name(source, "_l_me"), as_names)  # (a call always passes `me`)
         if uses_env(source):
             return None
         written.append(source)

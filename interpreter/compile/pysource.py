@@ -138,6 +138,16 @@ def locals_as_names(source: str, names: Mapping[str, str]) -> str:
     return _LITERAL_OR_READ.sub(name, source)
 
 
+_LITERAL_OR_ME = re.compile(LITERAL + r"""|(?<![\w.])env\.get\('me', st\.active\)""")
+
+
+def me_as_name(source: str, name: str) -> str:
+    """`source` with each read of the acting player, `env.get('me', st.active)`, written
+    as the Python name `name`: for code whose locals always hold `me` (a function's, a
+    value's), where that read is the local itself."""
+    return _LITERAL_OR_ME.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else name, source)
+
+
 def uses_env(source: str) -> bool:
     """Whether generated source uses the dictionary `env` (outside its text literals)."""
     return any(m.group(0) == "env" for m in _LITERAL_OR_ENV.finditer(source))

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from interpreter.compile.pysource import Emitter, locals_as_names, uses_env
+from interpreter.compile.pysource import Emitter, locals_as_names, me_as_name, uses_env
 from interpreter.model import ValueDef
 from interpreter.runtime.cards import holders, live_cards
 from interpreter.runtime.counters import value_of
@@ -31,6 +31,9 @@ _NOBODY: dict[Any, Any] = {}  # never filled: its look-ups only hash the key
 # `this` and `owner` for the modifiers (each on its own line: dropped when nothing reads them)
 _SET_HELD = "env['this'], env['owner'] = copy, player"
 _SET_HOLDER = "env['this'], env['owner'] = copy, holder"
+# ... or, when only the modifiers that set them read them, as Python locals
+_HELD_LOCALS = {_SET_HELD: "_this, _owner = copy, player", _SET_HOLDER: "_this, _owner = copy, holder"}
+_AS_LOCALS = {"p": "player", "me": "player", "this": "_this", "owner": "_owner"}
 _APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
 
 
@@ -110,6 +113,10 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
         body = _player_only("\n".join(lines[1:]))
         if body is None:  # (a block never holds only the line dropped: the modifier's line follows)
             body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in (_SET_HELD, _SET_HOLDER)))
+        if body is None:
+            # Only a card's modifier may read `this` and `owner` (build.modifiers gives no
+            # other modifier those names), after its lines set them: Python locals then.
+            body = _env_read("\n".join(_held_as_locals(line) for line in lines[1:]), _AS_LOCALS)
         lines = lines if body is None else body.split("\n")
         em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
 
@@ -124,6 +131,12 @@ def _reaches_source(em: Emitter, reach: Callable[[Any, Any], Any]) -> str:
     return f"{em.const(reach, 'reach')}(st, {{'p': player, 'me': player, 'this': copy, 'owner': holder}})"
 
 
+def _held_as_locals(line: str) -> str:
+    """A line setting `this` and `owner` in env, made to set them as Python locals."""
+    written = _HELD_LOCALS.get(line.strip())
+    return line if written is None else line[:len(line) - len(line.lstrip())] + written
+
+
 def _player_only(source: str) -> str | None:
     """`source` with its reads of env['p'] and env['me'] made reads of `player`, or None
     when it uses `env` otherwise."""
@@ -133,5 +146,7 @@ def _player_only(source: str) -> str | None:
 def _env_read(source: str, names: Mapping[str, str]) -> str | None:
     """`source` with its reads of env['KEY'] made reads of the Python name `names[KEY]`,
     or None when it uses `env` otherwise."""
+    if "me" in names:  # a value's locals always hold `me`: its player
+        source = me_as_name(source, names["me"])
     source = locals_as_names(source, names)
     return None if uses_env(source) else source
