@@ -13,8 +13,9 @@ in the game's namespace (`value_name`) as soon as they are compiled; the name is
 to the generic walk until the values are built, then to the generated function.
 A card's modifier asks who holds it in one call (`cards.holders`) and goes through
 them to the player, or for a card with `applies_to` to the first holder that
-expression, written out inline, says it reaches; the
-locals dict is made only when a modifier reads a local other than the player.
+expression, written out inline, says it reaches. No dict of locals is made where the
+locals read are the player and the `this` and `owner` a card's modifier sets (Python
+locals then).
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
                 lines.append(f"{last}break")
         lines += ["    if memo is not None:", "        memo[key] = result", "    return result"]
         # A value that reads no local but its player (most) needs no locals dict; nor
-        # `this` and `owner` when no modifier reads them.
+        # `this` and `owner` when no modifier reads them, or as Python locals.
         body = _player_only("\n".join(lines[1:]))
         if body is None:  # (a block never holds only the line dropped: the modifier's line follows)
             body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in (_SET_HELD, _SET_HOLDER)))
