@@ -123,6 +123,8 @@ class CodeBuilder:
             t = self.ctx.emitter.fresh("kv")
             return (f"({t} if type({t} := {value}) is int and {-MAX_INT} <= {t} <= {MAX_INT} "
                     f"else {self.const(checked, 'checked')}({t}))")
+        if value == "[]":  # an empty list written in the rules
+            return value
         return f"{self.const(checked, 'checked')}({value})"
 
     def here(self) -> int:
@@ -182,8 +184,9 @@ class CodeBuilder:
             self.emit_src(node, OpSource(lines, fires=True), fusible)
             return
         if isinstance(target, ast.Attr):
-            card, value = self.src(target.target, "card"), self.src(node.value)
-            self.emit_src(node, OpSource([f"st.attrs[({card}, {target.name!r})] = {self.kept(value, 'any')}"]), fusible)
+            card, (value, type_) = self.src(target.target, "card"), gen(node.value, self.ctx)
+            # checked by the value's own type, as a local is (a written 1 needs no call)
+            self.emit_src(node, OpSource([f"st.attrs[({card}, {target.name!r})] = {self.kept(value, type_)}"]), fusible)
             return
         if isinstance(target, ast.Name) and target.name in self.ctx.locals:
             name = target.name
