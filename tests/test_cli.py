@@ -100,6 +100,27 @@ def test_unknown_seat_suggests(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "did you mean 'random'" in err
 
 
+@pytest.mark.parametrize(("argv", "exit_code", "code", "says", "hint"), [
+    (["describe", "examples/rtm-new-ability"], 1, "not-a-game",
+     "this is an overlay ('rtm-new-ability', on 'race-to-mars'), not a game",
+     "race-to-mars --with examples/rtm-new-ability"),
+    (["play", "target-jupiter"], 2, "not-found", "'target-jupiter' is an expansion of 'rocketmen', not a game",
+     "rocketmen --with target-jupiter"),
+    (["describe", "race-to-mars", "--with", "games/rocketmen"], 1, "not-an-overlay",
+     "this is a game ('rocketmen'), not an overlay", "load it as the game: games/rocketmen"),
+    (["simulate", "race-to-mars", "--with", "kuhn-poker"], 2, "not-found",
+     "'kuhn-poker' is a bundled example, not an expansion or mod", "load it as the game: kuhn-poker"),
+])
+def test_an_overlay_given_as_a_game_or_a_game_as_an_overlay_says_how_to_load_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str], exit_code: int,
+        code: str, says: str, hint: str) -> None:
+    monkeypatch.chdir(pathlib.Path(__file__).resolve().parent.parent)  # (paths as a user in the project types them)
+    got, out, err = run(capsys, *argv)
+    assert got == exit_code, (out, err)  # (a name not found is a usage error: 2)
+    assert f"error[{code}]: {says}" in err and hint in err.split("hint: ", 1)[1]
+    assert err.count("error[") == 1  # one error, not the other kind's keys one by one
+
+
 # ---- list, describe, schema -----------------------------------------------------------------
 
 

@@ -183,6 +183,15 @@ def resolve(target: str, want: str = "game") -> Path:
             return Path(entry["path"])
     names = [e["id"] for e in entries if e["kind"] in kinds]
     what = "game" if want == "game" else "expansion or mod"
+    for entry in entries:  # the other kind of thing by that name: say how to load it
+        if entry["id"] == target and entry["kind"] not in kinds:
+            if want == "game":
+                message, hint = f"'{target}' is an {entry['kind']} of '{entry['base']}', not a game", \
+                    f"load its base game with it: {entry['base']} --with {target}"
+            else:
+                message, hint = f"'{target}' is a bundled {entry['kind']}, not an expansion or mod", \
+                    f"load it as the game: {target}"
+            raise RuleFileError([Diagnostic(target, 1, 1, "not-found", message, hint=hint)])
     raise RuleFileError([Diagnostic(target, 1, 1, "not-found", f"no bundled {what} '{target}' and no such file",
                                     hint=hint_for(target, names) or f"bundled: {', '.join(names) or 'none'}")])
 
@@ -302,12 +311,33 @@ def _load_checked(path: Path, kind: str, out: _Collector) -> tuple[Any, Position
     if data is None:
         out.error((str(path), 1, 1), "empty-file", "the file is empty")
         return None, pm
+    if _wrong_kind(path, kind, data, pm, out):
+        return None, pm  # one clear error, not a list of the other kind's keys
     if kind == "include" and not isinstance(data, dict):
         out.error(_at(pm, ()), schema.CODE, f"an included file holds sections of the game, not {_kind(data)}",
                   "write sections as in game.yaml, e.g. cards: {...}")
     else:  # an included file has its own schema: sections only
         out.diagnostics.extend(schema.check(data, pm, kind))
     return data, pm
+
+
+def _wrong_kind(path: Path, kind: str, data: Any, pm: PositionMap, out: _Collector) -> bool:
+    """An overlay given where a game was asked for, or a game given as an overlay: say
+    so, and how to load it, in one error (True when it was)."""
+    if not isinstance(data, dict):
+        return False
+    where = path.parent if path.name in ("game.yaml", "overlay.yaml") else path
+    if kind == "game" and "overlay" in data and "id" not in data:
+        base = data.get("base")
+        out.error(_at(pm, ("overlay",)), "not-a-game",
+                  f"this is an overlay ('{data['overlay']}', on '{base}'), not a game",
+                  f"load its base game with it: {base} --with {where}")
+        return True
+    if kind == "overlay" and "id" in data and "overlay" not in data:
+        out.error(_at(pm, ("id",)), "not-an-overlay", f"this is a game ('{data['id']}'), not an overlay",
+                  f"load it as the game: {where}")
+        return True
+    return False
 
 
 def _at(pm: PositionMap, keypath: tuple[Any, ...]) -> tuple[str, int, int]:
