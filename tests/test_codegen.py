@@ -159,3 +159,16 @@ def test_a_local_that_hides_a_zone_or_counter_cannot_be_called(tmp_path) -> None
         """)
     assert {e.code for e in errors} == {"shadowed-name"}
     assert any("'hand' is a local here" in e.message for e in errors)
+
+
+def test_describe_code_is_the_same_listing_every_time(capsys) -> None:
+    """The listing names every bound object by what it is, never by its address, and a
+    function generated above by its own name: two loads list the same text."""
+    code, first, _ = run(capsys, "describe", "race-to-mars", "--code")
+    assert code == 0
+    _, again, _ = run(capsys, "describe", "race-to-mars", "--code")
+    assert first == again
+    names = first.split("# bound names", 1)[1]
+    assert " at 0x" not in names and "= None." not in names
+    assert "(generated, above)" in names and "generated functions, in the order the rules give them" in names
+    assert "_TableReader([" in names and "<not worked out yet>" in names

@@ -518,6 +518,9 @@ class _TableReader:
     def __call__(self, st: Any, iid: int) -> Any:
         return self.table[st.card_def[iid]]
 
+    def __repr__(self) -> str:  # (what `describe --code` lists: no address)
+        return f"_TableReader({self.table!r})"
+
 
 _READERS: dict[str, Callable[[Any, int], Any]] = {}
 

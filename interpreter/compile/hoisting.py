@@ -26,7 +26,16 @@ from interpreter.runtime.work import charge_again
 if TYPE_CHECKING:
     from interpreter.compile.expressions import Context
 
-_UNSET = object()  # a kept call not worked out yet
+class _Unset:
+    """The mark of a kept call not worked out yet (one object; listed by name)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<not worked out yet>"
+
+
+_UNSET = _Unset()  # a kept call not worked out yet
 
 
 def hoisting_root(ctx: Context) -> tuple[Context, dict[str, tuple[str, str]] | None]:

@@ -109,8 +109,14 @@ class Emitter:
         for name, value in self.ns.items():
             if name.startswith("__") or (callable(value) and getattr(value, "__name__", "") == "<lambda>"):
                 continue
-            if callable(value) and hasattr(value, "__qualname__"):
+            if callable(value) and getattr(value, "__module__", "") is None:  # one of ours, defined in the listing
+                if name == value.__qualname__:
+                    continue  # (its own name: its def above says it all)
+                shown = f"{value.__qualname__} (generated, above)"
+            elif callable(value) and hasattr(value, "__qualname__"):
                 shown = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+            elif type(value) is list and value and all(callable(v) for v in value):
+                shown = f"[{len(value)} generated functions, in the order the rules give them]"
             else:
                 shown = repr(value)
                 shown = shown if len(shown) <= 100 else shown[:97] + "..."
