@@ -25,6 +25,7 @@ from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFile
 from interpreter.game import Game, load_game
 from interpreter.play.analyze_cli import add_analyze, add_run_options, game_backend, run_analyze
 from interpreter.play.describe import (
+    generated_code_json,
     overlay_changes,
     render_cards,
     render_description,
@@ -169,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "definition (added, removed, changed fields with old -> new)")
     p.add_argument("--code", action="store_true",
                    help="print the Python the engine generated for the rules (expressions, conditions, "
-                        "parameter choices and one legal-action lister per action) and the names it binds")
+                        "parameter choices and one legal-action lister per action) and the names it binds "
+                        "(with --json: as data)")
     p.add_argument("--cards", action="store_true",
                    help="list each card with its printed text beside its power (effects with condition and "
                         "cost, triggers, modifiers), as the engine runs it")
@@ -437,7 +439,8 @@ def cmd_describe(args: argparse.Namespace) -> int:
         return _describe_diff(args)
     game = _load_rules(args)
     if args.code:
-        print(render_generated_code(game.definition))
+        _print_json(generated_code_json(game.definition)) if args.json else print(
+            render_generated_code(game.definition))
         return EXIT_OK
     if args.cards:
         cards = game.describe_cards()

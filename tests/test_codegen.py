@@ -4,6 +4,7 @@ and `orrery describe GAME --code` shows the generated Python."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import attrs
@@ -172,3 +173,16 @@ def test_describe_code_is_the_same_listing_every_time(capsys) -> None:
     assert " at 0x" not in names and "= None." not in names
     assert "(generated, above)" in names and "generated functions, in the order the rules give them" in names
     assert "_TableReader([" in names and "<not worked out yet>" in names
+
+
+def test_describe_code_as_json_holds_the_same_functions_and_names(capsys) -> None:
+    code, text, _ = run(capsys, "describe", "kuhn-poker", "--code")
+    assert code == 0
+    code, out, _ = run(capsys, "describe", "kuhn-poker", "--code", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["game"] == "kuhn-poker" and data["functions"] and data["names"]
+    for function in data["functions"]:
+        assert f"# {function['rule']}\n{function['source'].rstrip()}\n" in text
+        compile(function["source"], "<listing>", "exec" if function["source"].startswith("def ") else "eval")
+    assert all(f"# {n['name']} = {n['bound']}" in text for n in data["names"])

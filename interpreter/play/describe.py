@@ -159,6 +159,14 @@ def render_generated_code(gd: Any) -> str:
     return "\n".join(lines)
 
 
+def generated_code_json(gd: Any) -> dict[str, Any]:
+    """`render_generated_code` as data: each generated function with the rule it comes
+    from, then the bound names with what each is."""
+    return {"game": gd.id,
+            "functions": [{"rule": what, "source": source} for what, source in gd.generated_code],
+            "names": [{"name": name, "bound": shown} for name, shown in gd.generated_names]}
+
+
 def overlay_changes(game: str, variants: list[str], overlays: list[str]) -> dict[str, Any]:
     """What `overlays` change in `game` (with `variants`), as data: {overlays, changes}."""
     before = load_raw(game, variants).data
