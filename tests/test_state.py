@@ -265,6 +265,8 @@ def test_corrupt_saves_are_refused_clearly(deep, saved, case):
 
 
 @pytest.mark.parametrize(("text", "words"), [
+    (None, "corrupt save: a save is JSON text, not NoneType"),
+    ({"format": "orrery-state/1"}, "corrupt save: a save is JSON text, not dict"),
     ("{oops", "corrupt save: not JSON"),
     ("", "corrupt save: not JSON"),
     ("[1, 2]", "corrupt save: not a JSON object"),
@@ -326,6 +328,25 @@ def test_new_state_errors(deep):
         deep.new_initial_state(3)
     with pytest.raises(GameError, match="1 seats given for 2 players"):
         deep.new_initial_state(2, seats=["random"])
+    # whole numbers only: no float cut short, no flag taken for a number, no text parsed
+    for bad in (2.5, "2", True):
+        with pytest.raises(GameError, match=f"num_players must be a whole number, not {bad!r}"):
+            deep.new_initial_state(bad)
+    for bad in ("7", 7.0, None, False):
+        with pytest.raises(GameError, match=f"seed must be a whole number, not {bad!r}"):
+            deep.new_initial_state(2, seed=bad)
+
+
+def test_new_state_takes_whole_numbers_of_other_kinds() -> None:
+    """An index-like whole number (numpy's int64, as learning code passes it) is taken as
+    the int it is: the same game as with a plain int."""
+
+    class Seven:  # what operator.index accepts: numpy's integers behave so
+        def __index__(self) -> int:
+            return 7
+
+    game = load_game("kuhn-poker")
+    assert game.new_initial_state(2, seed=Seven()).to_json() == game.new_initial_state(2, seed=7).to_json()
 
 
 def test_zone_moves_keep_card_locations_consistent(deep):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 from typing import Any
 
 import attrs
@@ -124,7 +125,7 @@ class Game:
         """A new game for `num_players` seats (default: the game's default), seeded.
         With `chance="explicit"`, random events are chance nodes (docs/chance.md)."""
         gd = self.definition
-        n = gd.default_players if num_players is None else int(num_players)
+        n = gd.default_players if num_players is None else _whole(num_players, "num_players")
         if not gd.min_players <= n <= gd.max_players:
             raise GameError(f"{gd.name} is for {gd.min_players}-{gd.max_players} players, not {n}")
         seat_list = list(seats) if seats else ["random"] * n
@@ -134,11 +135,24 @@ class Game:
             if seat not in self._valid_seats:
                 check_seat(seat, gd)
                 self._valid_seats.add(seat)
-        return new_state(self, n, int(seed), seat_list, chance)
+        return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), seat_list, chance)
 
     def state_from_json(self, text: str) -> State:
         """A state saved with `State.to_json()` (checked; GameError when corrupt)."""
         return load_state(self, text)
+
+
+def _whole(value: Any, what: str) -> int:
+    """A whole number given to the API (an int, or one like numpy's), else GameError:
+    never a float cut short, a flag taken for 0 or 1, or a text parsed."""
+    if type(value) is int:  # (the usual case, first)
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise GameError(f"{what} must be a whole number, not {value!r}")
 
 
 def check_seat_options(gd: GameDef, raw: RawGame) -> None:

@@ -92,6 +92,8 @@ def code_shape(engine_id: str) -> str:
 
 def parse_save(text: str, gd: Any) -> dict[str, Any]:
     """The save's JSON object, its header checked against the loaded rules `gd`."""
+    if not isinstance(text, str | bytes | bytearray):
+        raise GameError(f"corrupt save: a save is JSON text, not {type(text).__name__}")
     if len(text) > MAX_SAVE_BYTES:
         raise GameError(f"corrupt save: larger than {MAX_SAVE_BYTES // (1024 * 1024)} MB")
     try:
