@@ -496,15 +496,28 @@ def machine_info() -> dict[str, Any]:
     return info
 
 
+def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type: a number of `kind` above zero (a budget, a count of runs)."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+        return value
+    return parse
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=None,
+    parser.add_argument("--seconds", type=_positive(float), default=None,
                         help="playout budget of each game on each engine (default 3; 0.3 with --quick)")
-    parser.add_argument("--clone-seconds", type=float, default=None,
+    parser.add_argument("--clone-seconds", type=_positive(float), default=None,
                         help="budget of each clone measurement (default: a third of --seconds, at least 0.5; "
                         "0.1 with --quick)")
-    parser.add_argument("--rounds", type=int, default=None,
+    parser.add_argument("--rounds", type=_positive(int), default=None,
                         help="slices each budget is cut into; the engines of a game take turns slice by slice "
                         "(default 20; 4 with --quick)")
     parser.add_argument("--quick", action="store_true",
@@ -522,7 +535,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="time playouts and clones by the process's CPU time (default: other processes' "
                         "load is not counted) or by elapsed time")
-    parser.add_argument("--cold-runs", type=int, default=None,
+    parser.add_argument("--cold-runs", type=_positive(int), default=None,
                         help="fresh processes per cold load, the best kept (default 3; 1 with --quick)")
     parser.add_argument("--profile", metavar="NAME",
                         help="profile NAME's playouts instead: an orrery target or path, or an OpenSpiel game "

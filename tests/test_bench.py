@@ -75,6 +75,18 @@ def test_unknown_target_is_refused_with_the_known_ones(tmp_path: pathlib.Path) -
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--seconds", "-1"], "--seconds: must be more than 0, not -1"),
+    (["--seconds", "nan"], "--seconds: must be more than 0, not nan"),
+    (["--rounds", "0"], "--rounds: must be more than 0, not 0"),
+    (["--cold-runs", "two"], "--cold-runs: not a number: 'two'"),
+])
+def test_budgets_and_counts_must_be_more_than_zero(tmp_path: pathlib.Path, argv: list[str], says: str) -> None:
+    done = subprocess.run([sys.executable, str(BENCH / "bench.py"), *argv],
+                          capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
+    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
+
+
 def test_growth_and_state_costs_on_a_tiny_game() -> None:
     game = load_game("tic-tac-toe")
     points = bench_loops.growth_costs(game, 2, moves=(1, 4))
