@@ -141,8 +141,10 @@ def test_cli_text_shows_a_progress_bar_on_stderr(capsys: pytest.CaptureFixture[s
     (["analyze", "kuhn-poker", "--seats", "human,random"], 2, "human"),
     (["analyze", "kuhn-poker", "--games", "0"], 2, "games"),
     (["analyze", "no-such-game"], 2, "no-such-game"),  # an unknown name is a usage error
-    (["analyze", "kuhn-poker", "--seats", "mcts,random"], 1, "use 'ismcts'"),
-    (["analyze", "kuhn-poker", "--seats", "ismcts:c=-1,random"], 1, "c=-1 must be at least 0"),
+    # a seat's option values are checked with the seat, before any game: usage errors too
+    (["analyze", "kuhn-poker", "--seats", "mcts,random"], 2, "use 'ismcts'"),
+    (["analyze", "kuhn-poker", "--seats", "ismcts:c=-1,random"], 2, "c=-1 must be at least 0"),
+    (["analyze", "kuhn-poker", "--seats", "ismcts:iterations=20000000,random"], 2, "must be at most 10,000,000"),
 ])
 def test_cli_bad_input_is_a_clear_error(args: list[str], code: int, message: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:

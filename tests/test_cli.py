@@ -95,6 +95,18 @@ def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str
     assert err.strip()
 
 
+@pytest.mark.parametrize(("seat", "says"), [
+    ("mcts:iterations=0", "seat option iterations=0 must be at least 1"),
+    ("mcts:iterations=99999999999", "seat option iterations=99999999999 must be at most 10,000,000"),
+    ("ismcts:seconds=5000", "seat option seconds=5000 must be at most 3,600"),
+    ("mcts:rollout=nobody", "seat option rollout='nobody'"),
+])
+def test_a_seats_option_values_are_checked_before_any_game(capsys: pytest.CaptureFixture[str], seat: str,
+                                                           says: str) -> None:
+    code, out, err = run(capsys, "simulate", "tic-tac-toe", "--games", "3", "--seats", f"{seat},random")
+    assert code == 2 and says in err and "games/s" not in out  # refused up front: no game was played
+
+
 def test_unknown_seat_suggests(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "play", "tic-tac-toe", "--seats", "human,randm")
     assert code == 2 and "did you mean 'random'" in err

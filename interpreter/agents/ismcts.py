@@ -17,5 +17,9 @@ def make_ismcts(spec: SeatSpec, gd: GameDef, seed: int, seat: int) -> SearchAgen
     return SearchAgent(parse_options(spec.options, gd), agent_seed(seed, seat), determinizing=True)
 
 
+def check_ismcts(spec: SeatSpec, gd: GameDef) -> None:
+    parse_options(spec.options, gd)
+
+
 register(SeatKind("ismcts", "information-set Monte Carlo tree search over worlds consistent with what the seat "
-                  "has seen (any game)", "agent", make_ismcts, OPTIONS))
+                  "has seen (any game)", "agent", make_ismcts, OPTIONS, check_ismcts))

@@ -13,10 +13,16 @@ from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
 
 
-def make_mcts(spec: SeatSpec, gd: GameDef, seed: int, seat: int) -> SearchAgent:
+def check_mcts(spec: SeatSpec, gd: GameDef) -> None:
     if gd.hides_anything():
         raise GameError(f"seat 'mcts' would see what {gd.id} hides; use 'ismcts' for games with hidden information")
+    parse_options(spec.options, gd)
+
+
+def make_mcts(spec: SeatSpec, gd: GameDef, seed: int, seat: int) -> SearchAgent:
+    check_mcts(spec, gd)
     return SearchAgent(parse_options(spec.options, gd), agent_seed(seed, seat), determinizing=False)
 
 
-register(SeatKind("mcts", "Monte Carlo tree search (games without hidden information)", "agent", make_mcts, OPTIONS))
+register(SeatKind("mcts", "Monte Carlo tree search (games without hidden information)", "agent", make_mcts, OPTIONS,
+                  check_mcts))

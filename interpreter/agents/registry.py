@@ -48,6 +48,9 @@ class SeatKind:
     kind: str  # "built-in", "interactive", "agent" or "bot"
     factory: AgentFactory | None = None
     options: tuple[str, ...] = ()
+    # Checks a spec's option values for a game (GameError when one is wrong), so a bad
+    # value is refused with the seat, before any game is played.
+    check: Callable[[SeatSpec, GameDef], None] | None = None
 
 
 _KINDS: dict[str, SeatKind] = {}
@@ -99,7 +102,15 @@ def check_seat(spec: str, gd: GameDef) -> SeatSpec:
     if unknown:
         accepted = ", ".join(kind.options) if kind.options else "none"
         raise GameError(f"seat '{parsed.name}' has no option '{unknown[0]}' (options: {accepted})")
+    if kind.check is not None:
+        kind.check(_with_defaults(parsed, gd), gd)
     return parsed
+
+
+def _with_defaults(parsed: SeatSpec, gd: GameDef) -> SeatSpec:
+    """The spec's options over the game's `seat_options` for that kind."""
+    defaults = gd.seat_options.get(parsed.name)
+    return SeatSpec(parsed.name, {**defaults, **parsed.options}) if defaults else parsed
 
 
 def is_bot(spec: str, gd: GameDef) -> bool:
@@ -116,10 +127,7 @@ def create_agent(spec: str, gd: GameDef, seed: int = 0, seat: int = 0) -> Agent:
     if kind is None or kind.factory is None:
         what = "a game bot, which plays inside the state" if parsed.name in gd.bots else "played by a person"
         raise GameError(f"seat '{parsed.name}' has no agent: it is {what}")
-    defaults = gd.seat_options.get(parsed.name)
-    if defaults:  # the game's defaults for this kind, under the spec's own options
-        parsed = SeatSpec(parsed.name, {**defaults, **parsed.options})
-    return kind.factory(parsed, gd, seed, seat)
+    return kind.factory(_with_defaults(parsed, gd), gd, seed, seat)
 
 
 def describe_kinds(gd: GameDef) -> list[dict[str, Any]]:

@@ -69,20 +69,27 @@ class SearchOptions:
     margin: float = 0.0  # weight of the final score lead in a finished rollout's value (0: returns only)
 
 
-def _number(name: str, text: str, kind: Callable[[str], float], low: float) -> float:
+MAX_ITERATIONS = 10_000_000  # per decision: more would take hours a move
+MAX_SECONDS = 3600.0  # per decision
+
+
+def _number(name: str, text: str, kind: Callable[[str], float], low: float, high: float = math.inf) -> float:
     try:
         value = kind(text)
     except ValueError:
         raise GameError(f"seat option {name}={text!r} is not a number") from None
     if not math.isfinite(value) or value < low:
         raise GameError(f"seat option {name}={text} must be at least {low:g}")
+    if value > high:
+        raise GameError(f"seat option {name}={text} must be at most {high:,.0f}")
     return value
 
 
 def parse_options(options: Mapping[str, str], gd: GameDef) -> SearchOptions:
     """The options of a seat spec, checked (GameError with a clear message)."""
-    iterations = int(_number("iterations", options.get("iterations", str(DEFAULT_ITERATIONS)), int, 1))
-    seconds = _number("seconds", options.get("seconds", "0"), float, 0)
+    iterations = int(_number("iterations", options.get("iterations", str(DEFAULT_ITERATIONS)), int, 1,
+                             MAX_ITERATIONS))
+    seconds = _number("seconds", options.get("seconds", "0"), float, 0, MAX_SECONDS)
     if "seconds" in options and "iterations" not in options:
         iterations = 0  # the time budget alone decides
     if iterations == 0 and seconds <= 0:
