@@ -14,7 +14,7 @@ from conftest import SOMETIMES_BOOM, write_toy
 
 from interpreter.diagnostics import GameError
 from interpreter.play import simulate as sim
-from interpreter.play.simulate import SimulationSpec, chunk_plan, outcomes, simulate
+from interpreter.play.simulate import SimulationSpec, chunk_plan, outcomes, render_summary, simulate
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TTT = str(ROOT / "examples" / "tic-tac-toe")
@@ -154,3 +154,12 @@ def test_errors_cross_process_boundaries_whole() -> None:
     assert (back_slip.message, back_slip.code, back_slip.path, back_slip.line, back_slip.column, back_slip.what,
             back_slip.context) == ("cannot pay 3", "overdraft", "g.yaml", 9, 2, "actions.buy", ("card 'c'",))
     assert str(back_slip) == str(slip)
+
+
+@pytest.mark.parametrize(("seconds", "says"), [(0.0, "Time: 0.0 s (too quick to time)"),
+                                                (2.0, "Time: 2.0 s (5.0 games/s)"),
+                                                (400.0, "Time: 400.0 s (40 s/game)")])
+def test_the_summary_gives_a_rate_only_for_a_run_long_enough_to_time(seconds: float, says: str) -> None:
+    summary = simulate(SimulationSpec(TTT, (), (), 2, ("random", "random")), games=10, seed=1, workers=1)
+    summary["seconds"] = seconds
+    assert says in render_summary(summary, "tic-tac-toe")

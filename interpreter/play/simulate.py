@@ -419,7 +419,8 @@ def render_summary(summary: dict[str, Any], name: str) -> str:
     lines.append(f"Errors: {summary['errors']}")
     for sample in summary["error_samples"]:
         lines.append(f"  seed {sample['seed']}: {sample['message']}")
-    lines.append(f"Time: {summary['seconds']} s ({rate_text(summary['games'] / max(summary['seconds'], 1e-9))})")
+    seconds = summary["seconds"]  # (rounded to the millisecond: 0 when too quick to time)
+    lines.append(f"Time: {seconds} s ({rate_text(summary['games'] / seconds) if seconds > 0 else 'too quick to time'})")
     return "\n".join(lines)
 
 
