@@ -35,9 +35,8 @@ class Diagnostic:
     def format(self) -> str:
         text = f"{self.path}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}"
         if self.source_line is not None:
-            shown = self.source_line.rstrip("\n")
-            caret = " " * max(self.column - 1, 0) + "^" * max(self.width, 1)
-            text += f"\n    {shown}\n    {caret}"
+            shown, start, width = _excerpt(self.source_line.rstrip("\n"), max(self.column - 1, 0), max(self.width, 1))
+            text += f"\n    {shown}\n    {' ' * start}{'^' * width}"
         if self.hint:
             text += f"\n    hint: {self.hint}"
         return text
@@ -54,6 +53,22 @@ class Diagnostic:
         if self.hint:
             data["hint"] = self.hint
         return data
+
+
+EXCERPT = 100  # characters of a long source line shown around the place it points at
+
+
+def _excerpt(line: str, start: int, width: int) -> tuple[str, int, int]:
+    """The part of a source line to show, and where the caret starts in it and how
+    wide it is: the whole line when short, else EXCERPT characters around the place,
+    cut ends marked `...` (a line of thousands of characters is no help on a screen)."""
+    if len(line) <= EXCERPT + 20:
+        return line, start, width
+    low = max(0, min(start - EXCERPT // 2, len(line) - EXCERPT))
+    high = low + EXCERPT
+    before = "..." if low else ""
+    after = "..." if high < len(line) else ""
+    return before + line[low:high] + after, len(before) + start - low, max(1, min(width, high - start))
 
 
 class OrreryError(Exception):

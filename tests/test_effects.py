@@ -1403,6 +1403,21 @@ def test_syntax_error_caret_excerpt(tmp_path):
     assert lines[2].index("^") == lines[1].index("))") + 1  # under the second ')'
 
 
+def test_a_long_lines_excerpt_shows_the_part_around_the_place(tmp_path):
+    """A line of thousands of characters is shown as some hundred around the place it
+    points at, its cut ends marked, the caret still under the place."""
+    long_sum = " + ".join(["1"] * 20000)
+    _, found = broken(tmp_path, COUNTERS_ONLY + f"flow: |\n  set pool to {long_sum}\n")
+    d = found[0]
+    _, shown, caret = d.format().splitlines()[:3]
+    assert len(shown) < 120 and shown.strip().startswith("...") and shown.endswith("...")
+    full = d.source_line.rstrip("\n")
+    place = full[d.column - 1:d.column + 9]
+    assert shown[caret.index("^"):].startswith(place)  # the caret is under the place it points at
+    short = broken(tmp_path, COUNTERS_ONLY + "flow: |\n  set pool to 1 +\n")[1][0].format().splitlines()
+    assert "..." not in short[1]  # a short line is shown whole
+
+
 def test_syntax_error_in_a_one_line_quoted_text(tmp_path):
     path, found = broken(tmp_path, COUNTERS_ONLY + "actions:\n  a: {during: main, effect: \"gain 1 pool)\"}\n"
                                                    "flow: |\n  take actions main\n")
