@@ -13,14 +13,18 @@ from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
 
 
-def check_mcts(spec: SeatSpec, gd: GameDef) -> None:
+def _refuse_hidden(gd: GameDef) -> None:
     if gd.hides_anything():
         raise GameError(f"seat 'mcts' would see what {gd.id} hides; use 'ismcts' for games with hidden information")
+
+
+def check_mcts(spec: SeatSpec, gd: GameDef) -> None:
+    _refuse_hidden(gd)
     parse_options(spec.options, gd)
 
 
 def make_mcts(spec: SeatSpec, gd: GameDef, seed: int, seat: int) -> SearchAgent:
-    check_mcts(spec, gd)
+    _refuse_hidden(gd)
     return SearchAgent(parse_options(spec.options, gd), agent_seed(seed, seat), determinizing=False)
 
 

@@ -26,6 +26,7 @@ from interpreter.runtime.work import charge_again
 if TYPE_CHECKING:
     from interpreter.compile.expressions import Context
 
+
 class _Unset:
     """The mark of a kept call not worked out yet (one object; listed by name)."""
 
