@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import urllib.error
@@ -336,6 +337,8 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     (["serve"], "serve needs a GAME (or --resume LOG)"),
     (["serve", "--resume", "x.json", "--seed", "3"], "--resume takes the game's settings from the log; drop --seed"),
     (["serve", "tic-tac-toe", "--players", "3"], "Tic-tac-toe is for 2 players, not 3"),
+    (["serve", "tic-tac-toe", "--port", "70000"], "argument --port: a port is 0-65535, not 70000"),
+    (["serve", "tic-tac-toe", "--port", "http"], "argument --port: not a whole number: 'http'"),
 ])
 def test_serve_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
     done = run_cli(*args, "--no-browser", cwd=tmp_path)
@@ -343,8 +346,12 @@ def test_serve_usage_errors(tmp_path: Path, args: list[str], message: str) -> No
 
 
 def test_serve_reports_a_port_it_cannot_use(tmp_path: Path) -> None:
-    done = run_cli("serve", "tic-tac-toe", "--port", "70000", "--no-browser", cwd=tmp_path)
-    assert done.returncode == 1 and "cannot listen on 127.0.0.1:70000" in done.stderr
+    with socket.socket() as busy:  # a port another program holds
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = run_cli("serve", "tic-tac-toe", "--port", str(port), "--no-browser", cwd=tmp_path)
+    assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
     assert "Traceback" not in done.stderr
 
 
