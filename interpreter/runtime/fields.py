@@ -34,9 +34,10 @@ COPIES = {
     "list": "s.{a}[:]",
     "lists": "[*map(list_copy, s.{a})]",  # (no comprehension: no function call per copy)
     "dict": "s.{a}.copy()",
-    "dicts": "{{k: v.copy() for k, v in s.{a}.items()}}",
+    # (an empty one, the usual case for some, made without running a comprehension)
+    "dicts": "{{k: v.copy() for k, v in s.{a}.items()}} if s.{a} else {{}}",
     "set": "s.{a}.copy()",
-    "frames": "[f.copy() for f in s.{a}]",
+    "frames": "[f.copy() for f in s.{a}] if s.{a} else []",
     "journal": "s.{a}.copy()",  # append-only texts: the copy shares all but the latest few
     "empty": "[]",
     "zero": "0",
