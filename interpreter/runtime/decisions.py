@@ -46,12 +46,6 @@ class ActionWait:
     done_key: str
     by_player: dict[int, PendingActions] = attrs.field(factory=dict, repr=False)
 
-    def pending(self, player: int) -> PendingActions:
-        record = self.by_player.get(player)
-        if record is None:
-            record = self.by_player[player] = PendingActions(player, self.group, self.done_key)
-        return record
-
 
 def suspend_for_actions(st: State, fr: Frame, player: int, wait: ActionWait) -> bool:
     """Wait for `player` to pick an action of the statement's group; with none legal,
@@ -61,10 +55,12 @@ def suspend_for_actions(st: State, fr: Frame, player: int, wait: ActionWait) -> 
     exact)."""
     if st.gd.ends_by_check["action"] and check_end(st, "action"):  # most games have no such end
         return True
-    record = wait.by_player.get(player)
-    st.pending = record if record is not None else wait.pending(player)
+    pending = wait.by_player.get(player)
+    if pending is None:  # the first wait of this player at this statement
+        pending = wait.by_player[player] = PendingActions(player, wait.group, wait.done_key)
+    st.pending = pending
     fixed = st.gd.fixed_listings.get(wait.group)  # (group_actions' first step, without its call)
-    st.legal_cache = legal = list(fixed) if fixed is not None else group_actions(st, wait.group, player)
+    st.legal_cache = legal = list(fixed) if fixed is not None else _listed(st, wait.group, player)
     if not legal:
         st.pending = None
         return False
@@ -193,8 +189,11 @@ def fixed_listing(actions: tuple[ActionDef, ...]) -> tuple[Action, ...] | None:
 def group_actions(st: State, group: str, player: int) -> list[Action]:
     """The legal actions of `group` for `player` in this state, in their stable order."""
     fixed = st.gd.fixed_listings.get(group)
-    if fixed is not None:
-        return list(fixed)
+    return list(fixed) if fixed is not None else _listed(st, group, player)
+
+
+def _listed(st: State, group: str, player: int) -> list[Action]:
+    """group_actions of a group that is not always legal: each action's lister run."""
     result: list[Action] = []
     resolution_work, st.work = st.work, 0  # a listing has a work budget of its own (work.py)
     # Declared values are memoised for the listing (st.memo, counters.value_of): the
