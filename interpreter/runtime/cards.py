@@ -164,20 +164,23 @@ def holders(st: State, def_index: int) -> tuple[tuple[int, int], ...]:
 
 
 def live_cards(st: State, defs: tuple[int, ...]) -> frozenset[int]:
-    """Those of `defs` with a copy in one of their active zones: a value with many
-    card modifiers asks once, then calls `card_reaching` only for these."""
+    """Those of `defs` in play (`in_play`): a value with many card modifiers asks once,
+    then goes through the holders (`holders`) only of these."""
     index = _copy_index(st)
     active, copies, loc, private = index.active, index.copies, st.loc, index.private
     live = []
-    for d in defs:  # (loops written out: a generator per card costs more than its few copies)
+    for d in defs:  # (in_play's loop written out: a call per card costs more than its few copies)
         slots = active[d]
-        if slots:
-            if private[d]:
-                return frozenset(d for d in defs if in_play(st, d))
-            for iid in copies[d]:
-                if loc[iid] in slots:
-                    live.append(d)
-                    break
+        if not slots:
+            continue
+        if private[d]:  # (a zone play/showdown.py watches is gone through: in_play's to decide)
+            if in_play(st, d):
+                live.append(d)
+            continue
+        for iid in copies[d]:
+            if loc[iid] in slots:
+                live.append(d)
+                break
     return frozenset(live) if live else _NONE
 
 
