@@ -109,14 +109,13 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
             if last is not None:
                 lines.append(f"{last}break")
         lines += ["    if memo is not None:", "        memo[key] = result", "    return result"]
-        # A value that reads no local but its player (most) needs no locals dict; nor
-        # `this` and `owner` when no modifier reads them, or as Python locals.
-        body = _player_only("\n".join(lines[1:]))
-        if body is None:  # (a block never holds only the line dropped: the modifier's line follows)
-            body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in (_SET_HELD, _SET_HOLDER)))
+        # A value that reads no local but its player (most) needs no locals dict, nor
+        # `this` and `owner` when no modifier reads them (a block never holds only the
+        # line dropped: the modifier's line follows); else they are Python locals: only
+        # a card's modifier may read them (build.modifiers gives no other modifier those
+        # names), after its lines set them.
+        body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in _HELD_LOCALS))
         if body is None:
-            # Only a card's modifier may read `this` and `owner` (build.modifiers gives no
-            # other modifier those names), after its lines set them: Python locals then.
             body = _env_read("\n".join(_held_as_locals(line) for line in lines[1:]), _AS_LOCALS)
         lines = lines if body is None else body.split("\n")
         em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
