@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile.pysource import LITERAL, Emitter, locals_as_names, uses_env
+from interpreter.compile.pysource import LITERAL, Emitter, locals_as_names, me_as_name, uses_env
 from interpreter.model import ActionDef, CounterDef
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.card_powers import usable
@@ -74,19 +74,19 @@ def _reads_no_param(source: str) -> bool:
     return _ENV_READ.search(source) is None
 
 
-# What a lister knows of its player beyond other effects: its env always holds `me`,
-# and `me` is a seat (the seat check maps each seat to itself). Literals come first.
-_LISTED_PLAYER = re.compile(LITERAL + r"""|(?<![\w.])env\.get\('me', st\.active\)"""
-                            r"""|(?<![\w.])st\.layout\.seat\[env\['me'\]\]""")
+# What a lister knows of its player beyond other effects: `me` is a seat (the seat
+# check maps each seat to itself). Literals come first.
+_SEAT_CHECKED_ME = re.compile(LITERAL + r"""|(?<![\w.])st\.layout\.seat\[env\['me'\]\]""")
 
 
 def as_locals(source: str, names: dict[str, str]) -> str:
     """`source` with each read of a local named in `names` written as the Python local
     holding the same value (`pysource.locals_as_names`); the player listed for, read as
-    `env.get('me', st.active)` or through its seat check, is `me` too."""
+    `env.get('me', st.active)` (its env always holds `me`: `pysource.me_as_name`) or
+    through its seat check, is `me` too."""
     if "me" in names:
         me = names["me"]
-        source = _LISTED_PLAYER.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else me, source)
+        source = _SEAT_CHECKED_ME.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else me, me_as_name(source, me))
     return locals_as_names(source, names)
 
 
