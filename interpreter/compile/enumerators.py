@@ -231,7 +231,7 @@ class _Inline(pyast.NodeTransformer):
         func, args = node.func, node.args
         if isinstance(func, pyast.Name) and ("positional", func.id) in self.em.memo:
             fn, params = self.em.memo["positional", func.id]  # (st, me, *params), made by compile/functions.py
-            if (fn is None or node.keywords or len(args) != len(params) + 1 or not isinstance(args[0], pyast.Name)
+            if (node.keywords or len(args) != len(params) + 1 or not isinstance(args[0], pyast.Name)
                     or args[0].id != "st" or not all(isinstance(a, pyast.Name | pyast.Constant) for a in args[1:])):
                 return None
             body = self.em.bodies.get(fn)

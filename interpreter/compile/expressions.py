@@ -420,14 +420,16 @@ def _attr(node: ast.Attr, ctx: Context) -> Gen:
     if ttype == "any":
         # a value of unknown type (a table from a constant, or a card): a table whose key
         # is also a card field's name must still read as a table, so decide at run time
-        general = f"{ctx.const(_read_any, 'read_any')}(st, {target}, {field!r}, {reader})"
-        if not simple_source(target):
-            if ctx.in_iterable or table is None:  # (no `:=` where Python allows none)
-                return general, "any"
+        read_any = ctx.const(_read_any, "read_any")
+        simple = simple_source(target)
+        if not simple and table is not None and not ctx.in_iterable:  # (no `:=` where Python allows none)
             # a card read inline as below, the target worked out once into a fresh name
             held = ctx.emitter.fresh("t")
-            general = f"{ctx.const(_read_any, 'read_any')}(st, {held}, {field!r}, {reader})"
-            return f"({table}[st.card_def[{held}]] if type({held} := {target}) is int else {general})", "any"
+            return (f"({table}[st.card_def[{held}]] if type({held} := {target}) is int "
+                    f"else {read_any}(st, {held}, {field!r}, {reader}))"), "any"
+        general = f"{read_any}(st, {target}, {field!r}, {reader})"
+        if not simple:
+            return general, "any"
         # a card (a whole number) read inline, as _read_any would read it (the target is
         # a local: reading it twice costs little and changes nothing)
         card = f"{table}[st.card_def[{target}]]" if table is not None else _attribute_read(target, field, ctx)

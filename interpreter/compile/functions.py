@@ -135,8 +135,8 @@ def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: Compil
     lines += [f"    {as_names[local]} = {src}" for (local, _), src in zip(compiled.lets, written, strict=False)]
     lines.append(f"    return {written[-1]}")
     em.define("\n".join(lines) + "\n", fname, f"functions.{name} (its locals as arguments)")
-    # What compile/enumerators.py writes out in place of a call (a body without locals).
-    em.memo[("positional", fname)] = (None if compiled.lets else compiled.fn, ("me", *params))
+    if not compiled.lets:  # what compile/enumerators.py may write out in place of a call
+        em.memo[("positional", fname)] = (compiled.fn, ("me", *params))
     return fname
 
 
