@@ -91,7 +91,16 @@ def parse_seat(spec: str) -> SeatSpec:
 
 def check_seat(spec: str, gd: GameDef) -> SeatSpec:
     """The parsed spec if `spec` names a kind of seat this game can use, with options
-    that kind accepts; otherwise a GameError that lists the kinds (and a guess)."""
+    that kind accepts and values it takes (its `check`); otherwise a GameError that lists
+    the kinds (and a guess), or says what is wrong."""
+    parsed, kind = _kind_of(spec, gd)
+    if kind.check is not None:
+        kind.check(_with_defaults(parsed, gd), gd)
+    return parsed
+
+
+def _kind_of(spec: str, gd: GameDef) -> tuple[SeatSpec, SeatKind]:
+    """The parsed spec and its kind, with options the kind accepts (not yet their values)."""
     parsed = parse_seat(spec)
     kinds = {k.name: k for k in seat_kinds(gd)}
     kind = kinds.get(parsed.name)
@@ -102,9 +111,7 @@ def check_seat(spec: str, gd: GameDef) -> SeatSpec:
     if unknown:
         accepted = ", ".join(kind.options) if kind.options else "none"
         raise GameError(f"seat '{parsed.name}' has no option '{unknown[0]}' (options: {accepted})")
-    if kind.check is not None:
-        kind.check(_with_defaults(parsed, gd), gd)
-    return parsed
+    return parsed, kind
 
 
 def _with_defaults(parsed: SeatSpec, gd: GameDef) -> SeatSpec:
@@ -122,9 +129,8 @@ def create_agent(spec: str, gd: GameDef, seed: int = 0, seat: int = 0) -> Agent:
     """The agent for a seat of kind `spec` in a game seeded `seed`, its options over the
     game's `seat_options` for that kind (GameError for a kind that has no agent: `human`
     and game bots)."""
-    parsed = check_seat(spec, gd)
-    kind = _KINDS.get(parsed.name)
-    if kind is None or kind.factory is None:
+    parsed, kind = _kind_of(spec, gd)  # (the factory checks the option values as it reads them)
+    if kind.factory is None:
         what = "a game bot, which plays inside the state" if parsed.name in gd.bots else "played by a person"
         raise GameError(f"seat '{parsed.name}' has no agent: it is {what}")
     return kind.factory(_with_defaults(parsed, gd), gd, seed, seat)
