@@ -95,6 +95,13 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
 
 
+def _port(text: str) -> int:
+    value = _int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {value}")
+    return value
+
+
 def _add_rules_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="V",
                         help="play with the game's variant V (repeatable)")
@@ -228,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(p, "seat 1 human, the others random")
     p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
     _add_rules_options(p)
-    add_serve_options(p)
+    add_serve_options(p, _port)
     _add_log_options(p)
 
     p = commands.add_parser("schema", help="the JSON Schema of rule files", formatter_class=_Formatter,

@@ -27,20 +27,10 @@ from interpreter.web.session import Session, start_bots
 Write = Callable[[str], None]
 
 
-def _port(text: str) -> int:
-    """A TCP port for argparse: a whole number from 0 (any free port) to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {port}")
-    return port
-
-
-def add_serve_options(parser: argparse.ArgumentParser) -> None:
-    """The options of `orrery serve` that are about the server (the rest are play's)."""
-    parser.add_argument("--port", type=_port, default=8765, metavar="P", help="port (default 8765; 0: any free port)")
+def add_serve_options(parser: argparse.ArgumentParser, port: Callable[[str], int]) -> None:
+    """The options of `orrery serve` that are about the server (the rest are play's);
+    `port` reads a port as the command line reads its other numbers."""
+    parser.add_argument("--port", type=port, default=8765, metavar="P", help="port (default 8765; 0: any free port)")
     parser.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--no-browser", action="store_true", help="do not open the seats' pages in a browser")
 
