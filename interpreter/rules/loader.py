@@ -178,20 +178,22 @@ def resolve(target: str, want: str = "game") -> Path:
                                         "this folder has no game.yaml or overlay.yaml")])
     entries = bundled_entries()
     kinds = ("game", "example") if want == "game" else ("expansion", "mod")
+    other = None  # the other kind of thing by that name: say how to load it
     for entry in entries:
-        if entry["id"] == target and entry["kind"] in kinds:
-            return Path(entry["path"])
+        if entry["id"] == target:
+            if entry["kind"] in kinds:
+                return Path(entry["path"])
+            other = entry
+    if other is not None:
+        if want == "game":
+            message, hint = (f"'{target}' is an {other['kind']} of '{other['base']}', not a game",
+                             f"load its base game with it: {other['base']} --with {target}")
+        else:
+            message, hint = (f"'{target}' is a bundled {other['kind']}, not an expansion or mod",
+                             f"load it as the game: {target}")
+        raise RuleFileError([Diagnostic(target, 1, 1, "not-found", message, hint=hint)])
     names = [e["id"] for e in entries if e["kind"] in kinds]
     what = "game" if want == "game" else "expansion or mod"
-    for entry in entries:  # the other kind of thing by that name: say how to load it
-        if entry["id"] == target and entry["kind"] not in kinds:
-            if want == "game":
-                message, hint = f"'{target}' is an {entry['kind']} of '{entry['base']}', not a game", \
-                    f"load its base game with it: {entry['base']} --with {target}"
-            else:
-                message, hint = f"'{target}' is a bundled {entry['kind']}, not an expansion or mod", \
-                    f"load it as the game: {target}"
-            raise RuleFileError([Diagnostic(target, 1, 1, "not-found", message, hint=hint)])
     raise RuleFileError([Diagnostic(target, 1, 1, "not-found", f"no bundled {what} '{target}' and no such file",
                                     hint=hint_for(target, names) or f"bundled: {', '.join(names) or 'none'}")])
 
