@@ -82,6 +82,12 @@ def find_column(path: pathlib.Path, needle: str, nth: int = 0) -> tuple[int, int
     return found[nth]
 
 
+def generated_ns(gd: object) -> dict:
+    """A game's namespace of generated code (its listers, values, functions and checks),
+    from a game definition: where a test reads a generated function by its name."""
+    return next(a.lister for a in gd.actions if a.lister is not None).__globals__  # type: ignore[attr-defined]
+
+
 def counter(state: State, name: str, player: int | None = None) -> object:
     """A counter's raw value (whole list for arrays/keyed), straight from the state."""
     cdef = next(c for c in state.gd.counters if c.name == name)

@@ -10,18 +10,13 @@ import json
 import random
 
 import pytest
-from conftest import counter, play, texts, toy
+from conftest import counter, generated_ns, play, texts, toy
 
 from interpreter import load_game
 from interpreter.compile import enumerators
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.runtime.counters import value_of
 from interpreter.runtime.ending import check_end
-
-
-def _namespace(game) -> dict:
-    """The game's namespace of generated code (where its listers, values and checks live)."""
-    return game.definition.actions[0].lister.__globals__
 
 
 def _random_states(game, seeds: int, moves: int):
@@ -47,7 +42,7 @@ def _outcome(fn, state, player) -> tuple:
                                                   ("rocketmen", ["target-jupiter"])], ids=str)
 def test_generated_values_give_the_generic_walks_values(target: str, overlays: list[str]) -> None:
     game = load_game(target, overlays=overlays)
-    ns, gd = _namespace(game), game.definition
+    ns, gd = generated_ns(game.definition), game.definition
     assert gd.values
     compared = 0
     for state in _random_states(game, 3, 150):
@@ -80,7 +75,7 @@ flow: |
 
 def test_generated_end_checks_do_what_the_generic_walk_does(tmp_path) -> None:
     game = toy(tmp_path, ENDS)
-    ns = _namespace(game)
+    ns = generated_ns(game.definition)
     state = game.new_initial_state(2, seed=0)
     seen = set()
     for action in ["up", "up", "stay", "up", "up", "up"]:
@@ -169,13 +164,13 @@ def test_listers_keep_one_action_per_value_within_their_bound(tmp_path, monkeypa
     assert [a.text for a in one] == [f"place {i}" for i in range(9)]
     assert all(a is b for a, b in zip(one, two, strict=True))  # shared, not made again
     # Past the bound, Actions are still right, only not kept.
-    caches = [v for k, v in _namespace(game).items() if k.startswith("_actions") and isinstance(v, dict)]
+    caches = [v for k, v in generated_ns(game.definition).items() if k.startswith("_actions") and isinstance(v, dict)]
     assert caches and all(len(c) <= enumerators.KEPT_ACTIONS for c in caches)
     fresh = load_game("tic-tac-toe")
     monkeypatch.setattr(enumerators, "KEPT_ACTIONS", 2)
     state = fresh.new_initial_state(seed=1)
     assert [a.text for a in state.legal_actions()] == [f"place {i}" for i in range(9)]
-    kept = [v for k, v in _namespace(fresh).items() if k.startswith("_actions") and isinstance(v, dict)]
+    kept = [v for k, v in generated_ns(fresh.definition).items() if k.startswith("_actions") and isinstance(v, dict)]
     assert [len(c) for c in kept] == [2]
     play(state, "place 4")
     assert "place 4" not in [a.text for a in state.legal_actions()]
@@ -285,7 +280,7 @@ flow: |
     take actions main
 """)
     state = game.new_initial_state(3, seed=0)
-    generated = _namespace(game)["_value_of_0"]
+    generated = generated_ns(game.definition)["_value_of_0"]
     mine = [generated(state, p) for p in range(3)]
     assert mine == [value_of(state, 0, p) for p in range(3)]
     assert mine == [1 + 11, 1, max(1 + 11 + 5, 200)]  # the jammer reaches P1 and P3, the lamp its holder

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import play, texts, toy
+from conftest import generated_ns, play, texts, toy
 
 from interpreter.diagnostics import RuleRuntimeError
 
@@ -88,7 +88,7 @@ def test_functions_reading_only_their_own_locals_take_them_as_arguments(tmp_path
 def test_both_forms_give_the_same_answers_in_random_games(tmp_path) -> None:
     game = _game(tmp_path)
     gd = game.definition
-    ns = next(a.lister for a in gd.actions if a.lister is not None).__globals__  # the game's generated names
+    ns = generated_ns(gd)
     table = next(value for name, value in ns.items() if name.startswith("_functions"))
     order = ["worth_of", "hand_worth", "lead", "mine_now", "odd_me", "broken"]  # as written: the table's order
     rng = random.Random(4)

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import counter, play, toy
+from conftest import counter, generated_ns, play, toy
 
 from interpreter import load_game
 from interpreter.diagnostics import RuleFileError
@@ -157,7 +157,7 @@ def _outcome(fn: Any, st: Any, player: Any) -> tuple[Any, ...]:
 
 def test_a_value_asks_once_which_cards_are_in_play_and_gives_the_walks_value(tmp_path):
     game = toy(tmp_path, BANNERS)
-    generated = game.definition.actions[0].lister.__globals__["_value_of_0"]
+    generated = generated_ns(game.definition)["_value_of_0"]
     st = game.new_initial_state(3, seed=1)
     states = [st.clone()]
     for move in ("take plain-banner#1", "pass", "make", "take war-banner#0", "share war-banner#0"):
@@ -187,7 +187,7 @@ def test_this_and_owner_are_python_locals_set_by_their_cards_modifier(tmp_path):
     game = toy(tmp_path, HELD)
     source = dict(game.definition.generated_code)["values.hand_size"]
     assert "env" not in source and "_this, _owner = copy, player" in source and "_owner" in source.split("=", 2)[-1]
-    generated = game.definition.actions[0].lister.__globals__["_value_of_0"]
+    generated = generated_ns(game.definition)["_value_of_0"]
     st = game.new_initial_state(3, seed=1)
     checked = 0
     for move in ("take plain-banner#1", "pass", "make", "take war-banner#0", "share war-banner#0", "pass"):
@@ -237,7 +237,7 @@ flow: |
 def _kept_game(tmp_path: Any) -> tuple[dict[str, Any], Any, list[Any]]:
     """The game's namespace of generated code, a state, and its functions' table."""
     game = toy(tmp_path, KEPT)
-    ns = game.definition.actions[0].lister.__globals__
+    ns = generated_ns(game.definition)
     table = next(v for k, v in ns.items() if k.startswith("_functions"))
     st = game.new_initial_state(2, seed=1)
     play(st, "deal a#0", "deal a#1")  # P1 holds two cards: weight(0) = 2 + 1
@@ -360,7 +360,7 @@ def _reference_read(st: Any, value: Any, field: str) -> Any:
 
 def test_fields_read_inline_give_what_the_general_readers_give(tmp_path):
     game = toy(tmp_path, FIELDS)
-    ns = game.definition.actions[0].lister.__globals__
+    ns = generated_ns(game.definition)
     table = next(v for k, v in ns.items() if k.startswith("_functions"))
     power_of, id_of, shines, powers, ids, top_shines, listed_shines = table
     st = game.new_initial_state(2, seed=1)

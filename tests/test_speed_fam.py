@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import play, toy
+from conftest import generated_ns, play, toy
 
 from interpreter import load_game
 from interpreter.runtime import cards, counters, decisions
@@ -93,7 +93,7 @@ def _outcome(fn: Any, st: Any, player: Any) -> tuple[Any, ...]:
 
 
 def _same_values(st: Any, players: Any = PLAYERS) -> None:
-    ns = st.gd.actions[0].lister.__globals__
+    ns = generated_ns(st.gd)
     for vdef in st.gd.values:
         generated = ns[f"_value_of_{vdef.index}"]
         for player in players:
@@ -120,7 +120,7 @@ def test_values_with_card_modifiers_give_the_walks_value_error_and_work(tmp_path
         _same_values(st)
         for state in (st.clone(), game.state_from_json(st.to_json())):
             _same_values(state, (0, 1, 2))
-        ns = st.gd.actions[0].lister.__globals__
+        ns = generated_ns(st.gd)
         seen.update(_outcome(ns[f"_value_of_{v.index}"], st, p)[0] for v in st.gd.values for p in (0, 1, 2))
         if move == "take war-banner#0":  # P2's war banner: -2 for P1 and P3; P1's plain banner: +2
             assert [counters.value_of(st, 0, p) for p in range(3)] == [5, 5, 3]
@@ -275,7 +275,7 @@ def test_cards_named_in_a_zone_gives_the_zones_cards_in_its_order(tmp_path):
     game = toy(tmp_path, NAMED)
     rng = random.Random(5)
     st = game.new_initial_state(2, seed=5)
-    generated = st.gd.actions[0].lister.__globals__
+    generated = generated_ns(st.gd)
     names = _names(generated["_value_of_0"].__code__)
     assert any(n.startswith("_copies_in_zone") for n in names) and not any(n.startswith("_named") for n in names)
     for _ in range(80):  # cards go to hands and come back on top: the shelf's order changes
@@ -305,7 +305,7 @@ def test_cards_named_in_a_watched_zone_goes_through_it(tmp_path):
     seen: list[int] = []
     st.zones[hand] = _Noting(st.zones[hand], seen)
     by_text = next(v.index for v in st.gd.values if v.name == "by_text")
-    generated = st.gd.actions[0].lister.__globals__[f"_value_of_{by_text}"]
+    generated = generated_ns(st.gd)[f"_value_of_{by_text}"]
     assert generated(st, 0) == [[0, 2], [], []]
     assert seen  # the owner-only zone was read, as the end's showdown needs to know
 
@@ -352,7 +352,7 @@ def _scans(tmp_path: Any) -> tuple[Any, dict[str, Any], Any]:
     game = toy(tmp_path, SCANS)
     st = game.new_initial_state(2, seed=1)
     play(st, "deal a#0", "deal a#1")  # P1 holds two coins, the deck two
-    ns = st.gd.actions[0].lister.__globals__
+    ns = generated_ns(st.gd)
     table = next(v for k, v in ns.items() if k.startswith("_functions"))
     functions = {name: table[i] for i, name in enumerate(["rich", "walks", "held", "heavy", "broken"])}
     return st, functions, ns
