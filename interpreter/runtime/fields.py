@@ -37,7 +37,9 @@ COPIES = {
     # (an empty one, the usual case for some, made without running a comprehension)
     "dicts": "{{k: v.copy() for k, v in s.{a}.items()}} if s.{a} else {{}}",
     "set": "s.{a}.copy()",
-    "frames": "[f.copy() for f in s.{a}] if s.{a} else []",
+    "frames": "[*map(frame_copy, s.{a})]",  # (no comprehension: none run for an empty list)
+    # the action uses of each scope (a comprehension over three keys cost twice this)
+    "scopes": "{{'turn': s.{a}['turn'].copy(), 'round': s.{a}['round'].copy(), 'game': s.{a}['game'].copy()}}",
     "journal": "s.{a}.copy()",  # append-only texts: the copy shares all but the latest few
     "empty": "[]",
     "zero": "0",
@@ -450,7 +452,7 @@ FIELDS: tuple[Field, ...] = (
     Field("active", "share", "active", load=_load_player),
     Field("round_no", "share", "round", load=_load_count("round")),
     Field("turn_no", "share", "turn", load=_load_count("turn")),
-    Field("uses", "dicts", "uses", lambda v: {k: dict(c) for k, c in v.items()}, _load_uses),
+    Field("uses", "scopes", "uses", lambda v: {k: dict(c) for k, c in v.items()}, _load_uses),
     Field("grants", "list", "grants", lambda v: [g.to_json() for g in v], _load_grants),
     Field("ending", "share", "ending", load=_load_ending),
     Field("ending_reason", "share", "ending_reason", load=_load_optional_str("ending reason")),
@@ -482,6 +484,7 @@ def make_clone(cls: type) -> Callable[[Any], Any]:
     lines = ["def clone(s):", "    new = new_state(cls)"]
     lines += [f"    new.{f.attr} = {COPIES[f.copy].format(a=f.attr)}" for f in FIELDS]
     lines.append("    return new")
-    namespace: dict[str, Any] = {"cls": cls, "new_state": object.__new__, "list_copy": list.copy}
+    namespace: dict[str, Any] = {"cls": cls, "new_state": object.__new__, "list_copy": list.copy,
+                                 "frame_copy": Frame.copy}
     exec("\n".join(lines), namespace)  # our own fixed table, never user text
     return namespace["clone"]  # type: ignore[no-any-return]
