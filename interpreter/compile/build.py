@@ -20,6 +20,7 @@ from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
+from interpreter.compile.never import BUILTIN_EVENTS, EVENT_ALIASES, fill_never
 from interpreter.compile.param_values import declared_values
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent
@@ -59,20 +60,6 @@ RESERVED = {
     "repeat", "forever", "while", "turn", "round", "one", "when", "and", "or", "not", "true",
     "false", "none", "top", "bottom", "show",
 }
-BUILTIN_EVENTS = {
-    "changed": ("counter", {"player": "player", "key": "any", "old": "int", "new": "int"}),
-    "entered": ("zone", {"card": "card", "player": "player"}),
-    "left": ("zone", {"card": "card", "player": "player"}),
-    "refill": ("zone", {"player": "player"}),
-    "turn_start": (None, {"player": "player"}),
-    "turn_end": (None, {"player": "player"}),
-    "round_start": (None, {}),
-    "round_end": (None, {}), "game_start": (None, {}),  # game_start: once, after setup
-}
-# docs/format.md and the schema name the refill event `refilled ZONE`; the engine fires
-# it as "refill". Both spellings are accepted in `on:`.
-EVENT_ALIASES = {"refilled": "refill"}
-
 
 class Builder:
     def __init__(self, raw: RawGame, seat_kinds: Mapping[str, tuple[str, ...]]):
@@ -289,6 +276,7 @@ class Builder:
         sym.cards = {cid: i for i, cid in enumerate(self.section("cards"))}
         sym.groups = {str(a.get("during")) for a in self.section("actions").values()}
         sym.bots = set(self.section("bots"))
+        fill_never(sym, data, self.section)
         players_spec = data.get("players") or {}
         sym.min_players = int(players_spec.get("min", 1)) if isinstance(players_spec, dict) else 1
         self.collect_card_fields()

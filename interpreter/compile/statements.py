@@ -439,8 +439,9 @@ class CodeBuilder:
         ask = [f"    if {name}(st, fr):", "        return True"]
         if player is None:  # the player to act, in a game without bots: wait for them here
             suspend = self.const(suspend_for_actions, "suspend_for_actions")
-            ask = ["    if st.gd.bots:", *("    " + line for line in ask),
-                   f"    elif {suspend}(st, fr, st.active, {self.const(wait, 'wait')}):", "        return True"]
+            direct = [f"    if {suspend}(st, fr, st.active, {self.const(wait, 'wait')}):", "        return True"]
+            ask = ["    if st.gd.bots:", *("    " + line for line in ask), "    el" + direct[0].lstrip(), direct[1]] \
+                if self.ctx.symbols.bots else direct
         self.sources[at] = OpSource([f"if env.pop({done!r}, False):", "    pass",  # the decision is made: go on
                                      "else:", f"    fr.pc = {at + 1}", *ask,
                                      f"    if fr.pc != {at + 1}:", "        return False"], waits=True)
@@ -593,41 +594,57 @@ class CodeBuilder:
         refresh, check = self.const(_refresh, "refresh"), check_name(self.ctx.emitter, "turn")
         end = self.const(finish, "finish")
         horizon = self.const(HorizonReached, "HorizonReached")
-        self.emit_src(node, OpSource([
-            "if st.stop_turn is not None and st.turn_no + 1 >= st.stop_turn:", f"    raise {horizon}()",
-            f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
-            "st.uses['turn'] = {}", "if ('turn_start', -1) in st.gd_listens:",
-            f"    {refresh}(st, 'turn_start', _p)"], fires=True), not draws_random(node.player))
+        sym = self.ctx.symbols
+        start = ["if st.stop_turn is not None and st.turn_no + 1 >= st.stop_turn:", f"    raise {horizon}()",
+                 f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
+                 "st.uses['turn'] = {}"]
+        heard = "turn_start" not in sym.unheard
+        if heard:
+            start += ["if ('turn_start', -1) in st.gd_listens:", f"    {refresh}(st, 'turn_start', _p)"]
+        self.emit_src(node, OpSource(start, fires=heard), not draws_random(node.player))
         self.scope_depth += 1
         self.block(node.body)
         self.scope_depth -= 1
         # The turn_end triggers run first, still inside the turn (its player active, its
         # grants on), so what they change counts for the end conditions checked next.
-        self.emit_src(node, OpSource(["if ('turn_end', -1) in st.gd_listens:",
-                                      f"    {refresh}(st, 'turn_end', st.active)"], fires=True))
-        self.emit_src(node, OpSource([
-            "if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']",
-            f"if {check}(st):", "    pass",
-            "elif st.ending == 'turn':", f"    {end}(st, None, st.ending_reason or 'finish-turn')",
-            "else:", f"    st.active = env.pop({saved!r})"], ends=True))
+        # (unheard: an operation that does nothing, so positions in saves stay where they were)
+        self.emit_src(node, OpSource(["if ('turn_end', -1) in st.gd_listens:", f"    {refresh}(st, 'turn_end', "
+                                      "st.active)"], fires=True) if "turn_end" not in sym.unheard else OpSource([]))
+        ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']"]
+        branch = "if"  # (end conditions no rule checks at a turn's end, or that never wait for it: no test)
+        if "turn" not in sym.unchecked:
+            ending += [f"if {check}(st):", "    pass"]
+            branch = "elif"
+        if not sym.nothing_deferred:
+            ending += [f"{branch} st.ending == 'turn':", f"    {end}(st, None, st.ending_reason or 'finish-turn')"]
+            branch = "elif"
+        ending += ["else:", f"    st.active = env.pop({saved!r})"] if branch == "elif" else \
+            [f"st.active = env.pop({saved!r})"]
+        self.emit_src(node, OpSource(ending, ends=branch == "elif"))
 
     def s_Round(self, node: ast.Round) -> None:
         fire_ = self.const(fire, "fire")
-        self.emit_src(node, OpSource([
-            "st.round_no += 1", "st.uses['round'] = {}",
-            "if ('round_start', -1) in st.gd_listens:", f"    {fire_}(st, 'round_start', -1, {{}})"], fires=True))
+        sym = self.ctx.symbols
+        start = ["st.round_no += 1", "st.uses['round'] = {}"]
+        heard = "round_start" not in sym.unheard
+        if heard:
+            start += ["if ('round_start', -1) in st.gd_listens:", f"    {fire_}(st, 'round_start', -1, {{}})"]
+        self.emit_src(node, OpSource(start, fires=heard))
         self.scope_depth += 1
         self.block(node.body)
         self.scope_depth -= 1
         # As for turns: end-of-round hooks run first (also in the game's last round),
         # then the round's end conditions are checked.
-        self.emit_src(node, OpSource([
-            "if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, {{}})"], fires=True))
+        self.emit_src(node, OpSource(["if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, "
+                                      "{})"], fires=True) if "round_end" not in sym.unheard else OpSource([]))
         check, end = check_name(self.ctx.emitter, "round"), self.const(finish, "finish")
-        self.emit_src(node, OpSource([
-            "if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'round']",
-            f"if not {check}(st) and st.ending is not None:",
-            f"    {end}(st, None, st.ending_reason or 'finish-round')"], ends=True))
+        ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'round']"]
+        if not sym.nothing_deferred:
+            test = "st.ending is not None" if "round" in sym.unchecked else f"not {check}(st) and st.ending is not None"
+            ending += [f"if {test}:", f"    {end}(st, None, st.ending_reason or 'finish-round')"]
+        elif "round" not in sym.unchecked:
+            ending += [f"{check}(st)"]
+        self.emit_src(node, OpSource(ending, ends=len(ending) > 2))
 
 
 def _change(st: Any, ci: int, amount: int, slot: int, verb: str) -> None:

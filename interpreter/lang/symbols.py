@@ -63,6 +63,17 @@ class Symbols:
     function_types: dict[str, str] = attrs.field(factory=dict)  # name -> result type, when known
     # procedure -> per parameter, the types its calls pass (filled while compiling)
     call_arg_types: dict[str, list[set[str]]] = attrs.field(factory=dict)
+    # What the rules can never do, known before any effect compiles, so generated code
+    # leaves out tests that would always fail (each costs a look-up at every turn):
+    # the built-in events without a subject that no trigger names ("turn_start", ...),
+    # the check points no end condition is checked at ("action", "turn", "round"), and
+    # whether no end condition finishes the turn or round first (`then: finish_turn`);
+    # and whether the rules have no trigger at all (nothing is ever queued). Filled by
+    # compile/never.py; the defaults claim nothing.
+    unheard: frozenset[str] = frozenset()
+    no_triggers: bool = False
+    unchecked: frozenset[str] = frozenset()
+    nothing_deferred: bool = False
 
     def all_names(self) -> list[str]:
         return [

@@ -354,6 +354,10 @@ def _load_optional_str(what: str) -> Callable[[State, Any], str | None]:
 
 def _load_ending(st: State, value: Any) -> str | None:
     need(value in (None, "turn", "round"), "bad ending")
+    # (only an end condition that finishes the turn or round first sets it; the code
+    # generated for a game without one never reads it)
+    need(value is None or any(end.then == f"finish_{value}" for end in st.gd.ends),
+         f"the game is finishing its {value}, but no end condition of this game does that")
     return value  # type: ignore[no-any-return]
 
 

@@ -1,0 +1,126 @@
+"""Generated turns and rounds leave out the tests of what the rules never do
+(compile/never.py): no trigger names the event, no end condition is checked there or
+finishes the turn first. The operations stay, empty, so positions in saves do not move.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import texts, toy
+
+from interpreter.compile.never import fill_never
+from interpreter.diagnostics import GameError
+from interpreter.lang.symbols import Symbols
+
+GAME = """
+counters:
+  pot: {scope: global, initial: 0}
+  starts: {scope: global, initial: 0}
+actions:
+  add:
+    during: main
+    effect: "set pot to pot + 1"
+    ends: turn
+end:
+  - id: full
+    when: "pot >= 5"
+    check: action
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+"""
+
+
+def test_turns_leave_out_the_tests_of_events_no_trigger_names(tmp_path) -> None:
+    def flow(game) -> str:
+        return "\n".join(source for what, source in game.definition.generated_code if what.startswith("flow"))
+    quiet = toy(tmp_path, GAME)
+    code = flow(quiet)
+    assert "'turn_start', -1" not in code and "'turn_end', -1" not in code and "_check_end_turn(st)" not in code
+    heard = toy(tmp_path, GAME + """
+triggers:
+  starts:
+    on: turn_start
+    effect: "set starts to starts + 1"
+""")
+    code = flow(heard)
+    assert "('turn_start', -1) in st.gd_listens" in code and "'turn_end', -1" not in code
+    state = heard.new_initial_state(2, seed=2)
+    assert state.counters[1] == [1]  # the first turn's start was heard
+    state.apply_action("add")
+    assert state.counters[1] == [2]
+    # the operations left empty keep every position: saves of both games have the same shape
+    assert [len(c.ops) for c in quiet.definition.codes if c.name == "flow"] == \
+        [len(c.ops) for c in heard.definition.codes if c.name == "flow"]
+
+
+def test_never_facts_read_from_the_raw_rules(tmp_path) -> None:
+    def facts(data):
+        sym = Symbols()
+        fill_never(sym, data, lambda name: data.get(name) or {})
+        return sym.unheard, sym.no_triggers, sym.unchecked, sym.nothing_deferred
+
+    assert facts({}) == (frozenset({"turn_start", "turn_end", "round_start", "round_end"}), True,
+                         frozenset({"action", "turn", "round"}), True)
+    data = {"triggers": {"a": {"on": "refilled deck"}, "b": {"on": "round_end"}},
+            "cards": {"x": {"triggers": {"c": {"on": "turn_start"}}}},
+            "end": [{"when": "true", "check": "turn", "then": "finish_round"}]}
+    assert facts(data) == (frozenset({"turn_end", "round_start"}), False, frozenset({"action", "round"}), False)
+    # a trigger without a readable event may be anything: every test stays
+    assert facts({"triggers": {"a": {"on": ""}}})[0] == frozenset()
+    assert facts({"end": "not a list"})[2:] == (frozenset(), False)
+
+
+def test_a_save_finishing_a_turn_in_a_game_that_never_does_is_refused(tmp_path) -> None:
+    game = toy(tmp_path, GAME)
+    data = json.loads(game.new_initial_state(2, seed=1).to_json())
+    data["ending"], data["ending_reason"] = "turn", "full"  # (only `then: finish_turn` sets it)
+    with pytest.raises(GameError, match="no end condition of this game does that"):
+        game.state_from_json(json.dumps(data))
+    assert texts(game.state_from_json(game.new_initial_state(2, seed=1).to_json()))
+
+
+ROUNDS = """
+counters:
+  pot: {scope: global, initial: 0}
+actions:
+  add:
+    during: main
+    effect: "set pot to pot + 1"
+    ends: turn
+end:
+  - id: ENDING
+    when: "pot >= 3"
+    check: CHECK
+    then: THEN
+flow: |
+  repeat forever:
+    round:
+      for each p in players:
+        turn p:
+          take actions main
+"""
+
+
+@pytest.mark.parametrize(("check", "then", "turns"), [
+    ("action", "end", 3),  # at once
+    ("round", "end", 4),  # at the end of the round it happened in (2 players: turns 3 and 4)
+    ("action", "finish_round", 4),  # noticed at once, the round played out
+    ("action", "finish_turn", 3),
+    ("turn", "end", 3),
+])
+def test_end_conditions_are_checked_where_they_say_and_nowhere_else(tmp_path, check, then, turns) -> None:
+    game = toy(tmp_path, ROUNDS.replace("ENDING", f"{check}-{then}").replace("CHECK", check).replace("THEN", then))
+    code = "\n".join(source for what, source in game.definition.generated_code if what.startswith("flow"))
+    assert ("_check_end_round(st)" in code) == (check == "round")
+    assert ("st.ending" in code) == (then != "end")
+    state = game.new_initial_state(2, seed=1)
+    played = 0
+    while not state.is_terminal():
+        state.apply_action("add")
+        played += 1
+    assert played == turns and state.end_reason == f"{check}-{then}"
