@@ -16,6 +16,7 @@ import attrs
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.board_functions import build_boards
 from interpreter.compile.card_defs import build_cards, compile_cost
+from interpreter.compile.direct import compile_direct
 from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
@@ -38,6 +39,7 @@ from interpreter.model import (
     BotDef,
     Code,
     CounterDef,
+    Direct,
     EndDef,
     Expr,
     GameDef,
@@ -71,6 +73,7 @@ class Builder:
         self.sym = Symbols()
         self.codes: list[Code] = []
         self._all_nodes: tuple[list[ast.Node], bool] | None = None
+        self.directs: dict[int, Direct | None] = {}  # action code -> its direct function (compile/direct.py)
         self.emitter = Emitter()  # the namespace of the game's generated code
 
     # ---- reporting -----------------------------------------------------------------
@@ -138,8 +141,11 @@ class Builder:
         self.codes.append(code)
         return code
 
-    def program(self, text: Any, logical: tuple[Any, ...], locals_: dict[str, str], code: Code | None = None) -> int:
-        """Compile effect text into a Code; returns its index (an empty Code on errors)."""
+    def program(self, text: Any, logical: tuple[Any, ...], locals_: dict[str, str], code: Code | None = None,
+                direct: tuple[str, ...] | None = None) -> int:
+        """Compile effect text into a Code; returns its index (an empty Code on errors).
+        With `direct` (an action's parameter names), also its direct function when it
+        can have one (compile/direct.py), kept in `self.directs` by code index."""
         if code is None:
             code = self.new_code(".".join(str(p) for p in logical))
         if not isinstance(text, str):
@@ -154,6 +160,9 @@ class Builder:
             for stmt in stmts:
                 builder.statement(stmt)
             builder.finish()
+            if direct is not None:
+                self.directs[code.index] = compile_direct(self.context(locals_), builder.locate, stmts, direct,
+                                                          ".".join(str(p) for p in logical))
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
         except CompileError as err:
@@ -439,7 +448,8 @@ class Builder:
                 compiled = self.expr(spec["condition"], logical + ("condition",), locals_, "bool")
                 condition = compiled[0] if compiled else None
             cost = compile_cost(self, spec.get("cost"), logical + ("cost",), locals_)
-            code = self.program(spec.get("effect", ""), logical + ("effect",), locals_)
+            code = self.program(spec.get("effect", ""), logical + ("effect",), locals_,
+                                direct=tuple(spec.get("params") or ()))
             self.codes[code].kind = "action"  # its end is where `check: action` ends are checked
             limits = tuple((scope.removeprefix("per_"), int(n)) for scope, n in (spec.get("limit") or {}).items())
             label = str(spec.get("label", aid))
@@ -451,7 +461,8 @@ class Builder:
             action = ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, cost, code,
                                limits, spec.get("ends") == "turn", label, label_parts)
             counters, card_ids = tuple(self.sym.counters.values()), [cid for cid, _ in self.sym.card_specs]
-            result.append(attrs.evolve(action, lister=make_lister(self.emitter, action, counters, card_ids)))
+            result.append(attrs.evolve(action, lister=make_lister(self.emitter, action, counters, card_ids),
+                                       direct=self.directs.get(code)))
         return tuple(result)
 
     def triggers(self) -> dict[tuple[str, int], tuple[TriggerDef, ...]]:

@@ -108,6 +108,16 @@ class CardDef:
 
 
 @attrs.frozen
+class Direct:
+    """An action effect that never waits, as one Python function (compile/direct.py):
+    `run(st, me, *parameter values)` does what its frame would. A rule error is tagged
+    with an index into `wheres`, the statement it came from."""
+
+    run: Callable[..., None]
+    wheres: tuple[Where, ...]
+
+
+@attrs.frozen
 class Param:
     name: str
     domain: Expr
@@ -134,6 +144,8 @@ class ActionDef:
     # Generated: lister(state, player, out) appends the legal instances (None: the
     # generic walk in runtime/decisions.py lists them).
     lister: Callable[[Any, int, list[Any]], None] | None = None
+    # Generated: its effect as one function, when it can never wait (None: a frame).
+    direct: Direct | None = None
 
 
 @attrs.frozen

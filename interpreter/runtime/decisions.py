@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from interpreter.diagnostics import IllegalActionError
-from interpreter.model import ActionDef
+from interpreter.model import ActionDef, Direct
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE, Action, renderer
 from interpreter.runtime.counters import affordable, pay
@@ -354,11 +354,18 @@ def take(st: State, chosen: Action, pending: PendingActions) -> None:
         return
     st.pending = None
     st.legal_cache = None
+    stack = st.stack
+    # An effect that never waits, as one call with no frame (compile/direct.py); not
+    # while a shuffled pile waits to be dealt (explicit chance): reading its top would.
+    if act.direct is not None and not st.unordered:
+        if act.ends:
+            stack[-1].env[pending.done_key] = True
+        _run_direct(st, act.direct, pending.player, values)
+        return
     env = {"me": pending.player}
     if values:
         for param, value in zip(act.params, values, strict=True):
             env[param.name] = value
-    stack = st.stack
     if act.ends:
         stack[-1].env[pending.done_key] = True
     stack.append(Frame(act.code, 0, env))
@@ -366,6 +373,20 @@ def take(st: State, chosen: Action, pending: PendingActions) -> None:
         stack.extend(reversed(st.queue))
         st.queue = []
     run(st)
+
+
+def _run_direct(st: State, direct: Direct, player: int, values: tuple[Any, ...]) -> None:
+    """Run an action's direct effect, then what its frame's end would: the `check:
+    action` ends (while `me` is still the player who acted), then the game runs on. Its
+    work counts in the resolution it starts, as the frame's would (work.py)."""
+    st.work = 0
+    try:
+        direct.run(st, player, *values)
+    except RULE_SLIPS as err:
+        raise rule_error(direct.wheres[getattr(err, ERROR_AT, 0)], err) from None
+    if st.terminal or (st.gd.ends_by_check["action"] and check_end(st, "action", player)):
+        return
+    run(st, fresh=False)
 
 
 def _run_again(st: State) -> None:

@@ -26,12 +26,14 @@ MAX_QUIET_TURNS = 20_000  # turns in a row without a decision (all-bot games)
 MAX_DEPTH = 200  # nested frames: effects calling effects, trigger chains
 
 
-def run(st: State) -> None:
-    """Run until a decision is needed or the game is over."""
+def run(st: State, fresh: bool = True) -> None:
+    """Run until a decision is needed or the game is over. Not `fresh`: the resolution
+    began before the call (an action's direct effect ran), so its work so far counts."""
     stack = st.stack
     codes = st.gd.codes
     budget = STEP_BUDGET
-    st.work = 0  # expressions' work (work.py) is counted per resolution, like the steps
+    if fresh:
+        st.work = 0  # expressions' work (work.py) is counted per resolution, like the steps
     # Games whose seats are all bots make no decision at all: a new turn is progress, so
     # it refills the budget; only a run of MAX_QUIET_TURNS turns with no decision is
     # taken for a game that never ends.
