@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import texts, toy
+from conftest import generated_ns, texts, toy
 
 from interpreter.compile.never import fill_never
 from interpreter.diagnostics import GameError
@@ -124,3 +124,25 @@ def test_end_conditions_are_checked_where_they_say_and_nowhere_else(tmp_path, ch
         state.apply_action("add")
         played += 1
     assert played == turns and state.end_reason == f"{check}-{then}"
+
+
+def _waits(game) -> list:
+    from interpreter.runtime.decisions import ActionWait
+    return [v for v in generated_ns(game.definition).values() if isinstance(v, ActionWait)]
+
+
+def test_each_wait_knows_what_the_rules_settle_before_any_state(tmp_path) -> None:
+    game = toy(tmp_path, GAME)  # an end checked after each action; no bots; `add` always legal
+    (wait,) = _waits(game)
+    assert wait.checks_action and not wait.bots
+    assert wait.fixed is game.definition.fixed_listings["main"]
+    assert [a.text for a in wait.fixed] == ["add"]
+    other = toy(tmp_path, GAME.replace("check: action", "check: turn").replace(
+        'effect: "set pot to pot + 1"', 'condition: "pot < 9"\n    effect: "set pot to pot + 1"') + """
+bots:
+  adder: {choose: first}
+""")
+    (wait,) = _waits(other)
+    assert not wait.checks_action and wait.bots and wait.fixed is None
+    state = other.new_initial_state(2, seed=1, seats=["adder", "random"])  # the bot adds at once
+    assert state.counters[0] == [1] and texts(state) == ["add"]

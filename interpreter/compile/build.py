@@ -353,6 +353,9 @@ class Builder:
         groups: dict[str, tuple[ActionDef, ...]] = {}
         for action in actions:
             groups[action.group] = groups.get(action.group, ()) + (action,)
+        fixed_listings = {g: fixed for g, acts in groups.items() if (fixed := fixed_listing(acts)) is not None}
+        for wait in sym.waits:
+            wait.fixed = fixed_listings.get(wait.group)
         return GameDef(
             id=str(data.get("id")), name=str(data.get("name")), version=str(data.get("version", "")),
             description=str(data.get("description", "")), data_hash=self.raw.data_hash,
@@ -366,7 +369,7 @@ class Builder:
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
             generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options,
             variant_players=self.variant_players(),
-            fixed_listings={g: fixed for g, acts in groups.items() if (fixed := fixed_listing(acts)) is not None})
+            fixed_listings=fixed_listings)
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:

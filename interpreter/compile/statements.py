@@ -413,7 +413,9 @@ class CodeBuilder:
             return
         player = self.chooser(node.player) if node.player is not None else None
         done = self.hidden("done")
-        wait = ActionWait(group, done)
+        sym = self.ctx.symbols
+        wait = ActionWait(group, done, "action" not in sym.unchecked, bool(sym.bots))
+        sym.waits.append(wait)  # (its fixed listing is known when the actions are: build.py)
 
         def take_actions(st: Any, fr: Frame) -> bool:
             if fr.env.pop(done, False):

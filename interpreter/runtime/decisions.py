@@ -44,6 +44,12 @@ class ActionWait:
 
     group: str
     done_key: str
+    # What the rules settle before any state exists (compile/never.py): whether some
+    # end condition is checked after each action, whether the game has bots, and the
+    # listing of the group when it is always the same (filled when the build ends).
+    checks_action: bool = True
+    bots: bool = True
+    fixed: tuple[Action, ...] | None = None
     by_player: dict[int, PendingActions] = attrs.field(factory=dict, repr=False)
 
 
@@ -53,20 +59,19 @@ def suspend_for_actions(st: State, fr: Frame, player: int, wait: ActionWait) -> 
     once, inside the state, by its `choose` rule; its picks go to the game log, not the
     history (the history holds only what the outside world decided, so replays stay
     exact)."""
-    if st.gd.ends_by_check["action"] and check_end(st, "action"):  # most games have no such end
+    if wait.checks_action and check_end(st, "action"):  # most games have no such end
         return True
     pending = wait.by_player.get(player)
     if pending is None:  # the first wait of this player at this statement
         pending = wait.by_player[player] = PendingActions(player, wait.group, wait.done_key)
     st.pending = pending
-    fixed = st.gd.fixed_listings.get(wait.group)  # (group_actions' first step, without its call)
+    fixed = wait.fixed  # (group_actions' first step, without its call)
     st.legal_cache = legal = list(fixed) if fixed is not None else _listed(st, wait.group, player)
     if not legal:
         st.pending = None
         return False
     fr.pc -= 1  # run the `take actions` operation again after the action
-    bots = st.gd.bots
-    bot = bots.get(st.seats[player]) if bots else None
+    bot = st.gd.bots.get(st.seats[player]) if wait.bots else None
     if bot is None:
         return True
     chosen = legal[0] if bot.choose == "first" else legal[randbelow(st, len(legal))]
