@@ -146,3 +146,32 @@ bots:
     assert not wait.checks_action and wait.bots and wait.fixed is None
     state = other.new_initial_state(2, seed=1, seats=["adder", "random"])  # the bot adds at once
     assert state.counters[0] == [1] and texts(state) == ["add"]
+
+
+def test_an_end_condition_reads_me_as_the_active_player_without_a_dictionary(tmp_path) -> None:
+    game = toy(tmp_path, """
+counters:
+  score: {scope: player, initial: 0}
+actions:
+  add:
+    during: main
+    params: {n: "[1, 2]"}
+    effect: "gain n score(me)"
+    ends: turn
+end:
+  - id: reached
+    when: "score(me) >= 3"
+    check: turn
+    winners: "[me]"
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions main
+""")
+    check = next(src for what, src in game.definition.generated_code if what == "end (turn)")
+    assert "env" not in check and "st.active" in check
+    state = game.new_initial_state(2, seed=1)
+    for text in ("add 2", "add 2", "add 1"):  # P1 2, P2 2, P1 3: P1's turn ends the game
+        state.apply_action(text)
+    assert state.is_terminal() and state.winners == [0] and state.end_reason == "reached"
