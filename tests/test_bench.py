@@ -176,3 +176,32 @@ def test_openspiel_names(name: str) -> None:
 
     assert bench.openspiel_name(name) in ("python_kuhn_poker", "kuhn_poker", "python_tic_tac_toe")
     assert bench.openspiel_name("tic-tac-toe") is None
+
+
+def test_the_hand_written_kuhn_floor_plays_the_rule_file_s_game(tmp_path: pathlib.Path) -> None:
+    """bench/kuhn_by_hand.py is a fair floor only if it is the same game: same seed,
+    same deal; same moves, same end and chips."""
+    import random
+
+    import kuhn_by_hand
+    engine = load_game(str(ROOT / "examples" / "kuhn-poker"))
+    hand = kuhn_by_hand.HandGame()
+    rng = random.Random(5)
+    ends = set()
+    for seed in range(60):
+        ours, theirs = engine.new_initial_state(2, seed=seed), hand.new_initial_state(2, seed=seed)
+        assert [z[:] for z in ours.zones] == theirs.zones
+        while not ours.is_terminal():
+            assert [a.text for a in ours.legal_actions()] == [m.text for m in theirs.legal_actions()]
+            text = rng.choice(["pass", "bet"])
+            ours.apply_action(text)
+            theirs.apply_action(kuhn_by_hand.PASS if text == "pass" else kuhn_by_hand.BET)
+        assert theirs.is_terminal() and ours.winners == theirs.winners and ours.counters == theirs.counters
+        assert list(ours.history) == list(theirs.history)
+        ends.add(tuple(ours.counters[2]))
+    assert len(ends) >= 4  # folds and showdowns, both ways
+    with pytest.raises(ValueError):
+        theirs.apply_action(kuhn_by_hand.BET)  # over: nothing is legal
+    done = subprocess.run([sys.executable, str(BENCH / "kuhn_by_hand.py"), "--seconds", "0.2"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "by hand" in done.stdout and "the engine takes x" in done.stdout
