@@ -202,3 +202,24 @@ triggers:
 """)
     assert _direct_ids(game) == set()
     assert _both_ways(game, 3) > 0
+
+
+def test_what_follows_a_direct_effect_may_stop_for_chance_or_fail_as_after_a_frame(tmp_path) -> None:
+    # The flow goes on from the decision in the same call (loop.run_on): a random draw
+    # there is a chance node with explicit chance, and an error is placed in the flow.
+    rolling = GAME.replace("        take actions main\n", "        take actions main\n"
+                           "        set fails to fails + random(0, 1)\n")
+    game = toy(tmp_path, rolling)
+    assert _direct_ids(game) == {"add", "grab", "win", "crash"}
+    for chance in ("seeded", "explicit"):
+        assert sum(_both_ways(game, seed, chance) for seed in range(6)) > 50
+    state = game.new_initial_state(2, seed=3, chance="explicit")
+    state.apply_action(next(a for a in state.legal_actions() if a.text == "add 1"))
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 2  # random(0, 1), in the flow
+    failing = toy(tmp_path, GAME.replace("        take actions main\n", "        take actions main\n"
+                                         "        set fails to 1 / (pot - 1)\n"))
+    fast = failing.new_initial_state(2, seed=1)
+    slow = fast.clone()
+    by_direct = _error_of(fast, next(a for a in fast.legal_actions() if a.text == "add 1"))
+    assert by_direct == _error_of(slow, "add 1")
+    assert "(flow): division by zero" in by_direct

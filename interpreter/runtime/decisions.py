@@ -24,7 +24,7 @@ from interpreter.runtime.actions import DONE, Action, renderer
 from interpreter.runtime.counters import affordable, pay
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
-from interpreter.runtime.loop import ERROR_AT, run
+from interpreter.runtime.loop import ERROR_AT, run, run_on
 from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
 
@@ -391,7 +391,7 @@ def _run_direct(st: State, direct: Direct, player: int, values: tuple[Any, ...])
         raise rule_error(direct.wheres[getattr(err, ERROR_AT, 0)], err) from None
     if st.terminal or (st.gd.ends_by_check["action"] and check_end(st, "action", player)):
         return
-    run(st, fresh=False)
+    run_on(st)
 
 
 def _run_again(st: State) -> None:

@@ -19,6 +19,8 @@ from interpreter.runtime.errors import RULE_SLIPS, rule_error
 ERROR_AT = "_orrery_op"  # set on an error by a fused run of operations: which one raised
 
 if TYPE_CHECKING:
+    from interpreter.model import Where
+    from interpreter.runtime.records import Frame
     from interpreter.runtime.state import State
 
 STEP_BUDGET = 200_000  # operations per resolution (between two decisions)
@@ -83,15 +85,48 @@ def run(st: State, fresh: bool = True) -> None:
             continue
         if st.terminal:
             return
-        if st.queue:
-            queued = st.queue
-            st.queue = []
-            stack.extend(reversed(queued))
-            if len(stack) > MAX_DEPTH:
-                raise RuleRuntimeError(f"trigger chain deeper than {MAX_DEPTH} effects (a trigger that fires "
-                                       "itself?)", code="depth").within(code.wheres[pc])
-        elif len(stack) > MAX_DEPTH:  # calls (procedures, `use`) nest frames too
-            raise RuleRuntimeError(f"effects nested deeper than {MAX_DEPTH} (a procedure that calls "
-                                   "itself?)", code="depth").within(code.wheres[pc])
+        if st.queue or len(stack) > MAX_DEPTH:
+            _push_queued(st, stack, code.wheres[pc])
     if not st.terminal:
         finish(st, None, "flow-ended")
+
+
+def run_on(st: State) -> None:
+    """`run` for a resolution already begun (an action's direct effect ran: its work
+    counts): the top frame's next operation is called at once, without the loop's
+    setup. It is the flow's `take actions`, usually, whose run goes on to the next
+    decision; whatever it leaves (triggers, a pushed frame) the loop takes over."""
+    stack = st.stack
+    fr = stack[-1]
+    code = st.gd.codes[fr.code]
+    pc = fr.pc
+    if pc < len(code.ops):
+        fr.pc = pc + 1
+        try:
+            if code.ops[pc](st, fr):
+                return
+        except NeedChance as need:  # (as in run)
+            fr.pc = getattr(need, ERROR_AT, pc)
+            return
+        except RULE_SLIPS as err:
+            raise rule_error(code.wheres[getattr(err, ERROR_AT, pc)], err) from None
+        if st.terminal:
+            return
+        if st.queue or len(stack) > MAX_DEPTH:
+            _push_queued(st, stack, code.wheres[pc])
+    run(st, fresh=False)
+
+
+def _push_queued(st: State, stack: list[Frame], where: Where) -> None:
+    """After an operation: the effects it triggered go on top (the first queued runs
+    first); a stack too deep is a rule error placed at the operation."""
+    if st.queue:
+        queued = st.queue
+        st.queue = []
+        stack.extend(reversed(queued))
+        if len(stack) > MAX_DEPTH:
+            raise RuleRuntimeError(f"trigger chain deeper than {MAX_DEPTH} effects (a trigger that fires "
+                                   "itself?)", code="depth").within(where)
+    elif len(stack) > MAX_DEPTH:  # calls (procedures, `use`) nest frames too
+        raise RuleRuntimeError(f"effects nested deeper than {MAX_DEPTH} (a procedure that calls "
+                               "itself?)", code="depth").within(where)
