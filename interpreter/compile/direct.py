@@ -28,6 +28,7 @@ from interpreter.compile.fusion import OpSource, draws_random
 from interpreter.compile.pysource import locals_as_names, me_as_name, uses_env
 from interpreter.compile.statements import CodeBuilder, Locator
 from interpreter.lang import ast
+from interpreter.lang.symbols import CompileError
 from interpreter.model import Code, Direct, Where
 from interpreter.runtime.loop import ERROR_AT
 
@@ -60,7 +61,7 @@ def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], par
     writer = _Writer(ctx, locate, params)
     try:
         writer.block(tuple(stmts), "        ")
-    except _NotDirect:
+    except (_NotDirect, CompileError):  # (the frame version reported any error already)
         return None
     em = ctx.emitter
     name = em.fresh("direct")
