@@ -20,7 +20,6 @@ from typing import Any
 import attrs
 
 from interpreter.compile.draws import check_count, deal, draw_op, written_lines
-from interpreter.compile.endings import check_name
 from interpreter.compile.expressions import (
     ME,
     Context,
@@ -38,6 +37,7 @@ from interpreter.compile.expressions import (
 )
 from interpreter.compile.fusion import OpSource, draws_random, fuse, single_op
 from interpreter.compile.templates import compile_template, template_source
+from interpreter.compile.turns import emit_round, emit_turn
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
@@ -50,7 +50,6 @@ from interpreter.runtime.cards import as_cards, create_cards, place_card, remove
 from interpreter.runtime.counters import change_counter, set_counter
 from interpreter.runtime.decisions import ActionWait, suspend_for_actions, suspend_for_choice, unique_choices
 from interpreter.runtime.ending import finish
-from interpreter.runtime.errors import HorizonReached
 from interpreter.runtime.events import fire
 from interpreter.runtime.private import reveal_to, show_to
 from interpreter.runtime.records import STOPPED, Frame, Grant
@@ -592,61 +591,10 @@ class CodeBuilder:
         self.set_src(head, _jump_unless(cond, self.here()), not draws_random(node.condition))
 
     def s_Turn(self, node: ast.Turn) -> None:
-        player, saved = self.src(node.player, "player"), self.hidden("prev")
-        refresh, check = self.const(_refresh, "refresh"), check_name(self.ctx.emitter, "turn")
-        end = self.const(finish, "finish")
-        horizon = self.const(HorizonReached, "HorizonReached")
-        sym = self.ctx.symbols
-        start = ["if st.stop_turn is not None and st.turn_no + 1 >= st.stop_turn:", f"    raise {horizon}()",
-                 f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
-                 "st.uses['turn'] = {}"]
-        heard = "turn_start" not in sym.unheard
-        if heard:
-            start += ["if ('turn_start', -1) in st.gd_listens:", f"    {refresh}(st, 'turn_start', _p)"]
-        self.emit_src(node, OpSource(start, fires=heard), not draws_random(node.player))
-        self.scope_depth += 1
-        self.block(node.body)
-        self.scope_depth -= 1
-        # The turn_end triggers run first, still inside the turn (its player active, its
-        # grants on), so what they change counts for the end conditions checked next.
-        # (unheard: an operation that does nothing, so positions in saves stay where they were)
-        self.emit_src(node, OpSource(["if ('turn_end', -1) in st.gd_listens:", f"    {refresh}(st, 'turn_end', "
-                                      "st.active)"], fires=True) if "turn_end" not in sym.unheard else OpSource([]))
-        ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']"]
-        branch = "if"  # (end conditions no rule checks at a turn's end, or that never wait for it: no test)
-        if "turn" not in sym.unchecked:
-            ending += [f"if {check}(st):", "    pass"]
-            branch = "elif"
-        if not sym.nothing_deferred:
-            ending += [f"{branch} st.ending == 'turn':", f"    {end}(st, None, st.ending_reason or 'finish-turn')"]
-            branch = "elif"
-        ending += ["else:", f"    st.active = env.pop({saved!r})"] if branch == "elif" else \
-            [f"st.active = env.pop({saved!r})"]
-        self.emit_src(node, OpSource(ending, ends=branch == "elif"))
+        emit_turn(self, node)  # (compile/turns.py: the bookkeeping around a turn's body)
 
     def s_Round(self, node: ast.Round) -> None:
-        fire_ = self.const(fire, "fire")
-        sym = self.ctx.symbols
-        start = ["st.round_no += 1", "st.uses['round'] = {}"]
-        heard = "round_start" not in sym.unheard
-        if heard:
-            start += ["if ('round_start', -1) in st.gd_listens:", f"    {fire_}(st, 'round_start', -1, {{}})"]
-        self.emit_src(node, OpSource(start, fires=heard))
-        self.scope_depth += 1
-        self.block(node.body)
-        self.scope_depth -= 1
-        # As for turns: end-of-round hooks run first (also in the game's last round),
-        # then the round's end conditions are checked.
-        self.emit_src(node, OpSource(["if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, "
-                                      "{})"], fires=True) if "round_end" not in sym.unheard else OpSource([]))
-        check, end = check_name(self.ctx.emitter, "round"), self.const(finish, "finish")
-        ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'round']"]
-        if not sym.nothing_deferred:
-            test = "st.ending is not None" if "round" in sym.unchecked else f"not {check}(st) and st.ending is not None"
-            ending += [f"if {test}:", f"    {end}(st, None, st.ending_reason or 'finish-round')"]
-        elif "round" not in sym.unchecked:
-            ending += [f"{check}(st)"]
-        self.emit_src(node, OpSource(ending, ends=len(ending) > 2))
+        emit_round(self, node)
 
 
 def _change(st: Any, ci: int, amount: int, slot: int, verb: str) -> None:
@@ -654,11 +602,6 @@ def _change(st: Any, ci: int, amount: int, slot: int, verb: str) -> None:
     if amount < 0:
         raise RuleRuntimeError(f"cannot {verb} a negative amount ({amount})")
     change_counter(st, ci, slot, amount if verb == "gain" else -amount, verb)
-
-
-def _refresh(st: Any, event: str, player: int) -> None:
-    if (event, -1) in st.gd_listens:
-        fire(st, event, -1, {"player": player})
 
 
 def _placeholder(st: Any, fr: Frame) -> bool:  # replaced by patch() before use

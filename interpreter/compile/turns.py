@@ -1,0 +1,94 @@
+"""The bookkeeping around a `turn P:` or `round:` block, as run-loop operations.
+
+A turn sets the active player and counts the turn, fires turn_start, runs its body,
+fires turn_end, drops the grants that last the turn and checks the end conditions
+checked at a turn's end (or finishes a game waiting for the turn's end), then gives the
+turn back to the player before it. A round does the same with its own counter, events
+and checks. What the rules never do (compile/never.py: no trigger names the event, no
+end condition is checked there) is left out of the generated lines; an unheard
+turn_end or round_end keeps its operation, empty, so positions in saves do not move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.compile.endings import check_name
+from interpreter.compile.fusion import OpSource, draws_random
+from interpreter.lang import ast
+from interpreter.runtime.ending import finish
+from interpreter.runtime.errors import HorizonReached
+from interpreter.runtime.events import fire
+
+if TYPE_CHECKING:
+    from interpreter.compile.statements import CodeBuilder
+
+
+def emit_turn(b: CodeBuilder, node: ast.Turn) -> None:
+    """A `turn P:` block: the turn's start, its body, the turn_end triggers, its end."""
+    player, saved = b.src(node.player, "player"), b.hidden("prev")
+    refresh, check = b.const(_refresh, "refresh"), check_name(b.ctx.emitter, "turn")
+    end = b.const(finish, "finish")
+    horizon = b.const(HorizonReached, "HorizonReached")
+    sym = b.ctx.symbols
+    start = ["if st.stop_turn is not None and st.turn_no + 1 >= st.stop_turn:", f"    raise {horizon}()",
+             f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
+             "st.uses['turn'] = {}"]
+    heard = "turn_start" not in sym.unheard
+    if heard:
+        start += ["if ('turn_start', -1) in st.gd_listens:", f"    {refresh}(st, 'turn_start', _p)"]
+    b.emit_src(node, OpSource(start, fires=heard), not draws_random(node.player))
+    b.scope_depth += 1
+    b.block(node.body)
+    b.scope_depth -= 1
+    # The turn_end triggers run first, still inside the turn (its player active, its
+    # grants on), so what they change counts for the end conditions checked next.
+    # (unheard: an operation that does nothing, so positions in saves stay where they were)
+    heard = "turn_end" not in sym.unheard
+    b.emit_src(node, OpSource(["if ('turn_end', -1) in st.gd_listens:", f"    {refresh}(st, 'turn_end', st.active)"],
+                              fires=True) if heard else OpSource([]))
+    ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']"]
+    branch = "if"  # (tests only of what can happen: an end checked here, one waiting for the turn's end)
+    if "turn" not in sym.unchecked:
+        ending += [f"if {check}(st):", "    pass"]
+        branch = "elif"
+    if not sym.nothing_deferred:
+        ending += [f"{branch} st.ending == 'turn':", f"    {end}(st, None, st.ending_reason or 'finish-turn')"]
+        branch = "elif"
+    ending += ["else:", f"    st.active = env.pop({saved!r})"] if branch == "elif" else \
+        [f"st.active = env.pop({saved!r})"]
+    b.emit_src(node, OpSource(ending, ends=branch == "elif"))
+
+
+def emit_round(b: CodeBuilder, node: ast.Round) -> None:
+    """A `round:` block: the round's start, its body, the round_end triggers, its end."""
+    fire_ = b.const(fire, "fire")
+    sym = b.ctx.symbols
+    start = ["st.round_no += 1", "st.uses['round'] = {}"]
+    heard = "round_start" not in sym.unheard
+    if heard:
+        start += ["if ('round_start', -1) in st.gd_listens:", f"    {fire_}(st, 'round_start', -1, {{}})"]
+    b.emit_src(node, OpSource(start, fires=heard))
+    b.scope_depth += 1
+    b.block(node.body)
+    b.scope_depth -= 1
+    # As for turns: end-of-round hooks run first (also in the game's last round),
+    # then the round's end conditions are checked.
+    heard = "round_end" not in sym.unheard
+    b.emit_src(node, OpSource(["if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, {{}})"],
+                              fires=True) if heard else OpSource([]))
+    check, end = check_name(b.ctx.emitter, "round"), b.const(finish, "finish")
+    ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'round']"]
+    checked = "round" not in sym.unchecked
+    if not sym.nothing_deferred:
+        test = f"not {check}(st) and st.ending is not None" if checked else "st.ending is not None"
+        ending += [f"if {test}:", f"    {end}(st, None, st.ending_reason or 'finish-round')"]
+    elif checked:
+        ending += [f"{check}(st)"]
+    b.emit_src(node, OpSource(ending, ends=checked or not sym.nothing_deferred))
+
+
+def _refresh(st: Any, event: str, player: int) -> None:
+    """Fire a turn's start or end for the triggers listening to it."""
+    if (event, -1) in st.gd_listens:
+        fire(st, event, -1, {"player": player})
