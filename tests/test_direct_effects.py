@@ -193,14 +193,24 @@ def test_a_rule_error_in_a_direct_effect_is_placed_at_its_statement_as_the_frame
     assert "(actions.crash.effect): division by zero" in by_direct
 
 
-def test_a_game_with_a_trigger_keeps_every_action_in_its_frame(tmp_path) -> None:
-    game = toy(tmp_path, GAME + """
+def test_with_triggers_only_effects_that_fire_no_event_are_direct(tmp_path) -> None:
+    # a statement that may fire an event (a counter set, a card moved) could queue a
+    # trigger's effect, which runs before the next statement: that needs the frame
+    game = toy(tmp_path, GAME.replace("actions:\n", """actions:
+  note:
+    during: main
+    condition: "pot == 100"
+    effect: |
+      let x = pot * 2
+      if x > 3:
+        log "noted {x}"
+""", 1) + """
 triggers:
   noticed:
     on: turn_end
     effect: "set fails to fails"
 """)
-    assert _direct_ids(game) == set()
+    assert _direct_ids(game) == {"note"}
     assert _both_ways(game, 3) > 0
 
 
@@ -226,14 +236,16 @@ def test_what_follows_a_direct_effect_may_stop_for_chance_or_fail_as_after_a_fra
 
 
 @pytest.mark.parametrize("name", ["examples/kuhn-poker", "examples/tic-tac-toe", "examples/leduc-poker",
-                                  "examples/breakthrough", "race-to-mars", "rocketmen"])
+                                  "examples/breakthrough", "race-to-mars", "rocketmen", "rocketmen+target-jupiter",
+                                  "for-all-mankind", "examples/star-market"])
 def test_bundled_games_play_the_same_by_actions_and_by_texts(name: str, monkeypatch) -> None:
     """Every bundled game with direct effects taken in play (Goofspiel's bid is direct,
     but a simultaneous pick never goes through `take`), played both ways: listed
     Actions (the direct calls) and their texts (the frames), compared at every step."""
     from interpreter import load_game
     from interpreter.runtime import decisions
-    game = load_game(name)
+    base, _, overlay = name.partition("+")
+    game = load_game(base, overlays=[overlay] if overlay else [])
     calls = []
     real = decisions._run_direct
     monkeypatch.setattr(decisions, "_run_direct", lambda st, *rest: (calls.append(1), real(st, *rest)))

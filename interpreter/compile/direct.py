@@ -6,8 +6,8 @@ the flow. That is what lets an effect stop at a decision and be saved there. An 
 that can never stop needs none of it: when each statement is an if/elif/else or
 compiles to one operation of straight-line source (let, set, gain, move, destroy, end
 game, log...: not a loop, a call, a choice or a closure), none draws random numbers
-(explicit chance may stop for an outcome) and none can queue a trigger (the game has
-none), the compiler also writes the effect as
+(explicit chance may stop for an outcome) and none can queue a trigger (none may fire
+an event, or the game has no triggers), the compiler also writes the effect as
 
     def _direct12(st, _l_me, _l_cell):   # the acting player, then the parameters
 
@@ -53,8 +53,6 @@ def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], par
                    what: str) -> Direct | None:
     """The direct function of an action's effect (see the module docstring), or None.
     `ctx` is a fresh context of the action's locals (`me` and its parameters)."""
-    if not ctx.symbols.no_triggers:
-        return None
     names_ok = all(isinstance(name, str) and _NAME.match(name) for name in params)
     if not names_ok or len(set(params)) != len(params) or "me" in params:
         return None
@@ -127,9 +125,10 @@ class _Writer:
         sources = scratch.sources[first:]
         source = sources[0] if len(sources) == 1 else None
         if source is None or source.waits or source.exits or source.chance or source.targets or \
+                (source.fires and not self.ctx.symbols.no_triggers) or \
                 any(_RETURN.search(line) for line in source.lines):
-            # (a loop, a call, a decision, a random draw, a closure: the frame; `fires`
-            # is fine, nothing is heard in a game without triggers)
+            # (a loop, a call, a decision, a random draw, a closure, or what may queue a
+            # trigger's effect to run next, in a game with triggers: the frame)
             raise _NotDirect
         if isinstance(node, ast.Let):
             if not _NAME.match(node.name):
