@@ -34,19 +34,10 @@ def emit_turn(b: CodeBuilder, node: ast.Turn) -> None:
     start = ["if st.stop_turn is not None and st.turn_no + 1 >= st.stop_turn:", f"    raise {horizon}()",
              f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
              "st.uses['turn'] = {}"]
-    heard = "turn_start" not in sym.unheard
-    if heard:
-        start += ["if ('turn_start', -1) in st.gd_listens:", f"    {refresh}(st, 'turn_start', _p)"]
-    b.emit_src(node, OpSource(start, fires=heard), not draws_random(node.player))
-    b.scope_depth += 1
-    b.block(node.body)
-    b.scope_depth -= 1
     # The turn_end triggers run first, still inside the turn (its player active, its
     # grants on), so what they change counts for the end conditions checked next.
-    # (unheard: an operation that does nothing, so positions in saves stay where they were)
-    heard = "turn_end" not in sym.unheard
-    b.emit_src(node, OpSource(["if ('turn_end', -1) in st.gd_listens:", f"    {refresh}(st, 'turn_end', st.active)"],
-                              fires=True) if heard else OpSource([]))
+    _block(b, node, start, ("turn_start", f"{refresh}(st, 'turn_start', _p)"),
+           ("turn_end", f"{refresh}(st, 'turn_end', st.active)"), not draws_random(node.player))
     ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']"]
     branch = "if"  # (tests only of what can happen: an end checked here, one waiting for the turn's end)
     if "turn" not in sym.unchecked:
@@ -64,19 +55,11 @@ def emit_round(b: CodeBuilder, node: ast.Round) -> None:
     """A `round:` block: the round's start, its body, the round_end triggers, its end."""
     fire_ = b.const(fire, "fire")
     sym = b.ctx.symbols
-    start = ["st.round_no += 1", "st.uses['round'] = {}"]
-    heard = "round_start" not in sym.unheard
-    if heard:
-        start += ["if ('round_start', -1) in st.gd_listens:", f"    {fire_}(st, 'round_start', -1, {{}})"]
-    b.emit_src(node, OpSource(start, fires=heard))
-    b.scope_depth += 1
-    b.block(node.body)
-    b.scope_depth -= 1
     # As for turns: end-of-round hooks run first (also in the game's last round),
     # then the round's end conditions are checked.
-    heard = "round_end" not in sym.unheard
-    b.emit_src(node, OpSource(["if ('round_end', -1) in st.gd_listens:", f"    {fire_}(st, 'round_end', -1, {{}})"],
-                              fires=True) if heard else OpSource([]))
+    _block(b, node, ["st.round_no += 1", "st.uses['round'] = {}"],
+           ("round_start", f"{fire_}(st, 'round_start', -1, {{}})"),
+           ("round_end", f"{fire_}(st, 'round_end', -1, {{}})"))
     check, end = check_name(b.ctx.emitter, "round"), b.const(finish, "finish")
     ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'round']"]
     checked = "round" not in sym.unchecked
@@ -86,6 +69,25 @@ def emit_round(b: CodeBuilder, node: ast.Round) -> None:
     elif checked:
         ending += [f"{check}(st)"]
     b.emit_src(node, OpSource(ending, ends=checked or not sym.nothing_deferred))
+
+
+def _block(b: CodeBuilder, node: ast.Turn | ast.Round, start: list[str], starting: tuple[str, str],
+           ending: tuple[str, str], fusible: bool = True) -> None:
+    """The block's start (`start`, then its event's triggers when some trigger names
+    it: `starting` is the event and the line firing it), its body one scope deeper, and
+    its end event's operation (`ending`), empty when no trigger names it, so positions
+    in saves stay where they were."""
+    unheard = b.ctx.symbols.unheard
+    event, call = starting
+    heard = event not in unheard
+    lines = [*start, f"if ({event!r}, -1) in st.gd_listens:", f"    {call}"] if heard else start
+    b.emit_src(node, OpSource(lines, fires=heard), fusible)
+    b.scope_depth += 1
+    b.block(node.body)
+    b.scope_depth -= 1
+    event, call = ending
+    b.emit_src(node, OpSource([f"if ({event!r}, -1) in st.gd_listens:", f"    {call}"], fires=True)
+               if event not in unheard else OpSource([]))
 
 
 def _refresh(st: Any, event: str, player: int) -> None:
