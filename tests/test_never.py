@@ -1,6 +1,9 @@
-"""Generated turns and rounds leave out the tests of what the rules never do
-(compile/never.py): no trigger names the event, no end condition is checked there or
-finishes the turn first. The operations stay, empty, so positions in saves do not move.
+"""What the rules settle before any state exists (compile/never.py), and the generated
+code that uses it: turns and rounds leave out the tests of what never happens (no
+trigger names the event, no end condition is checked there or finishes the turn first;
+the operations stay, empty, so positions in saves do not move), each `take actions`
+record knows the game's end checks, bots and fixed listing, and end conditions read `me`
+as the active player.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from conftest import generated_ns, texts, toy
 from interpreter.compile.never import fill_never
 from interpreter.diagnostics import GameError
 from interpreter.lang.symbols import Symbols
+from interpreter.runtime.decisions import ActionWait
 
 GAME = """
 counters:
@@ -127,7 +131,6 @@ def test_end_conditions_are_checked_where_they_say_and_nowhere_else(tmp_path, ch
 
 
 def _waits(game) -> list:
-    from interpreter.runtime.decisions import ActionWait
     return [v for v in generated_ns(game.definition).values() if isinstance(v, ActionWait)]
 
 
