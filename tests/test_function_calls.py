@@ -141,3 +141,15 @@ def test_the_acting_player_read_becomes_a_name_and_a_literal_spelling_it_stays()
     spelled = repr(f"x {ME}")  # generated code writes text literals with repr
     source = f"f({ME}, {spelled}) + g.{ME} + {ME}"
     assert me_as_name(source, "_l_me") == f"f(_l_me, {spelled}) + g.{ME} + _l_me"
+
+
+def test_env_free_writes_every_named_local_as_its_name_or_gives_none() -> None:
+    from interpreter.compile.expressions import ME
+    from interpreter.compile.pysource import env_free
+
+    names = {"me": "_l_me", "c": "_l_c"}
+    assert env_free(f"env['c'] + {ME} + env['me']", names) == "_l_c + _l_me + _l_me"
+    assert env_free("f(st, env)", names) is None  # the whole env
+    assert env_free("env['d'] + 1", names) is None  # a local not named
+    assert env_free(f"{ME}", {"c": "_l_c"}) is None  # `me` not named: its read stays in env
+    assert env_free("'env[1]' + env['c']", names) == "'env[1]' + _l_c"  # a literal spelling env stays

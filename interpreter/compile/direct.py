@@ -25,14 +25,13 @@ from collections.abc import Sequence
 
 from interpreter.compile.expressions import Context
 from interpreter.compile.fusion import OpSource, draws_random
-from interpreter.compile.pysource import locals_as_names, me_as_name, uses_env
+from interpreter.compile.pysource import PYTHON_NAME, env_free
 from interpreter.compile.statements import CodeBuilder, Locator
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError
 from interpreter.model import Code, Direct, Where
 from interpreter.runtime.loop import ERROR_AT
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _FRAME = re.compile(r"(?<![\w.])fr(?!\w)")  # the frame: a direct function has none
 _RETURN = re.compile(r"(?<![\w.])return(?!\w)")  # a statement leaving its run early would leave the effect
 
@@ -53,7 +52,7 @@ def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], par
                    what: str) -> Direct | None:
     """The direct function of an action's effect (see the module docstring), or None.
     `ctx` is a fresh context of the action's locals (`me` and its parameters)."""
-    names_ok = all(isinstance(name, str) and _NAME.match(name) for name in params)
+    names_ok = all(isinstance(name, str) and PYTHON_NAME.match(name) for name in params)
     if not names_ok or len(set(params)) != len(params) or "me" in params:
         return None
     writer = _Writer(ctx, locate, params)
@@ -131,7 +130,7 @@ class _Writer:
             # trigger's effect to run next, in a game with triggers: the frame)
             raise _NotDirect
         if isinstance(node, ast.Let):
-            if not _NAME.match(node.name):
+            if not PYTHON_NAME.match(node.name):
                 raise _NotDirect
             self.names[node.name] = f"_l_{node.name}"
         self.at(node, pad)
@@ -141,8 +140,8 @@ class _Writer:
 
     def python(self, source: str) -> str:
         """Generated source with its locals as Python names; none may stay in `env`."""
-        out = locals_as_names(me_as_name(source, "_l_me"), self.names)
-        if uses_env(out) or _FRAME.search(out):
+        out = env_free(source, self.names)
+        if out is None or _FRAME.search(out):
             raise _NotDirect
         return out
 

@@ -22,19 +22,17 @@ same expressions in the same order, without a dictionary made and read per call.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from interpreter.compile.pysource import locals_as_names, me_as_name, uses_env
+from interpreter.compile.pysource import PYTHON_NAME, env_free
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 
 if TYPE_CHECKING:
     from interpreter.compile.build import Builder
 
-NAME = re.compile(r"[a-z_][a-z0-9_]*\Z", re.IGNORECASE)
 
 
 def texts_of(spec: dict[str, Any]) -> list[Any]:
@@ -120,16 +118,16 @@ def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: Compil
     locals read as Python names; None when its body reads `env` otherwise (a local it
     was not given, or the whole env), or its names cannot be Python's."""
     names = ("me", *params, *(local for local, _ in compiled.lets))
-    if len(set(names)) != len(names) or not all(isinstance(n, str) and NAME.match(n) for n in names):
+    if len(set(names)) != len(names) or not all(isinstance(n, str) and PYTHON_NAME.match(n) for n in names):
         return None
     em = b.emitter
     as_names = {n: f"_l_{n}" for n in names}
     written = []
     for source in [*(em.inline(f, "let") for _, f in compiled.lets), em.inline(compiled.value, "value")]:
-        source = locals_as_names(me_as_name(source, "_l_me"), as_names)  # (a call always passes `me`)
-        if uses_env(source):
+        free = env_free(source, as_names)  # (a call always passes `me`)
+        if free is None:
             return None
-        written.append(source)
+        written.append(free)
     fname = em.fresh("fn")
     lines = [f"def {fname}(st, {', '.join(as_names[n] for n in ('me', *params))}):"]
     lines += [f"    {as_names[local]} = {src}" for (local, _), src in zip(compiled.lets, written, strict=False)]
@@ -152,7 +150,7 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
     bound: list[tuple[str, Any]] = []
     for local, text in lets.items():
         where = ("functions", name, "let", local)
-        if not isinstance(local, str) or not NAME.match(local) or local in reserved:
+        if not isinstance(local, str) or not PYTHON_NAME.match(local) or local in reserved:
             b.error(where, "bad-name", f"'{local}' cannot name a local: use letters, digits and _, "
                     "not a word of the effect language", key=True)
             return None

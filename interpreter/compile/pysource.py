@@ -157,3 +157,16 @@ def me_as_name(source: str, name: str) -> str:
 def uses_env(source: str) -> bool:
     """Whether generated source uses the dictionary `env` (outside its text literals)."""
     return any(m.group(0) == "env" for m in _LITERAL_OR_ENV.finditer(source))
+
+
+def env_free(source: str, names: Mapping[str, str]) -> str | None:
+    """`source` with its reads of the locals in `names` written as those Python names
+    (`locals_as_names`; the acting player's `env.get` read too, when `me` is one of them:
+    `me_as_name`), or None when it still uses `env` (a local not named, the whole env)."""
+    if "me" in names:
+        source = me_as_name(source, names["me"])
+    source = locals_as_names(source, names)
+    return None if uses_env(source) else source
+
+
+PYTHON_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # a name Python takes as an identifier

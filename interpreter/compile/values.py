@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from interpreter.compile.pysource import Emitter, locals_as_names, me_as_name, uses_env
+from interpreter.compile.pysource import Emitter, env_free
 from interpreter.model import ValueDef
 from interpreter.runtime.cards import holders, live_cards
 from interpreter.runtime.counters import value_of
@@ -116,7 +116,7 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
         # names), after its lines set them.
         body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in _HELD_LOCALS))
         if body is None:
-            body = _env_read("\n".join(_held_as_locals(line) for line in lines[1:]), _AS_LOCALS)
+            body = env_free("\n".join(_held_as_locals(line) for line in lines[1:]), _AS_LOCALS)
         lines = lines if body is None else body.split("\n")
         em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
 
@@ -125,7 +125,7 @@ def _reaches_source(em: Emitter, reach: Callable[[Any, Any], Any]) -> str:
     """Whether a card's `applies_to` holds for `player`, the `copy` and its `holder`:
     the expression over those locals, or (reading anything else) a call with its env."""
     body = em.inline(reach, "reach")
-    inline = _env_read(body, {"p": "player", "me": "player", "this": "copy", "owner": "holder"})
+    inline = env_free(body, {"p": "player", "me": "player", "this": "copy", "owner": "holder"})
     if inline is not None:
         return inline
     return f"{em.const(reach, 'reach')}(st, {{'p': player, 'me': player, 'this': copy, 'owner': holder}})"
@@ -140,13 +140,5 @@ def _held_as_locals(line: str) -> str:
 def _player_only(source: str) -> str | None:
     """`source` with its reads of env['p'] and env['me'] made reads of `player`, or None
     when it uses `env` otherwise."""
-    return _env_read(source, {"p": "player", "me": "player"})
+    return env_free(source, {"p": "player", "me": "player"})
 
-
-def _env_read(source: str, names: Mapping[str, str]) -> str | None:
-    """`source` with its reads of env['KEY'] made reads of the Python name `names[KEY]`,
-    or None when it uses `env` otherwise."""
-    if "me" in names:  # a value's locals always hold `me`: its player
-        source = me_as_name(source, names["me"])
-    source = locals_as_names(source, names)
-    return None if uses_env(source) else source
