@@ -329,7 +329,9 @@ def apply(st: State, action: Action | str) -> None:
     st.history.append(chosen.text)
     if isinstance(st.pending, PendingChance):
         chance.apply_outcome(st, chosen)
-        _run_again(st)
+        # the operation that asked runs again, taking the answers given so far in order
+        st.chance_pos = 0
+        run_on(st, fresh=True)
         return
     waiting = st.stack[-1]
     try:
@@ -360,19 +362,17 @@ def take(st: State, chosen: Action, pending: PendingActions) -> None:
     st.pending = None
     st.legal_cache = None
     stack = st.stack
+    if act.ends:
+        stack[-1].env[pending.done_key] = True
     # An effect that never waits, as one call with no frame (compile/direct.py); not
     # while a shuffled pile waits to be dealt (explicit chance): reading its top would.
     if act.direct is not None and not st.unordered:
-        if act.ends:
-            stack[-1].env[pending.done_key] = True
         _run_direct(st, act.direct, pending.player, values)
         return
     env = {"me": pending.player}
     if values:
         for param, value in zip(act.params, values, strict=True):
             env[param.name] = value
-    if act.ends:
-        stack[-1].env[pending.done_key] = True
     stack.append(Frame(act.code, 0, env))
     if st.queue:  # (as in _perform: nothing is queued while a state waits)
         stack.extend(reversed(st.queue))
@@ -392,32 +392,6 @@ def _run_direct(st: State, direct: Direct, player: int, values: tuple[Any, ...])
     if st.terminal or (st.gd.ends_by_check["action"] and check_end(st, "action", player)):
         return
     run_on(st)
-
-
-def _run_again(st: State) -> None:
-    """After a chance outcome: run the operation that asked for it again (it takes the
-    answers given so far, in order), then go on as the run loop does after an
-    operation: push the effects it triggered, and run."""
-    fr = st.stack[-1]
-    code = st.gd.codes[fr.code]
-    pc = fr.pc
-    fr.pc = pc + 1
-    st.chance_pos = 0
-    try:
-        waits = code.ops[pc](st, fr)
-    except chance.NeedChance as need:  # another outcome is needed: the state waits for it
-        fr.pc = getattr(need, ERROR_AT, pc)
-        return
-    except RULE_SLIPS as err:
-        raise rule_error(code.wheres[getattr(err, ERROR_AT, pc)], err) from None
-    if st.chance_answers:
-        st.chance_answers = []  # the operation has run to its end: its answers are used
-    if waits or st.terminal:
-        return
-    if st.queue:
-        st.stack.extend(reversed(st.queue))
-        st.queue = []
-    run(st)
 
 
 def _perform(st: State, chosen: Action) -> None:

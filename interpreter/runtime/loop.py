@@ -91,11 +91,12 @@ def run(st: State, fresh: bool = True) -> None:
         finish(st, None, "flow-ended")
 
 
-def run_on(st: State) -> None:
-    """`run` for a resolution already begun (an action's direct effect ran: its work
-    counts): the top frame's next operation is called at once, without the loop's
-    setup. It is the flow's `take actions`, usually, whose run goes on to the next
-    decision; whatever it leaves (triggers, a pushed frame) the loop takes over."""
+def run_on(st: State, fresh: bool = False) -> None:
+    """The top frame's next operation called at once, as one step of the loop, then
+    `run`. After an action's direct effect (not `fresh`: its work counts) it is the
+    flow's `take actions`, whose run goes on to the next decision; after a chance
+    outcome, the operation that asked, which takes the answers given so far. Whatever
+    it leaves (triggers, a pushed frame) the loop takes over."""
     stack = st.stack
     fr = stack[-1]
     code = st.gd.codes[fr.code]
@@ -103,18 +104,19 @@ def run_on(st: State) -> None:
     if pc < len(code.ops):
         fr.pc = pc + 1
         try:
-            if code.ops[pc](st, fr):
-                return
-        except NeedChance as need:  # (as in run)
+            waits = code.ops[pc](st, fr)
+        except NeedChance as need:  # (as in run: another outcome is needed, the state waits for it)
             fr.pc = getattr(need, ERROR_AT, pc)
             return
         except RULE_SLIPS as err:
             raise rule_error(code.wheres[getattr(err, ERROR_AT, pc)], err) from None
-        if st.terminal:
+        if st.chance_answers:
+            st.chance_answers = []  # the operation ran to its end: the answers it took are used
+        if waits or st.terminal:
             return
         if st.queue or len(stack) > MAX_DEPTH:
             _push_queued(st, stack, code.wheres[pc])
-    run(st, fresh=False)
+    run(st, fresh)
 
 
 def _push_queued(st: State, stack: list[Frame], where: Where) -> None:
