@@ -82,11 +82,9 @@ class _Writer:
 
     def block(self, stmts: tuple[ast.Node, ...], pad: str) -> None:
         before = len(self.lines)
-        saved = dict(self.ctx.locals)  # (a block's locals end with it, as CodeBuilder.block)
-        for node in stmts:
-            self.statement(node, pad)
-        self.ctx.locals.clear()
-        self.ctx.locals.update(saved)
+        with self.ctx.block():
+            for node in stmts:
+                self.statement(node, pad)
         if len(self.lines) == before:
             self.lines.append(pad + "pass")
 

@@ -14,8 +14,9 @@ statement compiler and the builder, which call the functions directly.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -68,6 +69,15 @@ class Context:
 
     def const(self, value: Any, stem: str = "k") -> str:
         return self.emitter.const(value, stem)
+
+    @contextlib.contextmanager
+    def block(self) -> Iterator[None]:
+        """A block of statements: the locals it declares end with it (the checker stays
+        honest about scope)."""
+        saved = dict(self.locals)
+        yield
+        self.locals.clear()
+        self.locals.update(saved)
 
 
 def yields_seats(node: ast.Node) -> bool:

@@ -134,13 +134,9 @@ class CodeBuilder:
         self.sources[at] = None
 
     def block(self, stmts: tuple[ast.Node, ...]) -> None:
-        saved = dict(self.ctx.locals)
-        for stmt in stmts:
-            self.statement(stmt)
-        # Locals declared in a block stay visible after it in the text only if declared
-        # before; restoring keeps the checker honest about scope.
-        self.ctx.locals.clear()
-        self.ctx.locals.update(saved)
+        with self.ctx.block():
+            for stmt in stmts:
+                self.statement(stmt)
 
     def statement(self, node: ast.Node) -> None:
         method = getattr(self, "s_" + type(node).__name__, None)
