@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.lang.symbols import Symbols
+from interpreter.model import CHECK_POINTS
 
 BUILTIN_EVENTS = {
     "changed": ("counter", {"player": "player", "key": "any", "old": "int", "new": "int"}),
@@ -28,8 +29,6 @@ BUILTIN_EVENTS = {
 # docs/format.md and the schema name the refill event `refilled ZONE`; the engine fires
 # it as "refill". Both spellings are accepted in `on:`.
 EVENT_ALIASES = {"refilled": "refill"}
-
-CHECK_POINTS = ("action", "turn", "round")
 
 
 def fill_never(sym: Symbols, data: dict[str, Any], section: Callable[[str], dict[str, Any]]) -> None:

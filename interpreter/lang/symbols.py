@@ -72,10 +72,10 @@ class Symbols:
     # compile/never.py; the defaults claim nothing.
     unheard: frozenset[str] = frozenset()
     no_triggers: bool = False
-    # The wait records of the `take actions` statements compiled (decisions.ActionWait).
-    waits: list[Any] = attrs.field(factory=list)
     unchecked: frozenset[str] = frozenset()
     nothing_deferred: bool = False
+    # The wait records of the `take actions` statements compiled (decisions.ActionWait).
+    waits: list[Any] = attrs.field(factory=list)
 
     def all_names(self) -> list[str]:
         return [

@@ -7,6 +7,7 @@ every stage imports `from interpreter.model import GameDef`.
 """
 
 from interpreter.model.definitions import (
+    CHECK_POINTS,
     SCOPES,
     VISIBILITY,
     ActionDef,
@@ -34,6 +35,7 @@ from interpreter.model.definitions import (
 )
 
 __all__ = [
+    "CHECK_POINTS",
     "SCOPES",
     "VISIBILITY",
     "ActionDef",

@@ -20,6 +20,7 @@ Op = Callable[[Any, Any], bool]  # (state, frame) -> waits for a decision
 
 SCOPES = ("player", "global")
 VISIBILITY = ("all", "owner", "none")
+CHECK_POINTS = ("action", "turn", "round")  # where end conditions are checked (`check:`)
 
 
 @attrs.frozen
@@ -299,4 +300,4 @@ class GameDef:
 
     @ends_by_check.default
     def _ends_by_check(self) -> dict[str, tuple[EndDef, ...]]:
-        return {check: tuple(end for end in self.ends if end.check == check) for check in ("action", "turn", "round")}
+        return {check: tuple(end for end in self.ends if end.check == check) for check in CHECK_POINTS}
