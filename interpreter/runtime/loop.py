@@ -110,8 +110,10 @@ def run_on(st: State, fresh: bool = False) -> None:
             return
         except RULE_SLIPS as err:
             raise rule_error(code.wheres[getattr(err, ERROR_AT, pc)], err) from None
-        if st.chance_answers:
-            st.chance_answers = []  # the operation ran to its end: the answers it took are used
+        # The operation ran to its end: the answers it took are used. (Only after a chance
+        # outcome, `fresh`, are there any: not tested on the way from a direct effect.)
+        if fresh and st.chance_answers:
+            st.chance_answers = []
         if waits or st.terminal:
             return
         if st.queue or len(stack) > MAX_DEPTH:
