@@ -136,10 +136,14 @@ class RuleRuntimeError(GameError):
 
     def within(self, where: object) -> RuleRuntimeError:
         """The same error seen from an outer place: a rule-file place (anything with
-        path, line, column and what) locates it if it is not located yet; any other
+        path, line, column and what) locates it if it is not located yet, and leaves
+        it as it is if it is (the innermost place is the rule that failed: a procedure
+        run directly inside its caller's statement, compile/direct.py); any other
         place (a phrase) is added to its context."""
         path = getattr(where, "path", None)
-        if path is not None and not self.located:
+        if path is not None:
+            if self.located:
+                return self
             return RuleRuntimeError(self.message, code=self.code, path=str(path), line=int(getattr(where, "line", 0)),
                                     column=int(getattr(where, "column", 0)), what=getattr(where, "what", None),
                                     context=self.context)

@@ -98,8 +98,9 @@ def _direct_ids(game) -> set[str]:
 def test_effects_that_never_wait_get_a_direct_function_and_the_rest_keep_their_frame(tmp_path) -> None:
     game = toy(tmp_path, GAME)
     # roll draws a random number (with explicit chance it may stop for an outcome),
-    # spread loops (its frame counts the steps), ask waits for a choice
-    assert _direct_ids(game) == {"add", "grab", "win", "crash"}
+    # ask waits for a choice; spread's loop is a Python loop, its list charged to the
+    # work meter
+    assert _direct_ids(game) == {"add", "grab", "win", "crash", "spread"}
     listing = dict(game.definition.generated_code)
     source = listing["actions.add.effect (direct: no frame, locals as names)"]
     assert source.startswith("def _direct") and "(st, _l_me, _l_n):" in source
@@ -193,9 +194,11 @@ def test_a_rule_error_in_a_direct_effect_is_placed_at_its_statement_as_the_frame
     assert "(actions.crash.effect): division by zero" in by_direct
 
 
-def test_with_triggers_only_effects_that_fire_no_event_are_direct(tmp_path) -> None:
-    # a statement that may fire an event (a counter set, a card moved) could queue a
-    # trigger's effect, which runs before the next statement: that needs the frame
+def test_with_triggers_only_effects_that_fire_no_event_heard_are_direct(tmp_path) -> None:
+    # a statement that may fire an event some trigger listens to (score changed, a card
+    # entering a hand) could queue the trigger's effect, which runs before the next
+    # statement: that needs the frame. Setting `pot` or `fails`, which no trigger
+    # names, fires nothing.
     game = toy(tmp_path, GAME.replace("actions:\n", """actions:
   note:
     during: main
@@ -207,10 +210,22 @@ def test_with_triggers_only_effects_that_fire_no_event_are_direct(tmp_path) -> N
 """, 1) + """
 triggers:
   noticed:
+    on: changed score
+    effect: "set fails to fails"
+  kept:
+    on: entered hand
+    effect: "log \\"kept\\""
+""")
+    assert _direct_ids(game) == {"note", "win", "crash"}
+    assert _both_ways(game, 3) > 0
+    # a trigger on turn_end hears no counter or card: every effect that qualifies is direct
+    game = toy(tmp_path, GAME + """
+triggers:
+  noticed:
     on: turn_end
     effect: "set fails to fails"
 """)
-    assert _direct_ids(game) == {"note"}
+    assert _direct_ids(game) == {"add", "grab", "win", "crash", "spread"}
     assert _both_ways(game, 3) > 0
 
 
@@ -220,7 +235,7 @@ def test_what_follows_a_direct_effect_may_stop_for_chance_or_fail_as_after_a_fra
     rolling = GAME.replace("        take actions main\n", "        take actions main\n"
                            "        set fails to fails + random(0, 1)\n")
     game = toy(tmp_path, rolling)
-    assert _direct_ids(game) == {"add", "grab", "win", "crash"}
+    assert _direct_ids(game) == {"add", "grab", "win", "crash", "spread"}
     for chance in ("seeded", "explicit"):
         assert sum(_both_ways(game, seed, chance) for seed in range(6)) > 50
     state = game.new_initial_state(2, seed=3, chance="explicit")

@@ -79,6 +79,34 @@ def test_never_facts_read_from_the_raw_rules(tmp_path) -> None:
     assert facts({"end": "not a list"})[2:] == (frozenset(), False)
 
 
+def test_counter_and_card_events_no_trigger_names_are_never_fired(tmp_path) -> None:
+    def heard(data):
+        sym = Symbols()
+        fill_never(sym, data, lambda name: data.get(name) or {})
+        return sym
+    sym = heard({"triggers": {"a": {"on": "changed vp"}}, "cards": {"x": {"triggers": {"c": {"on": "entered hand"}}}}})
+    assert sym.may_hear("changed", "vp") and not sym.may_hear("changed", "coins")
+    assert sym.may_hear("entered") and not sym.may_hear("left") and not sym.may_hear("refill")
+    assert heard({"triggers": {"a": {"on": "refilled deck"}}}).may_hear("refill")  # (the format's spelling)
+    unreadable = heard({"triggers": {"a": {"on": ""}, "b": {"on": "changed vp"}}})
+    assert unreadable.may_hear("changed", "coins") and unreadable.may_hear("left")
+    assert Symbols().may_hear("left")  # (the defaults claim nothing)
+    # A set of a counter no trigger names is not followed by a test of the queue; a
+    # heard one is (its trigger's effect runs before the next statement).
+    game = toy(tmp_path, GAME.replace("effect: \"set pot to pot + 1\"",
+                                      "effect: |\n      set starts to 1\n      set pot to pot + 1") + """
+triggers:
+  counted:
+    on: changed pot
+    effect: "set starts to starts + 10"
+""")
+    source = dict(game.definition.generated_code)["actions.add.effect (operations 0-1)"]
+    assert source.count("if st.queue:") == 1 and source.index("if st.queue:") > source.index("st.counters[0]")
+    state = game.new_initial_state(2, seed=1)
+    state.apply_action("add")
+    assert state.counters[1] == [11]  # starts: set to 1, then the trigger on pot added 10
+
+
 def test_a_save_finishing_a_turn_in_a_game_that_never_does_is_refused(tmp_path) -> None:
     game = toy(tmp_path, GAME)
     data = json.loads(game.new_initial_state(2, seed=1).to_json())

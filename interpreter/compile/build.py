@@ -16,7 +16,7 @@ import attrs
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.board_functions import build_boards
 from interpreter.compile.card_defs import build_cards, compile_cost
-from interpreter.compile.direct import compile_direct
+from interpreter.compile.direct import callees_first, compile_direct
 from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
@@ -26,7 +26,7 @@ from interpreter.compile.param_values import declared_values
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent
 from interpreter.compile.seat_rules import build_seat_rules
-from interpreter.compile.statements import CodeBuilder
+from interpreter.compile.statements import CodeBuilder, procedure_alias
 from interpreter.compile.templates import compile_template
 from interpreter.compile.values import define_values
 from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
@@ -73,7 +73,8 @@ class Builder:
         self.sym = Symbols()
         self.codes: list[Code] = []
         self._all_nodes: tuple[list[ast.Node], bool] | None = None
-        self.directs: dict[int, Direct | None] = {}  # action code -> its direct function (compile/direct.py)
+        self.directs: dict[int, Direct | None] = {}  # code -> its direct function (compile/direct.py)
+        self.recursive: frozenset[str] = frozenset()  # procedures that may call themselves: never direct
         self.emitter = Emitter()  # the namespace of the game's generated code
 
     # ---- reporting -----------------------------------------------------------------
@@ -168,6 +169,16 @@ class Builder:
         except CompileError as err:
             self.text_error(logical, err.line, err.column + shift, err.code, err.message, err.hint, err.width)
         return code.index
+
+    def procedure(self, name: str, locals_: dict[str, str]) -> None:
+        """Compile a procedure's effect into its Code, and bind its call sites' name
+        for its direct function (compile/direct.py) to it, or to None."""
+        info = self.sym.procedures[name]
+        spec = self.section("procedures")[name]
+        self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_, self.codes[info.code],
+                     direct=None if name in self.recursive else info.params)
+        direct = self.directs.get(info.code)
+        self.emitter.ns[procedure_alias(info.code)] = None if direct is None else direct.run
 
     # ---- the sections ----------------------------------------------------------------
 
@@ -308,6 +319,7 @@ class Builder:
         for name, spec in self.section("procedures").items():
             code = self.new_code(f"procedures.{name}")
             sym.procedures[name] = ProcInfo(name, tuple(spec.get("params", ())), code.index)
+            self.emitter.ns[procedure_alias(code.index)] = None  # (its direct function, if it gets one)
 
         for i, (name, spec) in enumerate(self.section("functions").items()):
             sym.functions[name] = ProcInfo(name, tuple(spec.get("params", ())), i)
@@ -317,10 +329,10 @@ class Builder:
         self.functions()
         modifiers = self.modifiers(mod_specs, value_specs)
         values = self.values(value_specs, modifiers)
-        for name, spec in self.section("procedures").items():
-            locals_ = {p: "any" for p in spec.get("params", ())}
-            self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_,
-                         self.codes[sym.procedures[name].code])
+        order, self.recursive = callees_first({name: spec.get("effect", "")
+                                               for name, spec in self.section("procedures").items()})
+        for name in order:
+            self.procedure(name, {p: "any" for p in self.section("procedures")[name].get("params", ())})
         cards = build_cards(self)
         define_values(self.emitter, values, {c.index: c.applies_to for c in cards if c.applies_to is not None})
         actions = self.actions()

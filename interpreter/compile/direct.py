@@ -1,39 +1,100 @@
-"""Action effects that can never wait, compiled as one plain Python function.
+"""Effects that can never wait, compiled as one plain Python function.
 
-An action's effect normally runs as a frame on the state's stack: `take` pushes it with
-a dictionary of its locals, the run loop calls its operations, pops it and goes back to
-the flow. That is what lets an effect stop at a decision and be saved there. An effect
-that can never stop needs none of it: when each statement is an if/elif/else or
-compiles to one operation of straight-line source (let, set, gain, move, destroy, end
-game, log...: not a loop, a call, a choice or a closure), none draws random numbers
-(explicit chance may stop for an outcome) and none can queue a trigger (none may fire
-an event, or the game has no triggers), the compiler also writes the effect as
+An action's effect or a procedure normally runs as a frame on the state's stack: it is
+pushed with a dictionary of its locals, the run loop calls its operations, pops it and
+goes back to its caller. That is what lets an effect stop at a decision and be saved
+there. An effect that can never stop needs none of it: when each statement is an
+if/elif/else, a `for each` over a list, or compiles to one operation of straight-line
+source (let, set, gain, move, destroy, end game, log...: not a call, a choice, a
+`repeat`/`while` or a closure), none draws random numbers (explicit chance may stop for
+an outcome) and none can queue a trigger (none may fire an event, or the game has no
+triggers), the compiler also writes the effect as
 
     def _direct12(st, _l_me, _l_cell):   # the acting player, then the parameters
 
-with its locals as Python names, and `decisions.take` calls it instead of pushing a
-frame. It is written from the same statements' generated lines, so it changes the
-state exactly as the frame would; a rule error is placed at the same statement
-(`Direct.wheres`, indexed like a fused run's `_orrery_op`). Anything else gives None
-and the action keeps its frame.
+with its locals as Python names. `decisions.take` calls an action's instead of pushing
+a frame; a procedure's call site calls it (the name `procedure_alias` gives is bound to
+it) instead of pushing the procedure's frame. It is written from the same statements'
+generated lines, so it changes the state exactly as the frame would. A rule error
+leaves it placed at the statement that raised it, as the loop would place it.
+
+What a frame has and a direct function has not: the run loop's step budget. A `for
+each` charges its list to the work meter (runtime/work.py) as a comprehension does, so
+a runaway loop still ends in a rule error; it can only go round as many times as its
+lists are long (no `repeat` or `while`), and it calls nothing.
+
+Anything else gives None, and the effect keeps its frame.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
-from interpreter.compile.expressions import Context
+from interpreter.compile.expressions import ME, Context, gen
 from interpreter.compile.fusion import OpSource, draws_random
 from interpreter.compile.pysource import PYTHON_NAME, env_free
-from interpreter.compile.statements import CodeBuilder, Locator
+from interpreter.compile.statements import CodeBuilder, Locator, procedure_alias
 from interpreter.lang import ast
+from interpreter.lang.parser import EffectSyntaxError, parse_program
 from interpreter.lang.symbols import CompileError
 from interpreter.model import Code, Direct, Where
-from interpreter.runtime.loop import ERROR_AT
+from interpreter.runtime.errors import RULE_SLIPS, rule_error
+from interpreter.runtime.work import charge
 
 _FRAME = re.compile(r"(?<![\w.])fr(?!\w)")  # the frame: a direct function has none
 _RETURN = re.compile(r"(?<![\w.])return(?!\w)")  # a statement leaving its run early would leave the effect
+
+
+def callees_first(texts: dict[str, Any]) -> tuple[list[str], frozenset[str]]:
+    """The procedures (name -> effect text) in an order that compiles each after those
+    it calls (so a direct function can call theirs), and those that can call themselves,
+    through any chain of calls (those keep their frames: the run loop bounds how deep
+    they go). A text that does not parse calls nothing here (it is reported when it
+    compiles)."""
+    calls = {name: [node.name for node in ast.walk(_parsed(text))
+                    if isinstance(node, ast.CallStmt) and node.name in texts] for name, text in texts.items()}
+    bodies = texts
+    order: list[str] = []
+    state: dict[str, int] = {}  # 1: being visited, 2: done
+    recursive: set[str] = set()
+    for root in bodies:
+        if state.get(root):
+            continue
+        state[root] = 1
+        todo = [(root, iter(calls[root]))]
+        while todo:
+            name, rest = todo[-1]
+            callee = next(rest, None)
+            if callee is None:
+                todo.pop()
+                state[name] = 2
+                order.append(name)
+            elif not state.get(callee):
+                state[callee] = 1
+                todo.append((callee, iter(calls[callee])))
+    for name in bodies:  # reaches itself?
+        seen: set[str] = set()
+        ahead = list(calls[name])
+        while ahead:
+            callee = ahead.pop()
+            if callee == name:
+                recursive.add(name)
+                break
+            if callee not in seen:
+                seen.add(callee)
+                ahead.extend(calls[callee])
+    return order, frozenset(recursive)
+
+
+def _parsed(text: Any) -> tuple[ast.Node, ...]:
+    if not isinstance(text, str):
+        return ()
+    try:
+        return parse_program(text)
+    except EffectSyntaxError:
+        return ()
 
 
 class _NotDirect(Exception):
@@ -50,8 +111,8 @@ class _LinesOnly(CodeBuilder):
 
 def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], params: tuple[str, ...],
                    what: str) -> Direct | None:
-    """The direct function of an action's effect (see the module docstring), or None.
-    `ctx` is a fresh context of the action's locals (`me` and its parameters)."""
+    """The direct function of an action's effect or a procedure (see the module
+    docstring), or None. `ctx` is a fresh context of its locals (`me` and its parameters)."""
     names_ok = all(isinstance(name, str) and PYTHON_NAME.match(name) for name in params)
     if not names_ok or len(set(params)) != len(params) or "me" in params:
         return None
@@ -63,10 +124,12 @@ def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], par
     em = ctx.emitter
     name = em.fresh("direct")
     args = ", ".join(["_l_me", *(f"_l_{p}" for p in params)])
+    slips, place, wheres = em.const(RULE_SLIPS, "RULE_SLIPS"), em.const(rule_error, "rule_error"), \
+        em.const(tuple(writer.wheres), "wheres")
     lines = [f"def {name}(st, {args}):", "    _at = 0", "    try:", *writer.lines,
-             "    except Exception as _error:", f"        _error.{ERROR_AT} = _at", "        raise"]
+             f"    except {slips} as _error:", f"        raise {place}({wheres}[_at], _error) from None"]
     run = em.define("\n".join(lines) + "\n", name, f"{what} (direct: no frame, locals as names)")
-    return Direct(run, tuple(writer.wheres))
+    return Direct(run)
 
 
 class _Writer:
@@ -91,8 +154,40 @@ class _Writer:
     def statement(self, node: ast.Node, pad: str) -> None:
         if isinstance(node, ast.If):
             self.if_(node.branches, node.orelse, pad)
+        elif isinstance(node, ast.ForEach):
+            self.for_each(node, pad)
+        elif isinstance(node, ast.CallStmt):
+            self.call(node, pad)
         else:
             self.simple(node, pad)
+
+    def call(self, node: ast.CallStmt, pad: str) -> None:
+        """A call of a procedure that has a direct function already (compiled before
+        this, and never recursive: callees_first): a call of that function."""
+        proc = self.ctx.symbols.procedures.get(node.name)
+        alias = None if proc is None else procedure_alias(proc.code)
+        if alias is None or self.ctx.emitter.ns.get(alias) is None or draws_random(node):
+            raise _NotDirect
+        self.scratch.statement(node)  # (its checks: arity, the argument types calls pass)
+        args = "".join(", " + self.python(gen(arg, self.ctx)[0]) for arg in node.args)
+        self.at(node, pad)
+        self.lines += [f"{pad}{alias}(st, {self.python(ME)}{args})", f"{pad}if st.terminal:", f"{pad}    return"]
+
+    def for_each(self, node: ast.ForEach, pad: str) -> None:
+        """`for each` as a Python `for` over the list (made once, as the frame's loop
+        makes it), the list charged to the work meter as a comprehension's is."""
+        if draws_random(node.source):
+            raise _NotDirect
+        source, type_ = self.scratch.loop_source(node)
+        items = self.python(f"list({source})")
+        self.at(node, pad)
+        with self.scratch.loop_variables(node, type_) as names:
+            if not all(PYTHON_NAME.match(name) for name in names):
+                raise _NotDirect
+            self.names.update({name: f"_l_{name}" for name in names})
+            target = ", ".join(f"_l_{name}" for name in names)
+            self.lines.append(f"{pad}for {target} in {self.ctx.const(charge, 'charge')}(st, {items}):")
+            self.block(node.body, pad + "    ")
 
     def at(self, node: ast.Node, pad: str) -> None:
         self.lines.append(f"{pad}_at = {len(self.wheres)}")

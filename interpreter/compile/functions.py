@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from interpreter.compile.pysource import PYTHON_NAME, env_free
+from interpreter.compile.statements import procedure_alias
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 
@@ -192,15 +193,19 @@ def retype_procedures(b: Builder) -> None:
             continue
         code = b.codes[info.code]
         before = (list(code.ops), list(code.wheres))
+        alias = procedure_alias(info.code)
+        direct_before = b.directs.get(info.code), b.emitter.ns[alias]
         listing = b.emitter.listing
         mark = len(listing)
         code.ops.clear()
         code.wheres.clear()
-        b.program(spec.get("effect", ""), ("procedures", name, "effect"), dict(zip(info.params, types, strict=True)),
-                  code)
-        if b.diagnostics:  # the stricter type refused the body: keep what compiled before
+        b.procedure(name, dict(zip(info.params, types, strict=True)))
+        # The stricter type refused the body, or it lost the direct function that direct
+        # functions compiled since may call: keep what compiled before.
+        if b.diagnostics or (direct_before[0] is not None and b.directs.get(info.code) is None):
             b.diagnostics.clear()
             code.ops[:], code.wheres[:] = before
+            b.directs[info.code], b.emitter.ns[alias] = direct_before
             del listing[mark:]
         else:  # `describe --code` lists the code that runs, once
             mine = (f"procedures.{name}.", f"procedures.{name} (")

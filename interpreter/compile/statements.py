@@ -14,7 +14,8 @@ that wait, call, or draw random numbers stay operations of their own (closures).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import attrs
@@ -58,6 +59,12 @@ from interpreter.runtime.simultaneous import take_simultaneously
 from interpreter.runtime.work import checked
 
 Locator = Callable[[int, int], Where]
+
+
+def procedure_alias(code: int) -> str:
+    """The name, in the game's generated code, of the direct function of the procedure
+    whose code is `code` (compile/direct.py), or of None when it has none."""
+    return f"_procedure{code}_direct"
 
 
 class CodeBuilder:
@@ -176,7 +183,7 @@ class CodeBuilder:
             lines = [f"_slot = {slot}", f"_value = {value}", f"if {fits}('changed', {ci}) not in st.gd_listens:",
                      f"    st.counters[{ci}][_slot] = _value", "else:",
                      f"    {self.const(set_counter, 'set_counter')}(st, {ci}, _slot, _value)"]
-            self.emit_src(node, OpSource(lines, fires=True), fusible)
+            self.emit_src(node, OpSource(lines, fires=self.ctx.symbols.may_hear("changed", cdef.name)), fusible)
             return
         if isinstance(target, ast.Attr):
             card, (value, type_) = self.src(target.target, "card"), gen(node.value, self.ctx)
@@ -200,7 +207,8 @@ class CodeBuilder:
         ci, slot = ref
         amount = self.src(node.amount, "int")
         line = f"{self.const(_change, 'change')}(st, {ci}, {amount}, {slot}, {node.verb!r})"
-        self.emit_src(node, OpSource([line], fires=True), not draws_random(node))
+        name = next(c.name for c in self.ctx.symbols.counters.values() if c.index == ci)
+        self.emit_src(node, OpSource([line], fires=self.ctx.symbols.may_hear("changed", name)), not draws_random(node))
 
     def zone(self, node: ast.Node) -> Expr:
         slot = zone_slot(node, self.ctx)
@@ -214,6 +222,11 @@ class CodeBuilder:
             raise CompileError(node, "bad-target", "expected a zone, e.g. hand(p) or deck", _name_hint(node, self.ctx))
         return slot
 
+    def cards_heard(self, *events: str) -> bool:
+        """Whether a statement that moves cards (firing `events` of their zones, for
+        the games that listen) may queue a trigger's effect: some trigger names one."""
+        return any(self.ctx.symbols.may_hear(event) for event in events)
+
     def cards_src(self, node: ast.Node) -> str:
         src, type_ = gen(node, self.ctx)
         if type_ not in ("card", "any", "none") and not (is_list(type_) and elem_of(type_) in ("card", "any")):
@@ -224,12 +237,12 @@ class CodeBuilder:
         cards, slot, top = self.cards_src(node.cards), self.zone_src(node.zone), node.place == "top"
         place, as_list = self.const(place_card, "place_card"), self.const(as_cards, "as_cards")
         lines = [f"_dest = {slot}", f"for _card in {as_list}({cards}):", f"    {place}(st, _card, _dest, {top})"]
-        self.emit_src(node, OpSource(lines, fires=True), not draws_random(node))
+        self.emit_src(node, OpSource(lines, fires=self.cards_heard("entered", "left")), not draws_random(node))
 
     def s_Draw(self, node: ast.Draw) -> None:
         left, at = self.hidden("draw"), self.here()
         self.emit_chancy(node, draw_op(self.expr(node.count, "int"), self.zone(node.source), self.zone(node.dest),
-                                       left), fires=True)
+                                       left), fires=self.cards_heard("entered", "left", "refill"))
         chancy = self.sources[at]
         assert chancy is not None
         names = {name: self.const(fn, name) for name, fn in
@@ -257,7 +270,7 @@ class CodeBuilder:
         cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")
         if node.verb == "destroy":
             lines = [f"for _card in {as_list}({cards}):", f"    {self.const(remove_card, 'remove_card')}(st, _card)"]
-            self.emit_src(node, OpSource(lines, fires=True), not draws_random(node))
+            self.emit_src(node, OpSource(lines, fires=self.cards_heard("left")), not draws_random(node))
         else:
             self.emit_src(node, OpSource([f"st.revealed.update({as_list}({cards}))"]), not draws_random(node))
 
@@ -458,12 +471,21 @@ class CodeBuilder:
             kinds.add(type_)  # a parameter every call gives a player is typed player (build.py)
         args = ", ".join(f"{name!r}: {src}" for name, (src, _) in zip(proc.params, compiled, strict=True))
         at = self.emit(node, _placeholder)
-        # The procedure's frame goes on top and runs first: the run ends here.
+        # A procedure that never waits runs as one call (compile/direct.py: the name is
+        # bound to its function when it has one, else to None), unless a shuffled pile
+        # waits to be dealt (explicit chance: reading its top could stop). Otherwise its
+        # frame goes on top and runs first: the run ends here, and goes on after the
+        # call (an entry) once the frame is done.
+        positional = "".join(f", {src}" for src, _ in compiled)
         self.set_src(at, OpSource([
-            f"_local = {{{args}}}", f"_local.setdefault('me', {ME})",
-            "if 'this' in env:", "    _local.setdefault('this', env['this'])",
-            f"st.stack.append({self.const(Frame, 'Frame')}({proc.code}, 0, _local))",
-            f"fr.pc = {at + 1}", "return False"], exits=True, targets=(at + 1,)), not draws_random(node))
+            f"_direct = {procedure_alias(proc.code)}",
+            "if _direct is None or st.unordered:",
+            f"    _local = {{{args}}}", f"    _local.setdefault('me', {ME})",
+            "    if 'this' in env:", "        _local.setdefault('this', env['this'])",
+            f"    st.stack.append({self.const(Frame, 'Frame')}({proc.code}, 0, _local))",
+            f"    fr.pc = {at + 1}", "    return False",
+            f"_direct(st, {ME}{positional})"], ends=True), not draws_random(node))
+        self.entries.add(at + 1)
 
     def s_Use(self, node: ast.Use) -> None:
         if node.effect not in self.ctx.symbols.card_effects:
@@ -487,7 +509,7 @@ class CodeBuilder:
             raise CompileError(node, "arity", f"event '{node.event}' has {len(params)} parameter(s)")
         args = ", ".join(f"{name!r}: {self.src(a)}" for name, a in zip(params, node.args, strict=True))
         line = f"{self.const(fire, 'fire')}(st, {node.event!r}, -1, {{{args}}})"
-        self.emit_src(node, OpSource([line], fires=True), not draws_random(node))
+        self.emit_src(node, OpSource([line], fires=self.ctx.symbols.may_hear(node.event)), not draws_random(node))
 
     def s_Grant(self, node: ast.Grant) -> None:
         if node.modifier not in self.ctx.symbols.modifiers:
@@ -528,33 +550,47 @@ class CodeBuilder:
         for at in ends:
             self.set_src(at, _jump(self.here()))
 
-    def s_ForEach(self, node: ast.ForEach) -> None:
+    def loop_source(self, node: ast.ForEach) -> tuple[str, str]:
+        """The source of the list a `for each` goes through (its items unpacked when it
+        binds several names), and the list's type."""
         source, type_ = gen(node.source, self.ctx)
         if not is_list(type_):
             raise CompileError(node.source, "type", f"'for each' needs a list, got {describe(type_)}")
-        items, index = self.hidden("items"), self.hidden("i")
+        if node.unpack:
+            return f"{self.const(unpacked, 'unpacked')}({source}, {len(node.unpack)})", type_
+        return source, type_
+
+    @contextmanager
+    def loop_variables(self, node: ast.ForEach, type_: str) -> Iterator[tuple[str, ...]]:
+        """The names a `for each` over a list of `type_` binds, known to the checker
+        while its body compiles. They belong to the loop: after it (or when the list
+        was empty) they have no value, so using one there is a compile error, not a
+        runtime surprise."""
         names = node.unpack or (node.var,)
         if node.unpack:
             part = unpacked_type(node.source, elem_of(type_), len(names))
-            source = f"{self.const(unpacked, 'unpacked')}({source}, {len(names)})"
             bound = {name: part for name in names}
         else:
             bound = {node.var: elem_of(type_)}
-        start = OpSource([f"env[{items!r}] = list({source})", f"env[{index!r}] = 0"])
-        self.emit_src(node, start, not draws_random(node.source))
-        # The loop variables belong to the loop: after it (or when the list was empty)
-        # they have no value, so using one there is a compile error, not a runtime surprise.
         shadowed, seats = {name: self.ctx.locals.get(name) for name in names}, self.ctx.seats
         self.ctx.locals.update(bound)
         self.ctx.seats = seats | {node.var} if yields_seats(node.source) and not node.unpack else seats - set(names)
-        head = self.emit(node, _placeholder)
-        self.block(node.body)
+        yield names
         self.ctx.seats = seats
         for name, before in shadowed.items():
             if before is None:
                 del self.ctx.locals[name]
             else:
                 self.ctx.locals[name] = before
+
+    def s_ForEach(self, node: ast.ForEach) -> None:
+        source, type_ = self.loop_source(node)
+        items, index = self.hidden("items"), self.hidden("i")
+        start = OpSource([f"env[{items!r}] = list({source})", f"env[{index!r}] = 0"])
+        self.emit_src(node, start, not draws_random(node.source))
+        with self.loop_variables(node, type_) as names:
+            head = self.emit(node, _placeholder)
+            self.block(node.body)
         self.emit_src(node, _jump(head))
         end = self.here()
         target = ", ".join(f"env[{name!r}]" for name in names)

@@ -72,10 +72,19 @@ class Symbols:
     # compile/never.py; the defaults claim nothing.
     unheard: frozenset[str] = frozenset()
     no_triggers: bool = False
+    # The (event, subject) pairs the triggers name ("changed", "vp"; "turn_end", ""):
+    # a counter or zone event no trigger names is never fired. None: unknown, any may be.
+    heard: frozenset[tuple[str, str]] | None = None
     unchecked: frozenset[str] = frozenset()
     nothing_deferred: bool = False
     # The wait records of the `take actions` statements compiled (decisions.ActionWait).
     waits: list[Any] = attrs.field(factory=list)
+
+    def may_hear(self, event: str, subject: str | None = None) -> bool:
+        """Whether some trigger may listen to `event` (of `subject`; None: of any)."""
+        if self.heard is None:
+            return True
+        return any(e == event and (subject is None or s == subject) for e, s in self.heard)
 
     def all_names(self) -> list[str]:
         return [

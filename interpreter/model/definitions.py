@@ -110,12 +110,11 @@ class CardDef:
 
 @attrs.frozen
 class Direct:
-    """An action effect that never waits, as one Python function (compile/direct.py):
-    `run(st, me, *parameter values)` does what its frame would. A rule error is tagged
-    with an index into `wheres`, the statement it came from."""
+    """An action effect or a procedure that never waits, as one Python function
+    (compile/direct.py): `run(st, me, *parameter values)` does what its frame would,
+    and raises a rule error already placed at the statement that failed."""
 
     run: Callable[..., None]
-    wheres: tuple[Where, ...]
 
 
 @attrs.frozen

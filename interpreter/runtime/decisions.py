@@ -24,7 +24,7 @@ from interpreter.runtime.actions import DONE, Action, renderer
 from interpreter.runtime.counters import affordable, pay
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
-from interpreter.runtime.loop import ERROR_AT, run, run_on
+from interpreter.runtime.loop import run, run_on
 from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
 
@@ -383,12 +383,10 @@ def take(st: State, chosen: Action, pending: PendingActions) -> None:
 def _run_direct(st: State, direct: Direct, player: int, values: tuple[Any, ...]) -> None:
     """Run an action's direct effect, then what its frame's end would: the `check:
     action` ends (while `me` is still the player who acted), then the game runs on. Its
-    work counts in the resolution it starts, as the frame's would (work.py)."""
+    work counts in the resolution it starts, as the frame's would (work.py). A rule
+    error it raises is placed already."""
     st.work = 0
-    try:
-        direct.run(st, player, *values)
-    except RULE_SLIPS as err:
-        raise rule_error(direct.wheres[getattr(err, ERROR_AT, 0)], err) from None
+    direct.run(st, player, *values)
     if st.terminal or (st.gd.ends_by_check["action"] and check_end(st, "action", player)):
         return
     run_on(st)
