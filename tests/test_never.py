@@ -206,3 +206,20 @@ flow: |
     for text in ("add 2", "add 2", "add 1"):  # P1 2, P2 2, P1 3: P1's turn ends the game
         state.apply_action(text)
     assert state.is_terminal() and state.winners == [0] and state.end_reason == "reached"
+
+
+def test_turns_empty_the_use_counts_only_of_scopes_some_action_limits(tmp_path) -> None:
+    def flow(game) -> str:
+        return "\n".join(source for what, source in game.definition.generated_code if what.startswith("flow"))
+    assert "st.uses['turn'] = {}" not in flow(toy(tmp_path, GAME))  # no limit: the counts stay empty
+    limited = toy(tmp_path, GAME.replace("    ends: turn\n", "    limit: {per_turn: 2}\n", 1).replace(
+        "actions:\n", "actions:\n  done:\n    during: main\n    ends: turn\n", 1))
+    assert "st.uses['turn'] = {}" in flow(limited)
+    state = limited.new_initial_state(2, seed=1)
+    assert texts(state) == ["done", "add"]
+    state.apply_action("add")
+    state.apply_action("add")
+    assert texts(state) == ["done"]  # two adds this turn
+    state.apply_action("done")
+    assert texts(state) == ["done", "add"]  # the next player's turn: counted afresh
+    assert state.uses["turn"] == {}

@@ -143,10 +143,11 @@ class Builder:
         return code
 
     def program(self, text: Any, logical: tuple[Any, ...], locals_: dict[str, str], code: Code | None = None,
-                direct: tuple[str, ...] | None = None) -> int:
+                direct: tuple[str, ...] | None = None, seeded: bool = False) -> int:
         """Compile effect text into a Code; returns its index (an empty Code on errors).
-        With `direct` (an action's parameter names), also its direct function when it
-        can have one (compile/direct.py), kept in `self.directs` by code index."""
+        With `direct` (its parameter names), also its direct function when it can have
+        one (compile/direct.py; `seeded`: run only without explicit chance), kept in
+        `self.directs` by code index."""
         if code is None:
             code = self.new_code(".".join(str(p) for p in logical))
         if not isinstance(text, str):
@@ -163,7 +164,7 @@ class Builder:
             builder.finish()
             if direct is not None:
                 self.directs[code.index] = compile_direct(self.context(locals_), builder.locate, stmts, direct,
-                                                          ".".join(str(p) for p in logical))
+                                                          ".".join(str(p) for p in logical), seeded)
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
         except CompileError as err:
@@ -342,7 +343,7 @@ class Builder:
         scoring = self.scoring()
         bots = self.bots()
         views = self.views()
-        setup = self.program(data["setup"], ("setup",), {}) if data.get("setup") else None
+        setup = self.program(data["setup"], ("setup",), {}, direct=(), seeded=True) if data.get("setup") else None
         flow = self.program(data["flow"], ("flow",), {}) if data.get("flow") else None
         sym.events["game_start"] = ()  # the engine fires it once, after setup (see new_state)
         start = self.program("emit game_start()", ("setup",), {}) if ("game_start", -1) in triggers else None
@@ -377,6 +378,7 @@ class Builder:
             constants=sym.constants, counters=counters, zones=zones, cards=cards, card_index=dict(sym.cards),
             actions=actions, groups=groups, triggers=triggers, values=values, modifiers=modifiers, ends=ends,
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
+            setup_direct=None if setup is None else self.directs.get(setup),
             assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
             generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options,

@@ -4,24 +4,28 @@ An action's effect or a procedure normally runs as a frame on the state's stack:
 pushed with a dictionary of its locals, the run loop calls its operations, pops it and
 goes back to its caller. That is what lets an effect stop at a decision and be saved
 there. An effect that can never stop needs none of it: when each statement is an
-if/elif/else, a `for each` over a list, or compiles to one operation of straight-line
-source (let, set, gain, move, destroy, end game, log...: not a call, a choice, a
-`repeat`/`while` or a closure), none draws random numbers (explicit chance may stop for
-an outcome) and none can queue a trigger (none may fire an event, or the game has no
-triggers), the compiler also writes the effect as
+if/elif/else, a `for each` over a list, a call of a procedure that has a direct
+function itself, or compiles to one operation of straight-line source (let, set, gain,
+move, destroy, end game, log...: not a choice, a `repeat`/`while` or a closure), none
+draws random numbers (explicit chance may stop for an outcome) and none can queue a
+trigger (none fires an event some trigger hears), the compiler also writes the effect as
 
     def _direct12(st, _l_me, _l_cell):   # the acting player, then the parameters
 
 with its locals as Python names. `decisions.take` calls an action's instead of pushing
 a frame; a procedure's call site calls it (the name `procedure_alias` gives is bound to
-it) instead of pushing the procedure's frame. It is written from the same statements'
-generated lines, so it changes the state exactly as the frame would. A rule error
-leaves it placed at the statement that raised it, as the loop would place it.
+it) instead of pushing the procedure's frame; a new state runs the setup's when chance
+is seeded (the setup may then shuffle, draw and call `random` too: nothing can stop
+there). It is written from the same statements' generated lines, so it changes the
+state exactly as the frame would. A rule error leaves it placed at the statement that
+raised it, as the loop would place it.
 
-What a frame has and a direct function has not: the run loop's step budget. A `for
-each` charges its list to the work meter (runtime/work.py) as a comprehension does, so
-a runaway loop still ends in a rule error; it can only go round as many times as its
-lists are long (no `repeat` or `while`), and it calls nothing.
+What a frame has and a direct function has not: the run loop's step budget and depth
+limit. A `for each` charges its list to the work meter (runtime/work.py) as a
+comprehension does, so a runaway loop still ends in a rule error; it can only go round
+as many times as its lists are long (no `repeat` or `while`). Procedures are compiled
+callees first (`callees_first`), a direct function calls only those compiled before
+it, and a procedure that can call itself keeps its frames: calls never go round.
 
 Anything else gives None, and the effect keeps its frame.
 """
@@ -31,6 +35,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from typing import Any
+
+import attrs
 
 from interpreter.compile.expressions import ME, Context, gen
 from interpreter.compile.fusion import OpSource, draws_random
@@ -106,17 +112,19 @@ class _LinesOnly(CodeBuilder):
     (the frame version of the effect is compiled apart, by the Builder)."""
 
     def set_src(self, at: int, source: OpSource, fusible: bool = True) -> None:
-        self.sources[at] = source if fusible else None
+        self.sources[at] = source if fusible else attrs.evolve(source, chance=True)
 
 
 def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], params: tuple[str, ...],
-                   what: str) -> Direct | None:
+                   what: str, seeded: bool = False) -> Direct | None:
     """The direct function of an action's effect or a procedure (see the module
-    docstring), or None. `ctx` is a fresh context of its locals (`me` and its parameters)."""
+    docstring), or None. `ctx` is a fresh context of its locals (`me` and its parameters).
+    `seeded`: a function only ever run without explicit chance (the setup), which may
+    shuffle, draw and call `random`: none of them can stop there."""
     names_ok = all(isinstance(name, str) and PYTHON_NAME.match(name) for name in params)
     if not names_ok or len(set(params)) != len(params) or "me" in params:
         return None
-    writer = _Writer(ctx, locate, params)
+    writer = _Writer(ctx, locate, params, seeded)
     try:
         writer.block(tuple(stmts), "        ")
     except (_NotDirect, CompileError):  # (the frame version reported any error already)
@@ -135,9 +143,10 @@ def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], par
 class _Writer:
     """Writes statements as nested Python, each preceded by `_at = N` (N indexes wheres)."""
 
-    def __init__(self, ctx: Context, locate: Locator, params: tuple[str, ...]):
+    def __init__(self, ctx: Context, locate: Locator, params: tuple[str, ...], seeded: bool):
         self.ctx = ctx
         self.locate = locate
+        self.seeded = seeded
         self.scratch = _LinesOnly(Code(-1, "direct"), ctx, locate)
         self.names = {"me": "_l_me", **{p: f"_l_{p}" for p in params}}
         self.lines: list[str] = []
@@ -166,7 +175,7 @@ class _Writer:
         this, and never recursive: callees_first): a call of that function."""
         proc = self.ctx.symbols.procedures.get(node.name)
         alias = None if proc is None else procedure_alias(proc.code)
-        if alias is None or self.ctx.emitter.ns.get(alias) is None or draws_random(node):
+        if alias is None or self.ctx.emitter.ns.get(alias) is None or self.random(node):
             raise _NotDirect
         self.scratch.statement(node)  # (its checks: arity, the argument types calls pass)
         args = "".join(", " + self.python(gen(arg, self.ctx)[0]) for arg in node.args)
@@ -176,7 +185,7 @@ class _Writer:
     def for_each(self, node: ast.ForEach, pad: str) -> None:
         """`for each` as a Python `for` over the list (made once, as the frame's loop
         makes it), the list charged to the work meter as a comprehension's is."""
-        if draws_random(node.source):
+        if self.random(node.source):
             raise _NotDirect
         source, type_ = self.scratch.loop_source(node)
         items = self.python(f"list({source})")
@@ -197,7 +206,7 @@ class _Writer:
             pad: str) -> None:
         """`if` with its `elif`s as nested else-ifs, so each condition is placed first."""
         cond_node, body = branches[0]
-        if draws_random(cond_node):
+        if self.random(cond_node):
             raise _NotDirect
         cond = self.python(self.scratch.src(cond_node, "bool"))
         self.at(cond_node, pad)
@@ -216,20 +225,26 @@ class _Writer:
         scratch.statement(node)
         sources = scratch.sources[first:]
         source = sources[0] if len(sources) == 1 else None
-        if source is None or source.waits or source.exits or source.chance or source.targets or \
-                (source.fires and not self.ctx.symbols.no_triggers) or \
-                any(_RETURN.search(line) for line in source.lines):
-            # (a loop, a call, a decision, a random draw, a closure, or what may queue a
-            # trigger's effect to run next, in a game with triggers: the frame)
+        if source is None:
+            raise _NotDirect  # (a closure, or more than one operation: a loop)
+        lines = source.lines if source.direct is None else source.direct
+        if source.waits or source.exits or (source.chance and not self.seeded) or \
+                source.targets or source.fires or any(_RETURN.search(line) for line in lines):
+            # (a loop, a decision, a random draw, a closure, or what may queue the
+            # effect of a trigger that hears it, to run next: the frame)
             raise _NotDirect
         if isinstance(node, ast.Let):
             if not PYTHON_NAME.match(node.name):
                 raise _NotDirect
             self.names[node.name] = f"_l_{node.name}"
         self.at(node, pad)
-        self.lines.extend(pad + self.python(line) for line in source.lines)
+        self.lines.extend(pad + self.python(line) for line in lines)
         if source.ends:
             self.lines += [f"{pad}if st.terminal:", f"{pad}    return"]
+
+    def random(self, node: ast.Node) -> bool:
+        """Whether `node` calls a random built-in where it could stop for a chance outcome."""
+        return not self.seeded and draws_random(node)
 
     def python(self, source: str) -> str:
         """Generated source with its locals as Python names; none may stay in `env`."""

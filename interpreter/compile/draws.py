@@ -54,20 +54,28 @@ def written_lines(at: int, left: str, guarded: list[str], source: str, count: st
         f"if {left!r} in env or st.unordered:",
         *("    " + line for line in guarded),
         "else:",
-        f"    _source = {source}",
-        f"    _count = {count}",
-        "    if type(_count) is not int or _count < 0:",
-        f"        {names['check_count']}(_count)",
-        f"    _dest = {dest}",
-        "    _pile = st.zones[_source]",
-        "    if len(_pile) >= _count:",
-        "        while _count:",
-        f"            {names['place_card']}(st, _pile[-1], _dest)",
-        "            _count -= 1",
-        "    else:",
-        f"        {names['deal']}(st, fr, {left!r}, _source, _count, _dest)",
+        *("    " + line for line in plain_lines(source, count, dest, names, f"fr, {left!r}")),
         f"        if fr.pc != {at + 1}:",
         "            return False"]
+
+
+def plain_lines(source: str, count: str, dest: str, names: dict[str, str], frame: str = "None, ''") -> list[str]:
+    """The draw's own lines, with no shuffled pile waiting to be dealt: `frame` is what
+    `deal` gets for the refill's triggers (none for a direct function, whose draw no
+    trigger hears: compile/direct.py)."""
+    return [
+        f"_source = {source}",
+        f"_count = {count}",
+        "if type(_count) is not int or _count < 0:",
+        f"    {names['check_count']}(_count)",
+        f"_dest = {dest}",
+        "_pile = st.zones[_source]",
+        "if len(_pile) >= _count:",
+        "    while _count:",
+        f"        {names['place_card']}(st, _pile[-1], _dest)",
+        "        _count -= 1",
+        "else:",
+        f"    {names['deal']}(st, {frame}, _source, _count, _dest)"]
 
 
 def check_count(count: Any) -> None:
@@ -75,17 +83,18 @@ def check_count(count: Any) -> None:
         raise RuleRuntimeError(f"cannot draw {count!r} cards (a whole number, 0 or more)", code="bad-value")
 
 
-def deal(st: Any, fr: Frame, left: str, source: int, remaining: int, dest: int) -> bool:
+def deal(st: Any, fr: Frame | None, left: str, source: int, remaining: int, dest: int) -> bool:
     """The cards of a draw, one by one from the top of `source` to `dest`, refilling an
     empty pile as its zone says (the refill's triggers first: the draw then stops and
-    runs again, its count kept in the local `left`)."""
-    env = fr.env
+    runs again, its count kept in the local `left`). No frame: a direct function's
+    draw, which neither waits for a deal nor has a refill any trigger hears."""
     zones = st.zones
     while remaining > 0:
         pile = zones[source]
         if pile:
             if st.unordered:  # explicit chance: which card is on top of a shuffled pile?
-                chance.before_deal(st, source, env, left, remaining)
+                assert fr is not None
+                chance.before_deal(st, source, fr.env, left, remaining)
             place_card(st, pile[-1], dest)
             remaining -= 1
             continue
@@ -95,8 +104,9 @@ def deal(st: Any, fr: Frame, left: str, source: int, remaining: int, dest: int) 
         # Let triggers on the refill run first (e.g. "add a card before shuffling"),
         # even when the refill source is empty: they may put the card there.
         if ("refill", zdef.index) in st.gd_listens:
+            assert fr is not None
             fire(st, "refill", zdef.index, {"player": st.layout.zowner[source]})
-            env[left] = -remaining
+            fr.env[left] = -remaining
             fr.pc -= 1
             return False
         if not zones[refill_slot(st, source)]:

@@ -57,6 +57,9 @@ class OpSource:
     # state waiting there resumes at it, so it heads a run of its own (what follows a
     # decision, up to the next one, is one call); a run that reaches it ends with it.
     waits: bool = False
+    # The lines a direct function (compile/direct.py) writes instead, when they differ:
+    # a draw's, without explicit chance's and the refill triggers' bookkeeping.
+    direct: list[str] | None = None
 
 
 def draws_random(*nodes: ast.Node | None) -> bool:

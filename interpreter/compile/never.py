@@ -32,8 +32,8 @@ EVENT_ALIASES = {"refilled": "refill"}
 
 
 def fill_never(sym: Symbols, data: dict[str, Any], section: Callable[[str], dict[str, Any]]) -> None:
-    """Set `sym.unheard`, `sym.heard`, `sym.no_triggers`, `sym.unchecked` and
-    `sym.nothing_deferred`."""
+    """Set `sym.unheard`, `sym.heard`, `sym.no_triggers`, `sym.limited`, `sym.unchecked`
+    and `sym.nothing_deferred`."""
     specs: list[Any] = list(section("triggers").values())
     for card in section("cards").values():
         specs.extend(((card.get("triggers") if isinstance(card, dict) else None) or {}).values())
@@ -52,6 +52,10 @@ def fill_never(sym: Symbols, data: dict[str, Any], section: Callable[[str], dict
     sym.unheard = frozenset(subjectless - named) if readable else frozenset()
     sym.heard = frozenset(pairs) if readable else None
     sym.no_triggers = not specs
+    actions = section("actions")
+    if all(isinstance(spec, dict) and isinstance(spec.get("limit") or {}, dict) for spec in actions.values()):
+        sym.limited = frozenset(str(scope).removeprefix("per_") for spec in actions.values()
+                                for scope in (spec.get("limit") or {}))
     ends = data.get("end") or ()
     if isinstance(ends, list | tuple) and all(isinstance(end, dict) for end in ends):
         sym.unchecked = frozenset(set(CHECK_POINTS) - {str(end.get("check", "action")) for end in ends})

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile.draws import check_count, deal, draw_op, written_lines
+from interpreter.compile.draws import check_count, deal, draw_op, plain_lines, written_lines
 from interpreter.compile.expressions import (
     ME,
     Context,
@@ -247,9 +247,10 @@ class CodeBuilder:
         assert chancy is not None
         names = {name: self.const(fn, name) for name, fn in
                  (("place_card", place_card), ("deal", deal), ("check_count", check_count))}
-        self.sources[at] = attrs.evolve(chancy, lines=written_lines(
-            at, left, chancy.lines[1:], self.zone_src(node.source), self.src(node.count, "int"),
-            self.zone_src(node.dest), names))
+        source, count, dest = self.zone_src(node.source), self.src(node.count, "int"), self.zone_src(node.dest)
+        self.sources[at] = attrs.evolve(chancy, lines=written_lines(at, left, chancy.lines[1:], source, count, dest,
+                                                                    names),
+                                        direct=None if chancy.fires else plain_lines(source, count, dest, names))
 
     def s_ZoneStmt(self, node: ast.ZoneStmt) -> None:
         slot, done = self.zone(node.zone), self.hidden("shuffled")

@@ -32,8 +32,9 @@ def emit_turn(b: CodeBuilder, node: ast.Turn) -> None:
     horizon = b.const(HorizonReached, "HorizonReached")
     sym = b.ctx.symbols
     start = ["if st.stop_turn is not None and st.turn_no + 1 >= st.stop_turn:", f"    raise {horizon}()",
-             f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1",
-             "st.uses['turn'] = {}"]
+             f"_p = {player}", f"env[{saved!r}] = st.active", "st.active = _p", "st.turn_no += 1"]
+    if "turn" in sym.limited:  # (else no action counts its uses per turn: the counts stay empty)
+        start.append("st.uses['turn'] = {}")
     # The turn_end triggers run first, still inside the turn (its player active, its
     # grants on), so what they change counts for the end conditions checked next.
     _block(b, node, start, ("turn_start", f"{refresh}(st, 'turn_start', _p)"),
@@ -57,7 +58,7 @@ def emit_round(b: CodeBuilder, node: ast.Round) -> None:
     sym = b.ctx.symbols
     # As for turns: end-of-round hooks run first (also in the game's last round),
     # then the round's end conditions are checked.
-    _block(b, node, ["st.round_no += 1", "st.uses['round'] = {}"],
+    _block(b, node, ["st.round_no += 1", *(["st.uses['round'] = {}"] if "round" in sym.limited else [])],
            ("round_start", f"{fire_}(st, 'round_start', -1, {{}})"),
            ("round_end", f"{fire_}(st, 'round_end', -1, {{}})"))
     check, end = check_name(b.ctx.emitter, "round"), b.const(finish, "finish")

@@ -75,6 +75,9 @@ class Symbols:
     # The (event, subject) pairs the triggers name ("changed", "vp"; "turn_end", ""):
     # a counter or zone event no trigger names is never fired. None: unknown, any may be.
     heard: frozenset[tuple[str, str]] | None = None
+    # The scopes some action's use limit counts in ("turn", "round", "game"): the
+    # counts of the others stay empty, and a turn or round need not empty them again.
+    limited: frozenset[str] = frozenset({"turn", "round", "game"})
     unchecked: frozenset[str] = frozenset()
     nothing_deferred: bool = False
     # The wait records of the `take actions` statements compiled (decisions.ActionWait).

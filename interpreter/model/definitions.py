@@ -272,6 +272,9 @@ class GameDef:
     # The code that fires `game_start` (after setup, before the flow's first step), only
     # when some trigger listens to it.
     start: int | None = None
+    # The setup as one direct function (compile/direct.py), run instead of its frame
+    # without explicit chance, when it never waits and fires nothing a trigger hears.
+    setup_direct: Direct | None = None
     # Default options of kinds of seat in this game (`seat_options`), by kind, as a seat
     # spec gives them (text): the spec's own options override them.
     seat_options: dict[str, dict[str, str]] = attrs.field(factory=dict)

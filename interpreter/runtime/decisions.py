@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from interpreter.diagnostics import IllegalActionError
-from interpreter.model import ActionDef, Direct
+from interpreter.model import ActionDef
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE, Action, renderer
 from interpreter.runtime.counters import affordable, pay
@@ -366,8 +366,15 @@ def take(st: State, chosen: Action, pending: PendingActions) -> None:
         stack[-1].env[pending.done_key] = True
     # An effect that never waits, as one call with no frame (compile/direct.py); not
     # while a shuffled pile waits to be dealt (explicit chance): reading its top would.
+    # Then what its frame's end would do: the `check: action` ends (while `me` is still
+    # the player who acted), and the game runs on. Its work counts in the resolution it
+    # starts, as the frame's would (work.py); a rule error it raises is placed already.
     if act.direct is not None and not st.unordered:
-        _run_direct(st, act.direct, pending.player, values)
+        st.work = 0
+        act.direct.run(st, pending.player, *values)
+        if st.terminal or (st.gd.ends_by_check["action"] and check_end(st, "action", pending.player)):
+            return
+        run_on(st)
         return
     env = {"me": pending.player}
     if values:
@@ -378,18 +385,6 @@ def take(st: State, chosen: Action, pending: PendingActions) -> None:
         stack.extend(reversed(st.queue))
         st.queue = []
     run(st)
-
-
-def _run_direct(st: State, direct: Direct, player: int, values: tuple[Any, ...]) -> None:
-    """Run an action's direct effect, then what its frame's end would: the `check:
-    action` ends (while `me` is still the player who acted), then the game runs on. Its
-    work counts in the resolution it starts, as the frame's would (work.py). A rule
-    error it raises is placed already."""
-    st.work = 0
-    direct.run(st, player, *values)
-    if st.terminal or (st.gd.ends_by_check["action"] and check_end(st, "action", player)):
-        return
-    run_on(st)
 
 
 def _perform(st: State, chosen: Action) -> None:

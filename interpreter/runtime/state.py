@@ -23,7 +23,7 @@ from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.fields import FIELDS, SAVED, make_clone
 from interpreter.runtime.journal import Journal
 from interpreter.runtime.layout import Layout, StartTemplate
-from interpreter.runtime.loop import run
+from interpreter.runtime.loop import run, run_on
 from interpreter.runtime.observation import observe
 from interpreter.runtime.present import render_observation
 from interpreter.runtime.private import Note
@@ -441,6 +441,11 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
         stack.append(Frame(gd.flow, 0, {}))
     if gd.start is not None:
         stack.append(Frame(gd.start, 0, {}))
+    if gd.setup_direct is not None and not st.explicit:  # as one call; its work counts in the run's
+        gd.setup_direct.run(st, st.active)
+        if not st.terminal:
+            run_on(st)  # (the flow's first step called at once: most games' first decision)
+        return st
     if gd.setup is not None:
         stack.append(Frame(gd.setup, 0, {}))
     run(st)
