@@ -61,11 +61,10 @@ def callees_first(texts: dict[str, Any]) -> tuple[list[str], frozenset[str]]:
     compiles)."""
     calls = {name: [node.name for node in ast.walk(_parsed(text))
                     if isinstance(node, ast.CallStmt) and node.name in texts] for name, text in texts.items()}
-    bodies = texts
     order: list[str] = []
     state: dict[str, int] = {}  # 1: being visited, 2: done
     recursive: set[str] = set()
-    for root in bodies:
+    for root in texts:
         if state.get(root):
             continue
         state[root] = 1
@@ -80,7 +79,7 @@ def callees_first(texts: dict[str, Any]) -> tuple[list[str], frozenset[str]]:
             elif not state.get(callee):
                 state[callee] = 1
                 todo.append((callee, iter(calls[callee])))
-    for name in bodies:  # reaches itself?
+    for name in texts:  # reaches itself?
         seen: set[str] = set()
         ahead = list(calls[name])
         while ahead:
