@@ -250,3 +250,52 @@ def test_bundled_games_play_the_same_with_direct_procedures_and_with_frames(name
                 slow.apply_action(chosen.text)
             assert fast == slow
         assert fast.to_json() == slow.to_json() and list(fast.log) == list(slow.log)
+
+
+def test_mutated_games_play_the_same_with_direct_procedures_and_with_frames(tmp_path) -> None:
+    """The fuzzer's mutants of the small games with procedures (tests/fuzz: changed
+    numbers, names, operators, statements): those that load with a direct procedure
+    are played with it and with frames only, and must reach the same states, or fail
+    with the same rule error."""
+    from fuzz import corpus, make_mutant
+    from fuzz.check import write_unit
+
+    from interpreter import RuleFileError, load_game
+    units = [u for u in corpus() if u.kind == "game" and u.name in
+             ("examples/kuhn-poker", "examples/leduc-poker", "examples/star-market", "examples/goofspiel")]
+    compared = 0
+    for index in range(240):
+        mutant = make_mutant(units, 11, index)
+        folder = write_unit(mutant, tmp_path / f"m{index}")
+        try:
+            fast_game = load_game(str(folder))
+        except RuleFileError:
+            continue
+        if not _direct_procedures(fast_game):
+            continue
+        slow_game = _frames_only(load_game(str(folder)))
+        rng = random.Random(index)
+        try:
+            fast = fast_game.new_initial_state(seed=index)
+        except RuleRuntimeError as err:
+            with pytest.raises(RuleRuntimeError) as caught:
+                slow_game.new_initial_state(seed=index)
+            assert str(caught.value) == str(err), mutant.changes
+            compared += 1
+            continue
+        slow = slow_game.new_initial_state(seed=index)
+        for _ in range(60):
+            if fast.is_terminal() or not fast.legal_actions():
+                break
+            chosen = rng.choice(fast.legal_actions())
+            try:
+                fast.apply_action(chosen)
+            except RuleRuntimeError as err:
+                with pytest.raises(RuleRuntimeError) as caught:
+                    slow.apply_action(chosen.text)
+                assert str(caught.value) == str(err), mutant.changes
+                break
+            slow.apply_action(chosen.text)
+            assert fast == slow, mutant.changes
+        compared += 1
+    assert compared >= 30, compared  # (of 240 mutants, 37 load with a direct procedure)

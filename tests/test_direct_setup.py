@@ -127,3 +127,38 @@ def _leads(game, seed: int) -> bool:
     except RuleRuntimeError:
         return True
     return False
+
+
+def test_mutated_games_start_the_same_with_a_direct_setup_and_with_its_frame(tmp_path) -> None:
+    """The fuzzer's mutants of the small games whose setup is direct (tests/fuzz):
+    each that loads starts, for a few seeds, in the same state both ways, or fails with
+    the same rule error."""
+    from fuzz import corpus, make_mutant
+    from fuzz.check import write_unit
+
+    from interpreter import RuleFileError, load_game
+    units = [u for u in corpus() if u.kind == "game" and u.name in
+             ("examples/kuhn-poker", "examples/leduc-poker", "examples/breakthrough")]
+    compared = 0
+    for index in range(150):
+        mutant = make_mutant(units, 13, index)
+        folder = write_unit(mutant, tmp_path / f"m{index}")
+        try:
+            fast_game = load_game(str(folder))
+        except RuleFileError:
+            continue
+        if fast_game.definition.setup_direct is None:
+            continue
+        slow_game = _frame_setup(load_game(str(folder)))
+        for seed in range(3):
+            try:
+                fast = fast_game.new_initial_state(seed=seed)
+            except RuleRuntimeError as err:
+                with pytest.raises(RuleRuntimeError) as caught:
+                    slow_game.new_initial_state(seed=seed)
+                assert str(caught.value) == str(err), mutant.changes
+                continue
+            slow = slow_game.new_initial_state(seed=seed)
+            assert fast == slow and fast.to_json() == slow.to_json(), mutant.changes
+        compared += 1
+    assert compared >= 30, compared
