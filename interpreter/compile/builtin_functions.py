@@ -105,7 +105,7 @@ def _all(node: ast.Call, ctx: Context) -> Gen:
 MAX_RANGE = 100_000  # one list built by one expression: beyond it, a rule error, not a hang
 
 
-def _bounded_range(lo: int, hi: int) -> list[int]:
+def bounded_range(lo: int, hi: int) -> list[int]:
     if hi - lo > MAX_RANGE:
         raise RuleRuntimeError(f"range({lo}, {hi}) is too long (more than {MAX_RANGE} numbers)")
     return list(range(lo, hi))
@@ -116,7 +116,7 @@ def _range(node: ast.Call, ctx: Context) -> Gen:
     args = [gen_expect(a, ctx, "int") for a in node.args]
     if len(args) == 1:
         args.insert(0, "0")
-    return f"{_helper(ctx, _bounded_range)}({args[0]}, {args[1]})", "list:int"
+    return f"{_helper(ctx, bounded_range)}({args[0]}, {args[1]})", "list:int"
 
 
 def _impure(node: ast.Call, ctx: Context) -> None:

@@ -12,7 +12,8 @@ candidate, not once per candidate. The acting player and the parameters' values 
 the lister's own Python locals (`me`, `_p0`): reading one costs no dictionary look-up,
 and the dictionary of locals the expressions were written for is made only when some
 expression still needs it whole. Same order, same texts, same duplicates dropped as
-the generic walk (which stays for actions built by hand).
+the generic walk (which stays for actions built by hand); a lister whose candidates
+can never share a text (compile/distinct.py) keeps no set of the texts it made.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.distinct import distinct
 from interpreter.compile.pysource import LITERAL, Emitter, locals_as_names, me_as_name, uses_env
 from interpreter.model import ActionDef, CounterDef
 from interpreter.runtime.actions import Action, render
@@ -291,7 +293,13 @@ def make_lister(em: Emitter, action: ActionDef, counters: tuple[CounterDef, ...]
     env = any(uses_env(src) for src in [*domains, *checks])
     if not env:
         kept = [False] * len(kept)
-    lister = _Lister(em, action, card_ids, checks, fixed, domains, kept, env)
+    # No text twice when each domain never repeats an item and each value has a text
+    # of its own (with several parameters, texts without spaces: joined, they part
+    # again): the lister then keeps no set of the texts made (compile/distinct.py).
+    unique = all(p.type in ("int", "player", "card") for p in action.params) and \
+        all(distinct(em, src) for src in domains) and \
+        (len(action.params) < 2 or not any(" " in cid for cid in card_ids))
+    lister = _Lister(em, action, card_ids, checks, fixed, domains, kept, env, unique)
     name = em.fresh("list")
     exact = em.define(lister.source(name, None), name, f"actions.{action.id} (legal list)")
     # A domain that is a filtered comprehension is gone through in the loop itself (no
@@ -319,6 +327,7 @@ class _Lister:
     domains: list[str]
     kept: list[bool]
     env: bool
+    unique: bool = False  # no two candidates can have the same text: no `seen` set
 
     def source(self, name: str, loops: list[Loop | None] | None, exact: str = "") -> str:
         em, action, checks = self.em, self.action, self.checks
@@ -349,7 +358,7 @@ class _Lister:
 
     def _body(self, loops: list[Loop | None], indent: str) -> list[str]:
         em, action, checks, fixed = self.em, self.action, list(self.checks), self.fixed
-        lines = [f"{indent}seen = set()"]
+        lines = [] if self.unique else [f"{indent}seen = set()"]
         if fixed:
             lines.append(f"{indent}ok = None")
         values = []
@@ -406,9 +415,12 @@ class _Lister:
             lines.append(f"{indent}    action = {make}")
         else:
             lines.append(f"{indent}action = {make}")
-        lines.append(f"{indent}if action.text not in seen:")
-        lines.append(f"{indent}    seen.add(action.text)")
-        lines.append(f"{indent}    out.append(action)")
+        if self.unique:
+            lines.append(f"{indent}out.append(action)")
+        else:
+            lines.append(f"{indent}if action.text not in seen:")
+            lines.append(f"{indent}    seen.add(action.text)")
+            lines.append(f"{indent}    out.append(action)")
         # As the generic walk: a parameter's name is dropped when its loop is over (the
         # first parameter's stays; nothing reads it after the listing).
         # (Only without loops: a lister that keeps env has none.)
