@@ -10,7 +10,8 @@ from __future__ import annotations
 import itertools
 import pathlib
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 import pytest
 
@@ -150,3 +151,19 @@ flow: |
         take actions turn
   end game winners [0]
 """
+
+
+def loading_mutants(names: Iterable[str], seed: int, count: int,
+                    tmp_path: pathlib.Path) -> Iterator[tuple[Any, pathlib.Path, Game]]:
+    """The fuzzer's mutants of the games `names` (tests/fuzz: changed numbers, names,
+    operators, statements) that load: each with its folder and its game."""
+    from fuzz import corpus, make_mutant
+    from fuzz.check import write_unit
+    units = [u for u in corpus() if u.kind == "game" and u.name in set(names)]
+    for index in range(count):
+        mutant = make_mutant(units, seed, index)
+        folder = write_unit(mutant, tmp_path / f"m{index}")
+        try:
+            yield mutant, folder, load_game(str(folder))
+        except RuleFileError:
+            continue

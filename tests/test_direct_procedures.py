@@ -15,7 +15,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, toy
+from conftest import find_line, loading_mutants, toy
 
 from interpreter.compile.statements import procedure_alias
 from interpreter.diagnostics import RuleRuntimeError
@@ -257,20 +257,10 @@ def test_mutated_games_play_the_same_with_direct_procedures_and_with_frames(tmp_
     numbers, names, operators, statements): those that load with a direct procedure
     are played with it and with frames only, and must reach the same states, or fail
     with the same rule error."""
-    from fuzz import corpus, make_mutant
-    from fuzz.check import write_unit
-
-    from interpreter import RuleFileError, load_game
-    units = [u for u in corpus() if u.kind == "game" and u.name in
-             ("examples/kuhn-poker", "examples/leduc-poker", "examples/star-market", "examples/goofspiel")]
+    from interpreter import load_game
+    games = ("examples/kuhn-poker", "examples/leduc-poker", "examples/star-market", "examples/goofspiel")
     compared = 0
-    for index in range(240):
-        mutant = make_mutant(units, 11, index)
-        folder = write_unit(mutant, tmp_path / f"m{index}")
-        try:
-            fast_game = load_game(str(folder))
-        except RuleFileError:
-            continue
+    for index, (mutant, folder, fast_game) in enumerate(loading_mutants(games, 11, 240, tmp_path)):
         if not _direct_procedures(fast_game):
             continue
         slow_game = _frames_only(load_game(str(folder)))

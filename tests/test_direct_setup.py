@@ -12,7 +12,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, toy
+from conftest import find_line, loading_mutants, toy
 
 from interpreter.diagnostics import RuleRuntimeError
 
@@ -133,20 +133,10 @@ def test_mutated_games_start_the_same_with_a_direct_setup_and_with_its_frame(tmp
     """The fuzzer's mutants of the small games whose setup is direct (tests/fuzz):
     each that loads starts, for a few seeds, in the same state both ways, or fails with
     the same rule error."""
-    from fuzz import corpus, make_mutant
-    from fuzz.check import write_unit
-
-    from interpreter import RuleFileError, load_game
-    units = [u for u in corpus() if u.kind == "game" and u.name in
-             ("examples/kuhn-poker", "examples/leduc-poker", "examples/breakthrough")]
+    from interpreter import load_game
     compared = 0
-    for index in range(150):
-        mutant = make_mutant(units, 13, index)
-        folder = write_unit(mutant, tmp_path / f"m{index}")
-        try:
-            fast_game = load_game(str(folder))
-        except RuleFileError:
-            continue
+    games = ("examples/kuhn-poker", "examples/leduc-poker", "examples/breakthrough")
+    for mutant, folder, fast_game in loading_mutants(games, 13, 150, tmp_path):
         if fast_game.definition.setup_direct is None:
             continue
         slow_game = _frame_setup(load_game(str(folder)))
