@@ -32,12 +32,10 @@ EVENT_ALIASES = {"refilled": "refill"}
 
 
 def fill_never(sym: Symbols, data: dict[str, Any], section: Callable[[str], dict[str, Any]]) -> None:
-    """Set `sym.unheard`, `sym.heard`, `sym.no_triggers`, `sym.limited`, `sym.unchecked`
-    and `sym.nothing_deferred`."""
+    """Set `sym.heard`, `sym.limited`, `sym.unchecked` and `sym.nothing_deferred`."""
     specs: list[Any] = list(section("triggers").values())
     for card in section("cards").values():
         specs.extend(((card.get("triggers") if isinstance(card, dict) else None) or {}).values())
-    named: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     readable = True
     for spec in specs:
@@ -45,13 +43,8 @@ def fill_never(sym: Symbols, data: dict[str, Any], section: Callable[[str], dict
         if not words:
             readable = False
             continue
-        event = EVENT_ALIASES.get(words[0], words[0])
-        named.add(event)
-        pairs.add((event, words[1] if len(words) == 2 else ""))
-    subjectless = {event for event, (kind, _) in BUILTIN_EVENTS.items() if kind is None and event != "game_start"}
-    sym.unheard = frozenset(subjectless - named) if readable else frozenset()
+        pairs.add((EVENT_ALIASES.get(words[0], words[0]), words[1] if len(words) == 2 else ""))
     sym.heard = frozenset(pairs) if readable else None
-    sym.no_triggers = not specs
     actions = section("actions")
     if all(isinstance(spec, dict) and isinstance(spec.get("limit") or {}, dict) for spec in actions.values()):
         sym.limited = frozenset(str(scope).removeprefix("per_") for spec in actions.values()

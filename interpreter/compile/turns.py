@@ -78,9 +78,9 @@ def _block(b: CodeBuilder, node: ast.Turn | ast.Round, start: list[str], startin
     it: `starting` is the event and the line firing it), its body one scope deeper, and
     its end event's operation (`ending`), empty when no trigger names it, so positions
     in saves stay where they were."""
-    unheard = b.ctx.symbols.unheard
+    may_hear = b.ctx.symbols.may_hear
     event, call = starting
-    heard = event not in unheard
+    heard = may_hear(event)
     lines = [*start, f"if ({event!r}, -1) in st.gd_listens:", f"    {call}"] if heard else start
     b.emit_src(node, OpSource(lines, fires=heard), fusible)
     b.scope_depth += 1
@@ -88,7 +88,7 @@ def _block(b: CodeBuilder, node: ast.Turn | ast.Round, start: list[str], startin
     b.scope_depth -= 1
     event, call = ending
     b.emit_src(node, OpSource([f"if ({event!r}, -1) in st.gd_listens:", f"    {call}"], fires=True)
-               if event not in unheard else OpSource([]))
+               if may_hear(event) else OpSource([]))
 
 
 def _refresh(st: Any, event: str, player: int) -> None:

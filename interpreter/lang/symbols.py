@@ -64,20 +64,16 @@ class Symbols:
     # procedure -> per parameter, the types its calls pass (filled while compiling)
     call_arg_types: dict[str, list[set[str]]] = attrs.field(factory=dict)
     # What the rules can never do, known before any effect compiles, so generated code
-    # leaves out tests that would always fail (each costs a look-up at every turn):
-    # the built-in events without a subject that no trigger names ("turn_start", ...),
-    # the check points no end condition is checked at ("action", "turn", "round"), and
-    # whether no end condition finishes the turn or round first (`then: finish_turn`);
-    # and whether the rules have no trigger at all (nothing is ever queued). Filled by
-    # compile/never.py; the defaults claim nothing.
-    unheard: frozenset[str] = frozenset()
-    no_triggers: bool = False
-    # The (event, subject) pairs the triggers name ("changed", "vp"; "turn_end", ""):
-    # a counter or zone event no trigger names is never fired. None: unknown, any may be.
+    # leaves out tests that would always fail (each costs a look-up at every turn).
+    # Filled by compile/never.py; the defaults claim nothing.
+    # The (event, subject) pairs the triggers name ("changed", "vp"; "turn_end", ""): an
+    # event no trigger names is never fired (`may_hear`). None: unknown, any may be.
     heard: frozenset[tuple[str, str]] | None = None
     # The scopes some action's use limit counts in ("turn", "round", "game"): the
     # counts of the others stay empty, and a turn or round need not empty them again.
     limited: frozenset[str] = frozenset({"turn", "round", "game"})
+    # The check points no end condition is checked at ("action", "turn", "round"), and
+    # whether no end condition finishes the turn or round first (`then: finish_turn`).
     unchecked: frozenset[str] = frozenset()
     nothing_deferred: bool = False
     # The wait records of the `take actions` statements compiled (decisions.ActionWait).
