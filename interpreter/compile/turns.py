@@ -11,7 +11,7 @@ turn_end or round_end keeps its operation, empty, so positions in saves do not m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from interpreter.compile.endings import check_name
 from interpreter.compile.fusion import OpSource, draws_random
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def emit_turn(b: CodeBuilder, node: ast.Turn) -> None:
     """A `turn P:` block: the turn's start, its body, the turn_end triggers, its end."""
     player, saved = b.src(node.player, "player"), b.hidden("prev")
-    refresh, check = b.const(_refresh, "refresh"), check_name(b.ctx.emitter, "turn")
+    fire_, check = b.const(fire, "fire"), check_name(b.ctx.emitter, "turn")
     end = b.const(finish, "finish")
     horizon = b.const(HorizonReached, "HorizonReached")
     sym = b.ctx.symbols
@@ -37,8 +37,8 @@ def emit_turn(b: CodeBuilder, node: ast.Turn) -> None:
         start.append("st.uses['turn'] = {}")
     # The turn_end triggers run first, still inside the turn (its player active, its
     # grants on), so what they change counts for the end conditions checked next.
-    _block(b, node, start, ("turn_start", f"{refresh}(st, 'turn_start', _p)"),
-           ("turn_end", f"{refresh}(st, 'turn_end', st.active)"), not draws_random(node.player))
+    _block(b, node, start, ("turn_start", f"{fire_}(st, 'turn_start', -1, {{'player': _p}})"),
+           ("turn_end", f"{fire_}(st, 'turn_end', -1, {{'player': st.active}})"), not draws_random(node.player))
     ending = ["if st.grants:", "    st.grants = [g for g in st.grants if g.until != 'turn']"]
     branch = "if"  # (tests only of what can happen: an end checked here, one waiting for the turn's end)
     if "turn" not in sym.unchecked:
@@ -89,9 +89,3 @@ def _block(b: CodeBuilder, node: ast.Turn | ast.Round, start: list[str], startin
     event, call = ending
     b.emit_src(node, OpSource([f"if ({event!r}, -1) in st.gd_listens:", f"    {call}"], fires=True)
                if may_hear(event) else OpSource([]))
-
-
-def _refresh(st: Any, event: str, player: int) -> None:
-    """Fire a turn's start or end for the triggers listening to it."""
-    if (event, -1) in st.gd_listens:
-        fire(st, event, -1, {"player": player})
