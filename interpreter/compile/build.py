@@ -179,7 +179,7 @@ class Builder:
         self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_, self.codes[info.code],
                      direct=None if name in self.recursive else info.params)
         direct = self.directs.get(info.code)
-        self.emitter.ns[procedure_alias(info.code)] = None if direct is None else direct.run
+        self.emitter.ns[procedure_alias(info.code)] = direct
 
     # ---- the sections ----------------------------------------------------------------
 

@@ -108,13 +108,10 @@ class CardDef:
     applies_to: Expr | None = None
 
 
-@attrs.frozen
-class Direct:
-    """An action effect or a procedure that never waits, as one Python function
-    (compile/direct.py): `run(st, me, *parameter values)` does what its frame would,
-    and raises a rule error already placed at the statement that failed."""
-
-    run: Callable[..., None]
+# An action effect, procedure or setup that never waits, as one Python function
+# (compile/direct.py): `direct(st, me, *parameter values)` does what its frame would,
+# and raises a rule error already placed at the statement that failed.
+Direct = Callable[..., None]
 
 
 @attrs.frozen

@@ -371,7 +371,7 @@ def take(st: State, chosen: Action, pending: PendingActions) -> None:
     # starts, as the frame's would (work.py); a rule error it raises is placed already.
     if act.direct is not None and not st.unordered:
         st.work = 0
-        act.direct.run(st, pending.player, *values)
+        act.direct(st, pending.player, *values)
         if st.terminal or (st.gd.ends_by_check["action"] and check_end(st, "action", pending.player)):
             return
         run_on(st)

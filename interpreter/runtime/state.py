@@ -442,7 +442,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     if gd.start is not None:
         stack.append(Frame(gd.start, 0, {}))
     if gd.setup_direct is not None and not st.explicit:  # as one call; its work counts in the run's
-        gd.setup_direct.run(st, st.active)
+        gd.setup_direct(st, st.active)
         if not st.terminal:
             run_on(st)  # (the flow's first step called at once: most games' first decision)
         return st
