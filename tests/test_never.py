@@ -162,7 +162,13 @@ def test_end_conditions_are_checked_where_they_say_and_nowhere_else(tmp_path, ch
 
 
 def _waits(game) -> list:
-    return [v for v in generated_ns(game.definition).values() if isinstance(v, ActionWait)]
+    """The wait records the generated code holds: bound names, and in a game with bots
+    the closure that asks the seat's bot first (take_now)."""
+    found: list = []
+    for value in generated_ns(game.definition).values():
+        cells = [cell.cell_contents for cell in getattr(value, "__closure__", None) or ()]
+        found += [v for v in (value, *cells) if isinstance(v, ActionWait) and all(v is not f for f in found)]
+    return found
 
 
 def test_each_wait_knows_what_the_rules_settle_before_any_state(tmp_path) -> None:

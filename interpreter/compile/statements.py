@@ -43,7 +43,7 @@ from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.limits import MAX_INT
-from interpreter.model import Code, Expr, Op, Where
+from interpreter.model import Code, CounterDef, Expr, Op, Where
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
 from interpreter.runtime.card_powers import start_use
@@ -172,7 +172,7 @@ class CodeBuilder:
         if ref is not None:
             ci, slot = ref
             value = self.src(node.value, "int")
-            cdef = next(c for c in self.ctx.symbols.counters.values() if c.index == ci)
+            cdef = self.counter(ci)
             low = -MAX_INT if cdef.min is None else max(cdef.min, -MAX_INT)
             high = MAX_INT if cdef.max is None else min(cdef.max, MAX_INT)
             # A whole number within the counter's bounds that no trigger listens to is
@@ -207,8 +207,11 @@ class CodeBuilder:
         ci, slot = ref
         amount = self.src(node.amount, "int")
         line = f"{self.const(_change, 'change')}(st, {ci}, {amount}, {slot}, {node.verb!r})"
-        name = next(c.name for c in self.ctx.symbols.counters.values() if c.index == ci)
-        self.emit_src(node, OpSource([line], fires=self.ctx.symbols.may_hear("changed", name)), not draws_random(node))
+        fires = self.ctx.symbols.may_hear("changed", self.counter(ci).name)
+        self.emit_src(node, OpSource([line], fires=fires), not draws_random(node))
+
+    def counter(self, index: int) -> CounterDef:
+        return next(c for c in self.ctx.symbols.counters.values() if c.index == index)
 
     def zone(self, node: ast.Node) -> Expr:
         slot = zone_slot(node, self.ctx)
@@ -446,15 +449,13 @@ class CodeBuilder:
         # In a run (fusion.py): what follows the decision runs in the same call, up to the
         # next decision. `fr.pc` is its successor while it runs; it moves `fr.pc` back to
         # itself when it waits, or when a bot's turn or pick is pushed on top.
-        name = self.const(take_now, "take")
-        ask = [f"    if {name}(st, fr):", "        return True"]
-        if player is None:  # the player to act, in a game without bots: wait for them here
+        if player is None and not sym.bots:  # the player to act, in a game without bots: wait for them here
             suspend = self.const(suspend_for_actions, "suspend_for_actions")
-            direct = [f"    if {suspend}(st, fr, st.active, {self.const(wait, 'wait')}):", "        return True"]
-            ask = ["    if st.gd.bots:", *("    " + line for line in ask), "    el" + direct[0].lstrip(), direct[1]] \
-                if self.ctx.symbols.bots else direct
+            ask = f"{suspend}(st, fr, st.active, {self.const(wait, 'wait')})"
+        else:
+            ask = f"{self.const(take_now, 'take')}(st, fr)"
         self.sources[at] = OpSource([f"if env.pop({done!r}, False):", "    pass",  # the decision is made: go on
-                                     "else:", f"    fr.pc = {at + 1}", *ask,
+                                     "else:", f"    fr.pc = {at + 1}", f"    if {ask}:", "        return True",
                                      f"    if fr.pc != {at + 1}:", "        return False"], waits=True)
 
     def s_CallStmt(self, node: ast.CallStmt) -> None:
