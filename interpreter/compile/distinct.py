@@ -32,34 +32,26 @@ def distinct(em: Emitter, source: str) -> bool:
 
 
 def _distinct(em: Emitter, node: pyast.expr) -> bool:
+    node = _unwrapped(node)  # (a copy: list(D), D[:])
     if isinstance(node, pyast.Subscript) and isinstance(node.value, pyast.Tuple) and node.value.elts and \
             pyast.unparse(node.slice) == "-1":
         return _distinct(em, node.value.elts[-1])  # (kept values set first, then the list: compile/hoisting.py)
-    if isinstance(node, pyast.Subscript) and isinstance(node.slice, pyast.Slice) and \
-            node.slice.lower is None and node.slice.upper is None and node.slice.step is None:
-        return _distinct(em, node.value)  # D[:], a copy
-    if isinstance(node, pyast.Call) and not node.keywords:
+    if isinstance(node, pyast.Call):
         func = _bound(em, node.func)
-        if func is charge and len(node.args) == 2:
+        if func is charge and len(node.args) == 2 and not node.keywords:
             return _distinct(em, node.args[1])
-        if func is bounded_range:
-            return True
-        if isinstance(node.func, pyast.Name) and node.func.id == "list" and len(node.args) == 1:
-            return _distinct(em, node.args[0])
-        return False
+        return func is bounded_range
     if isinstance(node, pyast.ListComp) and len(node.generators) == 1:
         gen = node.generators[0]
         return (not gen.is_async and isinstance(gen.target, pyast.Name) and isinstance(node.elt, pyast.Name)
                 and node.elt.id == gen.target.id and _distinct(em, gen.iter))
+    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
+        zones = [_zone_definition(part) for part in _added(node)]
+        return None not in zones and len(set(zones)) == len(zones)
+    if isinstance(node, pyast.Subscript) and pyast.unparse(node.value) == "st.zones":
+        return True  # one zone, whichever slot
     if pyast.unparse(node) == "st.players":
         return True
-    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
-        parts = _added(node)
-        zones = [_zone_definition(part) for part in parts]
-        return None not in zones and len(set(zones)) == len(zones)
-    zone = _unwrapped(node)
-    if isinstance(zone, pyast.Subscript) and pyast.unparse(zone.value) == "st.zones":
-        return True  # one zone, whichever slot
     if isinstance(node, pyast.List | pyast.Tuple) and all(isinstance(e, pyast.Constant) for e in node.elts):
         value = [e.value for e in node.elts if isinstance(e, pyast.Constant)]
     else:
@@ -79,8 +71,8 @@ def _bound(em: Emitter, node: pyast.expr) -> Any:
 
 def _added(node: pyast.expr) -> list[pyast.expr]:
     if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
-        return _added(node.left) + _added(node.right)
-    return [_unwrapped(node)]
+        return _added(_unwrapped(node.left)) + _added(_unwrapped(node.right))
+    return [node]
 
 
 def _unwrapped(node: pyast.expr) -> pyast.expr:
@@ -99,7 +91,6 @@ def _unwrapped(node: pyast.expr) -> pyast.expr:
 def _zone_definition(node: pyast.expr) -> int | None:
     """For `st.zones[st.layout.zbase[K]]` or `st.zones[st.layout.zbase[K] + X]` (a slot of
     zone definition K), K; None for anything else."""
-    node = _unwrapped(node)
     if not (isinstance(node, pyast.Subscript) and pyast.unparse(node.value) == "st.zones"):
         return None
     slot = node.slice
