@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.compile.pysource import Emitter, locals_as_names, me_as_name, uses_env
+from interpreter.compile.pysource import Emitter, as_names, uses_env
 from interpreter.model import EndDef
 from interpreter.runtime.ending import check_end, finish
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 
 CHECKS = ("turn", "round")
+_ME_ACTIVE = {"me": "st.active"}  # an end condition reads `me` as the active player: no dictionary made for it
 
 
 def check_name(em: Emitter, check: str) -> str:
@@ -49,9 +50,8 @@ def define_checks(em: Emitter, ends: tuple[EndDef, ...]) -> None:
         for end in (e for e in ends if e.check == check):
             what = f"end condition '{end.id}'"
             winners = end.then == "end" and end.winners is not None
-            # `me` is the active player: read as such, no dictionary is made for it
-            when = _me_active(em.inline(end.when, "end"))
-            chosen = _me_active(em.inline(end.winners, "end")) if end.winners is not None else ""
+            when = as_names(em.inline(end.when, "end"), _ME_ACTIVE)
+            chosen = as_names(em.inline(end.winners, "end"), _ME_ACTIVE) if end.winners is not None else ""
             env = ["    env = {'me': st.active}"] if uses_env(when) or (winners and uses_env(chosen)) else []
             lines += [f"    # end {end.id}", *env, "    try:", f"        hit = {when}"]
             if winners:
@@ -67,8 +67,3 @@ def define_checks(em: Emitter, ends: tuple[EndDef, ...]) -> None:
                       f"            st.ending_reason = {end.id!r}"]
         lines.append("    return False")
         em.define("\n".join(lines) + "\n", name, f"end ({check})")
-
-
-def _me_active(source: str) -> str:
-    """An end condition's source with its reads of `me` written as the active player."""
-    return locals_as_names(me_as_name(source, "st.active"), {"me": "st.active"})

@@ -159,13 +159,19 @@ def uses_env(source: str) -> bool:
     return any(m.group(0) == "env" for m in _LITERAL_OR_ENV.finditer(source))
 
 
-def env_free(source: str, names: Mapping[str, str]) -> str | None:
+def as_names(source: str, names: Mapping[str, str]) -> str:
     """`source` with its reads of the locals in `names` written as those Python names
     (`locals_as_names`; the acting player's `env.get` read too, when `me` is one of them:
-    `me_as_name`), or None when it still uses `env` (a local not named, the whole env)."""
+    `me_as_name`). Other reads of `env` stay."""
     if "me" in names:
         source = me_as_name(source, names["me"])
-    source = locals_as_names(source, names)
+    return locals_as_names(source, names)
+
+
+def env_free(source: str, names: Mapping[str, str]) -> str | None:
+    """`source` with the locals in `names` as Python names (`as_names`), or None when it
+    still uses `env` (a local not named, the whole env)."""
+    source = as_names(source, names)
     return None if uses_env(source) else source
 
 
