@@ -89,6 +89,12 @@ def generated_ns(gd: object) -> dict:
     return next(a.lister for a in gd.actions if a.lister is not None).__globals__  # type: ignore[attr-defined]
 
 
+def generated(game: Game, prefix: str) -> str:
+    """The Python generated for the rules whose listing name starts with `prefix`
+    (`orrery describe --code`: "flow", "actions.take (legal list"), joined."""
+    return "\n".join(source for what, source in game.definition.generated_code if what.startswith(prefix))
+
+
 def counter(state: State, name: str, player: int | None = None) -> object:
     """A counter's raw value (whole list for arrays/keyed), straight from the state."""
     cdef = next(c for c in state.gd.counters if c.name == name)

@@ -15,7 +15,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, loading_mutants, toy
+from conftest import find_line, generated, loading_mutants, toy
 
 from interpreter.compile.statements import procedure_alias
 from interpreter.diagnostics import RuleRuntimeError
@@ -139,7 +139,7 @@ def test_procedures_that_never_wait_get_a_direct_function_and_the_rest_keep_thei
     # the actions calling tally and broken are direct too; the one calling ask is not
     assert {a.id for a in game.definition.actions if a.direct is not None} == {"count", "crash"}
     # a call site: the direct function when there is one, else the frame
-    flow = "\n".join(source for what, source in game.definition.generated_code if what.startswith("flow"))
+    flow = generated(game, "flow")
     assert "if _direct is None or st.unordered:" in flow
 
 

@@ -8,7 +8,7 @@ import random
 
 import attrs
 import pytest
-from conftest import toy
+from conftest import generated, toy
 
 from interpreter.compile.builtin_functions import bounded_range
 from interpreter.compile.distinct import distinct
@@ -90,13 +90,10 @@ flow: |
 
 def test_listers_without_the_set_list_what_the_generic_walk_lists(tmp_path) -> None:
     game = toy(tmp_path, GAME)
-    code = dict(game.definition.generated_code)
-
-    def lister(action: str) -> str:
-        return "\n".join(source for what, source in code.items() if what.startswith(f"actions.{action} (legal list"))
     for action in ("take", "both", "seat"):
-        assert "seen" not in lister(action), action
-    assert "seen = set()" in lister("twice")  # the same hand twice: its cards would be listed twice
+        assert "seen" not in generated(game, f"actions.{action} (legal list"), action
+    # the same hand twice: its cards would be listed twice
+    assert "seen = set()" in generated(game, "actions.twice (legal list")
     state = game.new_initial_state(2, seed=1)
     rng = random.Random(1)
     twice = 0

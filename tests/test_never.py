@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import generated_ns, texts, toy
+from conftest import generated, generated_ns, texts, toy
 
 from interpreter.compile.never import fill_never
 from interpreter.diagnostics import GameError
@@ -40,10 +40,8 @@ flow: |
 
 
 def test_turns_leave_out_the_tests_of_events_no_trigger_names(tmp_path) -> None:
-    def flow(game) -> str:
-        return "\n".join(source for what, source in game.definition.generated_code if what.startswith("flow"))
     quiet = toy(tmp_path, GAME)
-    code = flow(quiet)
+    code = generated(quiet, "flow")
     assert "'turn_start', -1" not in code and "'turn_end', -1" not in code and "_check_end_turn(st)" not in code
     heard = toy(tmp_path, GAME + """
 triggers:
@@ -51,7 +49,7 @@ triggers:
     on: turn_start
     effect: "set starts to starts + 1"
 """)
-    code = flow(heard)
+    code = generated(heard, "flow")
     assert "('turn_start', -1) in st.gd_listens" in code and "'turn_end', -1" not in code
     state = heard.new_initial_state(2, seed=2)
     assert state.counters[1] == [1]  # the first turn's start was heard
@@ -150,7 +148,7 @@ flow: |
 ])
 def test_end_conditions_are_checked_where_they_say_and_nowhere_else(tmp_path, check, then, turns) -> None:
     game = toy(tmp_path, ROUNDS.replace("ENDING", f"{check}-{then}").replace("CHECK", check).replace("THEN", then))
-    code = "\n".join(source for what, source in game.definition.generated_code if what.startswith("flow"))
+    code = generated(game, "flow")
     assert ("_check_end_round(st)" in code) == (check == "round")
     assert ("st.ending" in code) == (then != "end")
     state = game.new_initial_state(2, seed=1)
@@ -218,12 +216,10 @@ flow: |
 
 
 def test_turns_empty_the_use_counts_only_of_scopes_some_action_limits(tmp_path) -> None:
-    def flow(game) -> str:
-        return "\n".join(source for what, source in game.definition.generated_code if what.startswith("flow"))
-    assert "st.uses['turn'] = {}" not in flow(toy(tmp_path, GAME))  # no limit: the counts stay empty
+    assert "st.uses['turn'] = {}" not in generated(toy(tmp_path, GAME), "flow")  # no limit: the counts stay empty
     limited = toy(tmp_path, GAME.replace("    ends: turn\n", "    limit: {per_turn: 2}\n", 1).replace(
         "actions:\n", "actions:\n  done:\n    during: main\n    ends: turn\n", 1))
-    assert "st.uses['turn'] = {}" in flow(limited)
+    assert "st.uses['turn'] = {}" in generated(limited, "flow")
     state = limited.new_initial_state(2, seed=1)
     assert texts(state) == ["done", "add"]
     state.apply_action("add")
