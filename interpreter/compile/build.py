@@ -178,8 +178,7 @@ class Builder:
         spec = self.section("procedures")[name]
         self.program(spec.get("effect", ""), ("procedures", name, "effect"), locals_, self.codes[info.code],
                      direct=None if name in self.recursive else info.params)
-        direct = self.directs.get(info.code)
-        self.emitter.ns[procedure_alias(info.code)] = direct
+        self.emitter.ns[procedure_alias(info.code)] = self.directs.get(info.code)
 
     # ---- the sections ----------------------------------------------------------------
 
@@ -320,7 +319,6 @@ class Builder:
         for name, spec in self.section("procedures").items():
             code = self.new_code(f"procedures.{name}")
             sym.procedures[name] = ProcInfo(name, tuple(spec.get("params", ())), code.index)
-            self.emitter.ns[procedure_alias(code.index)] = None  # (its direct function, if it gets one)
 
         for i, (name, spec) in enumerate(self.section("functions").items()):
             sym.functions[name] = ProcInfo(name, tuple(spec.get("params", ())), i)
