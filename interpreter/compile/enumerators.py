@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 
 from interpreter.compile.distinct import distinct
-from interpreter.compile.pysource import LITERAL, Emitter, locals_as_names, me_as_name, uses_env
+from interpreter.compile.pysource import LITERAL, Emitter, as_names, uses_env
 from interpreter.model import ActionDef, CounterDef
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.card_powers import usable
@@ -83,13 +83,12 @@ _SEAT_CHECKED_ME = re.compile(LITERAL + r"""|(?<![\w.])st\.layout\.seat\[env\['m
 
 def as_locals(source: str, names: dict[str, str]) -> str:
     """`source` with each read of a local named in `names` written as the Python local
-    holding the same value (`pysource.locals_as_names`); the player listed for, read as
-    `env.get('me', st.active)` (its env always holds `me`: `pysource.me_as_name`) or
-    through its seat check, is `me` too."""
+    holding the same value (`pysource.as_names`); the player listed for, read through
+    its seat check, is `me` too."""
     if "me" in names:
         me = names["me"]
-        source = _SEAT_CHECKED_ME.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else me, me_as_name(source, me))
-    return locals_as_names(source, names)
+        source = _SEAT_CHECKED_ME.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else me, source)
+    return as_names(source, names)
 
 
 @attrs.frozen
