@@ -13,7 +13,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, play, toy
+from conftest import find_line, loading_mutants, play, toy
 
 from interpreter.diagnostics import RuleRuntimeError
 
@@ -288,19 +288,9 @@ def test_mutated_small_games_play_the_same_by_actions_and_by_texts(tmp_path) -> 
     """The fuzzer's mutants of the small games (tests/fuzz: changed numbers, names,
     operators, statements): those that load and have a direct effect are played both
     ways, and must reach the same states, or fail with the same rule error."""
-    from fuzz import corpus, make_mutant
-    from fuzz.check import write_unit
-
-    from interpreter import RuleFileError, load_game
-    units = [u for u in corpus() if u.kind == "game" and u.name in
-             ("examples/kuhn-poker", "examples/tic-tac-toe", "examples/leduc-poker", "examples/breakthrough")]
+    games = ("examples/kuhn-poker", "examples/tic-tac-toe", "examples/leduc-poker", "examples/breakthrough")
     compared = errors = 0
-    for index in range(150):
-        mutant = make_mutant(units, 7, index)
-        try:
-            game = load_game(str(write_unit(mutant, tmp_path / f"m{index}")))
-        except RuleFileError:
-            continue
+    for index, (mutant, _, game) in enumerate(loading_mutants(games, 7, 150, tmp_path)):
         if not any(a.direct is not None for a in game.definition.actions):
             continue
         rng = random.Random(index)
