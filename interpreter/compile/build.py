@@ -148,13 +148,14 @@ class Builder:
         With `direct` (its parameter names), also its direct function when it can have
         one (compile/direct.py; `seeded`: run only without explicit chance), kept in
         `self.directs` by code index."""
+        where = ".".join(str(p) for p in logical)
         if code is None:
-            code = self.new_code(".".join(str(p) for p in logical))
+            code = self.new_code(where)
         if not isinstance(text, str):
             self.error(logical, "type", "expected effect text")
             return code.index
         shift = common_indent(text)  # node columns are of the text without it
-        self.emitter.where = ".".join(str(p) for p in logical)
+        self.emitter.where = where
         try:
             stmts = parse_program(text)
             locate = self.locator(logical)
@@ -164,7 +165,7 @@ class Builder:
             builder.finish()
             if direct is not None:
                 self.directs[code.index] = compile_direct(self.context(locals_), builder.locate, stmts, direct,
-                                                          ".".join(str(p) for p in logical), seeded)
+                                                          where, seeded)
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
         except CompileError as err:
