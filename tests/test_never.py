@@ -50,7 +50,7 @@ triggers:
     effect: "set starts to starts + 1"
 """)
     code = generated(heard, "flow")
-    assert "('turn_start', -1) in st.gd_listens" in code and "'turn_end', -1" not in code
+    assert "(st, 'turn_start', -1, {'player': _p})" in code and "'turn_end', -1" not in code
     state = heard.new_initial_state(2, seed=2)
     assert state.counters[1] == [1]  # the first turn's start was heard
     state.apply_action("add")

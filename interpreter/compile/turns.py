@@ -77,15 +77,14 @@ def _block(b: CodeBuilder, node: ast.Turn | ast.Round, start: list[str], startin
     """The block's start (`start`, then its event's triggers when some trigger names
     it: `starting` is the event and the line firing it), its body one scope deeper, and
     its end event's operation (`ending`), empty when no trigger names it, so positions
-    in saves stay where they were."""
+    in saves stay where they were. (A trigger named is one the game listens to: both
+    come from the same `on:` texts, so the line fires with no test of `gd_listens`.)"""
     may_hear = b.ctx.symbols.may_hear
     event, call = starting
     heard = may_hear(event)
-    lines = [*start, f"if ({event!r}, -1) in st.gd_listens:", f"    {call}"] if heard else start
-    b.emit_src(node, OpSource(lines, fires=heard), fusible)
+    b.emit_src(node, OpSource([*start, call] if heard else start, fires=heard), fusible)
     b.scope_depth += 1
     b.block(node.body)
     b.scope_depth -= 1
     event, call = ending
-    b.emit_src(node, OpSource([f"if ({event!r}, -1) in st.gd_listens:", f"    {call}"], fires=True)
-               if may_hear(event) else OpSource([]))
+    b.emit_src(node, OpSource([call], fires=True) if may_hear(event) else OpSource([]))
