@@ -175,15 +175,21 @@ class CodeBuilder:
             cdef = self.counter(ci)
             low = -MAX_INT if cdef.min is None else max(cdef.min, -MAX_INT)
             high = MAX_INT if cdef.max is None else min(cdef.max, MAX_INT)
-            # A whole number within the counter's bounds that no trigger listens to is
-            # stored as it is (what set_counter would do); anything else goes through it.
+            # A whole number within the counter's bounds, of a counter no trigger listens
+            # to, is stored as it is (what set_counter would do); anything else goes
+            # through it. (A trigger named is one the game listens to: never.py.)
+            heard = self.ctx.symbols.may_hear("changed", cdef.name)
+            call = f"{self.const(set_counter, 'set_counter')}(st, {ci}, _slot, _value)"
             literal = _int_literal(value)
-            fits = ("" if literal is not None and low <= literal <= high  # written in the rules, within bounds
-                    else f"type(_value) is int and {low} <= _value <= {high} and ")
-            lines = [f"_slot = {slot}", f"_value = {value}", f"if {fits}('changed', {ci}) not in st.gd_listens:",
-                     f"    st.counters[{ci}][_slot] = _value", "else:",
-                     f"    {self.const(set_counter, 'set_counter')}(st, {ci}, _slot, _value)"]
-            self.emit_src(node, OpSource(lines, fires=self.ctx.symbols.may_hear("changed", cdef.name)), fusible)
+            if heard:
+                lines = [f"_slot = {slot}", f"_value = {value}", call]
+            elif literal is not None and low <= literal <= high:  # written in the rules, within bounds
+                lines = [f"st.counters[{ci}][{slot}] = {literal}"]
+            else:
+                lines = [f"_slot = {slot}", f"_value = {value}",
+                         f"if type(_value) is int and {low} <= _value <= {high}:",
+                         f"    st.counters[{ci}][_slot] = _value", "else:", f"    {call}"]
+            self.emit_src(node, OpSource(lines, fires=heard), fusible)
             return
         if isinstance(target, ast.Attr):
             card, (value, type_) = self.src(target.target, "card"), gen(node.value, self.ctx)
