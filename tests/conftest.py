@@ -173,3 +173,25 @@ def loading_mutants(names: Iterable[str], seed: int, count: int,
             yield mutant, folder, load_game(str(folder))
         except RuleFileError:
             continue
+
+
+def played_both_ways(fast: State, slow: State, rng: Any, steps: int, why: object = None) -> bool:
+    """A random line of play on two states of the same game, `fast` given the listed
+    Actions and `slow` their texts (so the engine's quick paths meet its plain ones),
+    checked equal after each step; a rule error must be met by both, at the same step,
+    in the same words. True when the line ended at such an error."""
+    from interpreter.diagnostics import RuleRuntimeError
+    for _ in range(steps):
+        if fast.is_terminal() or not fast.legal_actions():
+            return False
+        chosen = rng.choice(fast.legal_actions())
+        try:
+            fast.apply_action(chosen)
+        except RuleRuntimeError as err:
+            with pytest.raises(RuleRuntimeError) as caught:
+                slow.apply_action(chosen.text)
+            assert str(caught.value) == str(err), why
+            return True
+        slow.apply_action(chosen.text)
+        assert fast == slow, why
+    return False

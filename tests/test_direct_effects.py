@@ -13,7 +13,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, loading_mutants, play, toy
+from conftest import find_line, loading_mutants, play, played_both_ways, toy
 
 from interpreter.diagnostics import RuleRuntimeError
 
@@ -298,17 +298,6 @@ def test_mutated_small_games_play_the_same_by_actions_and_by_texts(tmp_path) -> 
             fast, slow = game.new_initial_state(seed=index), game.new_initial_state(seed=index)
         except RuleRuntimeError:  # (broken before any action: nothing to compare)
             continue
-        for _ in range(40):
-            if fast.is_terminal() or not fast.legal_actions():
-                break
-            chosen = rng.choice(fast.legal_actions())
-            try:
-                fast.apply_action(chosen)
-            except RuleRuntimeError as err:
-                assert _error_of(slow, chosen.text) == str(err), mutant.changes
-                errors += 1
-                break
-            slow.apply_action(chosen.text)
-            assert fast == slow, mutant.changes
+        errors += played_both_ways(fast, slow, rng, 40, mutant.changes)
         compared += 1
     assert compared >= 30, (compared, errors)  # (errors: those met both ways, compared above)

@@ -15,7 +15,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, generated, loading_mutants, toy
+from conftest import find_line, generated, loading_mutants, played_both_ways, toy
 
 from interpreter.compile.statements import procedure_alias
 from interpreter.diagnostics import RuleRuntimeError
@@ -273,19 +273,6 @@ def test_mutated_games_play_the_same_with_direct_procedures_and_with_frames(tmp_
             assert str(caught.value) == str(err), mutant.changes
             compared += 1
             continue
-        slow = slow_game.new_initial_state(seed=index)
-        for _ in range(60):
-            if fast.is_terminal() or not fast.legal_actions():
-                break
-            chosen = rng.choice(fast.legal_actions())
-            try:
-                fast.apply_action(chosen)
-            except RuleRuntimeError as err:
-                with pytest.raises(RuleRuntimeError) as caught:
-                    slow.apply_action(chosen.text)
-                assert str(caught.value) == str(err), mutant.changes
-                break
-            slow.apply_action(chosen.text)
-            assert fast == slow, mutant.changes
+        played_both_ways(fast, slow_game.new_initial_state(seed=index), rng, 60, mutant.changes)
         compared += 1
     assert compared >= 30, compared  # (of 240 mutants, 37 load with a direct procedure)
