@@ -130,7 +130,7 @@ def board_arg(node: ast.Call, ctx: Context) -> str:
         raise CompileError(arg, "type", f"{node.name}() needs a board's name first, not {shown}",
                            hint_for(shown, boards) or ("declare one under boards:" if not boards else
                                                        f"boards: {', '.join(boards)}"))
-    return ctx.const(boards[arg.name], f"board_{arg.name}_")
+    return ctx.const(boards[arg.name], "board")  # (a generated name: the board's own is rule text)
 
 
 def _method(name: str, arity: tuple[int, ...], args: tuple[str, ...], type_: str) -> None:

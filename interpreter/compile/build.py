@@ -21,9 +21,10 @@ from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
+from interpreter.compile.game_info import assumptions_of, seat_options_of, variant_players_of
 from interpreter.compile.never import BUILTIN_EVENTS, EVENT_ALIASES, fill_never
 from interpreter.compile.param_values import declared_values
-from interpreter.compile.pysource import Emitter
+from interpreter.compile.pysource import Emitter, NotCompiled, SourceTooDeep, UnsafeSource
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent
 from interpreter.compile.seat_rules import build_seat_rules
 from interpreter.compile.statements import CodeBuilder, procedure_alias
@@ -35,7 +36,6 @@ from interpreter.lang.parser import EffectSyntaxError, common_indent, parse_expr
 from interpreter.lang.symbols import CompileError, ProcInfo, Symbols, elem_of, is_list
 from interpreter.model import (
     ActionDef,
-    Assumption,
     BotDef,
     Code,
     CounterDef,
@@ -75,7 +75,11 @@ class Builder:
         self._all_nodes: tuple[list[ast.Node], bool] | None = None
         self.directs: dict[int, Direct | None] = {}  # code -> its direct function (compile/direct.py)
         self.recursive: frozenset[str] = frozenset()  # procedures that may call themselves: never direct
-        self.emitter = Emitter()  # the namespace of the game's generated code
+        # The namespace of the game's generated code. Rules that have errors get none of
+        # their code compiled, let alone run: from the first error on (the schema's
+        # included), the emitter only checks and lists what it is given.
+        self.emitter = Emitter(compiles=not raw.schema_diagnostics)
+        self.place: tuple[Any, ...] = ("id",)  # the rule being compiled, for an unsafe source's diagnostic
 
     # ---- reporting -----------------------------------------------------------------
 
@@ -84,6 +88,7 @@ class Builder:
         path, line, col = (self.origins.locate_key if key else self.origins.locate)(logical)
         source = self._source_line(logical, line)
         self.diagnostics.append(Diagnostic(path, line, col, code, message, hint=hint, source_line=source))
+        self.emitter.compiles = False
 
     def _source_line(self, logical: tuple[Any, ...], line: int) -> str | None:
         try:
@@ -97,6 +102,21 @@ class Builder:
         path, fline, fcol, source = self.origins.locate_text(logical, line, column)
         self.diagnostics.append(Diagnostic(path, fline, fcol, code, message, hint=hint,
                                            source_line=source or None, width=width))
+        self.emitter.compiles = False
+
+    def too_deep(self, logical: tuple[Any, ...]) -> None:
+        """The error of text nested too deeply to compile (the parser's own limit
+        counts the levels of the text; what it becomes may nest deeper still)."""
+        self.error(logical, "too-deep", "this text nests too deeply to compile",
+                   "split it: a `let` for a part, or a procedure or function for a long chain")
+
+    def unsafe(self, err: UnsafeSource) -> Diagnostic:
+        """The diagnostic of generated source that the last gate refused (a slip of the
+        code generator, or rule text that got past it): at the rule being compiled."""
+        path, line, col = self.origins.locate(self.place)
+        return Diagnostic(path, line, col, "unsafe-code",
+                          f"orrery refused to run the code it made of this rule ({err}); nothing was run",
+                          hint="this is a bug of orrery's compiler: please report it with this file")
 
     def locator(self, logical: tuple[Any, ...]) -> Callable[[int, int], Where]:
         what = ".".join(str(p) for p in logical)
@@ -120,6 +140,7 @@ class Builder:
             self.error(logical, "type", "expected an expression (text)")
             return None
         self.emitter.where = ".".join(str(p) for p in logical)
+        self.place = logical
         try:
             node = parse_expression(text)
             fn, type_ = compile_expr(node, self.context(locals_, pure))
@@ -128,6 +149,9 @@ class Builder:
             return None
         except CompileError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
+            return None
+        except (SourceTooDeep, RecursionError):
+            self.too_deep(logical)
             return None
         if not compatible(type_, want):
             self.text_error(logical, 1, 1, "type", f"expected {describe(want)}, got {describe(type_)}", None)
@@ -155,7 +179,7 @@ class Builder:
             self.error(logical, "type", "expected effect text")
             return code.index
         shift = common_indent(text)  # node columns are of the text without it
-        self.emitter.where = where
+        self.emitter.where, self.place = where, logical
         try:
             stmts = parse_program(text)
             locate = self.locator(logical)
@@ -170,6 +194,8 @@ class Builder:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
         except CompileError as err:
             self.text_error(logical, err.line, err.column + shift, err.code, err.message, err.hint, err.width)
+        except (SourceTooDeep, RecursionError):
+            self.too_deep(logical)
         return code.index
 
     def procedure(self, name: str, locals_: dict[str, str]) -> None:
@@ -358,7 +384,7 @@ class Builder:
             self.error(("players", "default"), "bad-value", f"players.default ({players['default']}) is not "
                        f"between players.min ({min_p}) and players.max ({max_p})")
         seat_rules = build_seat_rules(players, [*self.seat_kinds, *bots], self.error)
-        seat_options = self.seat_options(bots)
+        seat_options = seat_options_of(self.section("seat_options"), self.seat_kinds, bots, self.error)
         retype_procedures(self)
         if self.diagnostics:
             raise RuleFileError(self.diagnostics)
@@ -378,10 +404,10 @@ class Builder:
             actions=actions, groups=groups, triggers=triggers, values=values, modifiers=modifiers, ends=ends,
             scoring=scoring, bots=bots, codes=tuple(self.codes), setup=setup, flow=flow,
             setup_direct=None if setup is None else self.directs.get(setup),
-            assumptions=tuple(self.assumptions()), source_files=tuple(self.raw.files), views=views,
+            assumptions=tuple(assumptions_of(self.data)), source_files=tuple(self.raw.files), views=views,
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
             generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options,
-            variant_players=self.variant_players(),
+            variant_players=variant_players_of(self.section("variants")),
             fixed_listings=fixed_listings)
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
@@ -595,42 +621,6 @@ class Builder:
             result[bid] = BotDef(bid, str(spec.get("description", "")), turn, str(spec.get("choose", "random")))
         return result
 
-    def variant_players(self) -> dict[str, tuple[int, int]]:
-        """The player counts each variant sets (`set: players: {min, max}`), if any."""
-        found = {}
-        for vid, spec in self.section("variants").items():
-            players = ((spec or {}).get("set") or {}).get("players")
-            if isinstance(players, dict) and isinstance(players.get("min", 1), int):
-                low = int(players.get("min", 1))
-                high = players.get("max", low)
-                found[vid] = (low, int(high) if isinstance(high, int) else low)
-        return found
-
-    def seat_options(self, bots: dict[str, BotDef]) -> dict[str, dict[str, str]]:
-        """`seat_options`: per kind of seat, default options as a seat spec gives them.
-        Kinds and option names are checked here; values by the kind when its seat is
-        made (the game layer makes one of each at load)."""
-        result = {}
-        for kind, options in self.section("seat_options").items():
-            accepted = () if kind in bots else self.seat_kinds.get(kind)
-            if accepted is None:
-                known = [*self.seat_kinds, *bots]
-                self.error(("seat_options", kind), "unknown-name", f"no kind of seat '{kind}'",
-                           hint_for(kind, known) or f"seats: {', '.join(known)}", key=True)
-                continue
-            if not accepted:
-                self.error(("seat_options", kind), "bad-value", f"seat '{kind}' takes no options", key=True)
-                continue
-            given = {}
-            for name, value in (options or {}).items():
-                if name not in accepted:
-                    self.error(("seat_options", kind, name), "unknown-name", f"seat '{kind}' has no option '{name}'",
-                               hint_for(name, accepted) or f"options: {', '.join(accepted)}", key=True)
-                    continue
-                given[str(name)] = ("1" if value else "0") if isinstance(value, bool) else str(value)
-            result[kind] = given
-        return result
-
     def views(self) -> tuple[ViewDef, ...]:
         result = []
         for vid, spec in self.section("views").items():
@@ -643,43 +633,40 @@ class Builder:
             result.append(ViewDef(vid, str(spec.get("label", vid)), tuple(parts)))
         return tuple(result)
 
-    def assumptions(self) -> list[Assumption]:
-        found = [Assumption(f"assumptions.{a.get('id', i)}", str(a.get("text", "")))
-                 for i, a in enumerate(self.data.get("assumptions") or ()) if isinstance(a, dict)]
-
-        def walk(value: Any, path: tuple[str, ...]) -> None:
-            if isinstance(value, dict):
-                for key, item in value.items():
-                    if key == "assumed" and isinstance(item, str):
-                        found.append(Assumption(".".join(path), item))
-                    else:
-                        walk(item, path + (str(key),))
-            elif isinstance(value, list):
-                for i, item in enumerate(value):
-                    walk(item, path + (str(i),))
-        for section in self.data:
-            if section not in ("assumptions", "variants"):
-                walk(self.data[section], (section,))
-        return found
-
 
 def build(raw: RawGame, seat_kinds: Mapping[str, tuple[str, ...]]) -> GameDef:
     """The GameDef of merged raw rules; `seat_kinds` are the kinds of seat the engine
     knows besides the game's own bots, with the options each takes (the game layer
-    passes its registry's)."""
-    if not raw.schema_diagnostics:
-        return Builder(raw, seat_kinds).build()
-    # The schema stage found errors: check meaning too, so all mistakes come at once,
-    # but never let a shape the builder does not expect hide the schema's findings.
+    passes its registry's).
+
+    When the schema stage found errors, meaning is checked too, so all mistakes come at
+    once (no code is compiled for such rules: see Builder), but a shape the builder does
+    not expect never hides the schema's findings."""
     pending = list(raw.schema_diagnostics)
-    found: list[Diagnostic] = []
+    builder = Builder(raw, seat_kinds)
     try:
-        Builder(raw, seat_kinds).build()
+        game = builder.build()
+    except UnsafeSource as err:
+        found = [*builder.diagnostics, builder.unsafe(err)]
+    except (SourceTooDeep, RecursionError):  # (outside a text's own compiling: at the rule last compiled)
+        builder.too_deep(builder.place)
+        found = list(builder.diagnostics)
     except RuleFileError as err:
-        seen = {(d.path, d.line) for d in pending}
-        found = [d for d in err.diagnostics if (d.path, d.line) not in seen]  # not the same mistake twice
+        found = list(err.diagnostics)
+    except NotCompiled:  # code of rules with errors was called while building: those errors
+        found = list(builder.diagnostics)
+        if not found and not pending:
+            raise
     except Exception:  # a badly shaped file: the schema errors say why
+        if not pending:
+            raise
         found = []
+    else:
+        if not pending:
+            return game
+        found = []
+    seen = {(d.path, d.line) for d in pending}
+    found = [d for d in found if (d.path, d.line) not in seen]  # not the same mistake twice
     raise RuleFileError([*pending, *found])
 
 

@@ -40,7 +40,7 @@ import attrs
 
 from interpreter.compile.expressions import ME, Context, gen
 from interpreter.compile.fusion import OpSource, draws_random
-from interpreter.compile.pysource import PYTHON_NAME, env_free
+from interpreter.compile.pysource import env_free, local_name, local_name_ok
 from interpreter.compile.statements import CodeBuilder, Locator, procedure_alias
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_program
@@ -120,7 +120,7 @@ def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], par
     docstring), or None. `ctx` is a fresh context of its locals (`me` and its parameters).
     `seeded`: a function only ever run without explicit chance (the setup), which may
     shuffle, draw and call `random`: none of them can stop there."""
-    names_ok = all(isinstance(name, str) and PYTHON_NAME.match(name) for name in params)
+    names_ok = all(local_name_ok(name) for name in params)
     if not names_ok or len(set(params)) != len(params) or "me" in params:
         return None
     writer = _Writer(ctx, locate, params, seeded)
@@ -130,7 +130,7 @@ def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], par
         return None
     em = ctx.emitter
     name = em.fresh("direct")
-    args = ", ".join(["_l_me", *(f"_l_{p}" for p in params)])
+    args = ", ".join(local_name(p) for p in ("me", *params))
     slips, place, wheres = em.const(RULE_SLIPS, "RULE_SLIPS"), em.const(rule_error, "rule_error"), \
         em.const(tuple(writer.wheres), "wheres")
     lines = [f"def {name}(st, {args}):", "    _at = 0", "    try:", *writer.lines,
@@ -147,7 +147,7 @@ class _Writer:
         self.locate = locate
         self.seeded = seeded
         self.scratch = _LinesOnly(Code(-1, "direct"), ctx, locate)
-        self.names = {"me": "_l_me", **{p: f"_l_{p}" for p in params}}
+        self.names = {p: local_name(p) for p in ("me", *params)}
         self.lines: list[str] = []
         self.wheres: list[Where] = []
 
@@ -190,10 +190,10 @@ class _Writer:
         items = self.python(f"list({source})")
         self.at(node, pad)
         with self.scratch.loop_variables(node, type_) as names:
-            if not all(PYTHON_NAME.match(name) for name in names):
+            if not all(local_name_ok(name) for name in names):
                 raise _NotDirect
-            self.names.update({name: f"_l_{name}" for name in names})
-            target = ", ".join(f"_l_{name}" for name in names)
+            self.names.update({name: local_name(name) for name in names})
+            target = ", ".join(local_name(name) for name in names)
             self.lines.append(f"{pad}for {target} in {self.ctx.const(charge, 'charge')}(st, {items}):")
             self.block(node.body, pad + "    ")
 
@@ -233,9 +233,9 @@ class _Writer:
             # effect of a trigger that hears it, to run next: the frame)
             raise _NotDirect
         if isinstance(node, ast.Let):
-            if not PYTHON_NAME.match(node.name):
+            if not local_name_ok(node.name):
                 raise _NotDirect
-            self.names[node.name] = f"_l_{node.name}"
+            self.names[node.name] = local_name(node.name)
         self.at(node, pad)
         self.lines.extend(pad + self.python(line) for line in lines)
         if source.ends:

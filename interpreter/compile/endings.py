@@ -47,13 +47,13 @@ def define_checks(em: Emitter, ends: tuple[EndDef, ...]) -> None:
     for check in CHECKS:
         name = check_name(em, check)
         lines = [f"def {name}(st):"]
-        for end in (e for e in ends if e.check == check):
+        for number, end in enumerate(e for e in ends if e.check == check):
             what = f"end condition '{end.id}'"
             winners = end.then == "end" and end.winners is not None
             when = as_names(em.inline(end.when, "end"), _ME_ACTIVE)
             chosen = as_names(em.inline(end.winners, "end"), _ME_ACTIVE) if end.winners is not None else ""
             env = ["    env = {'me': st.active}"] if uses_env(when) or (winners and uses_env(chosen)) else []
-            lines += [f"    # end {end.id}", *env, "    try:", f"        hit = {when}"]
+            lines += [f"    # the end condition numbered {number} here", *env, "    try:", f"        hit = {when}"]
             if winners:
                 lines += ["        if hit:", f"            winners = {chosen}"]
             lines += [f"    except {slips} as err:", f"        raise {error}({what!r}, err) from None", "    if hit:"]

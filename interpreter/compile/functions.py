@@ -22,14 +22,17 @@ same expressions in the same order, without a dictionary made and read per call.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from interpreter.compile.pysource import PYTHON_NAME, env_free
+from interpreter.compile.pysource import env_free, local_name, local_name_ok
 from interpreter.compile.statements import procedure_alias
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
+
+_LET_NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")  # a local's name, as the effect language's NAME
 
 if TYPE_CHECKING:
     from interpreter.compile.build import Builder
@@ -119,10 +122,10 @@ def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: Compil
     locals read as Python names; None when its body reads `env` otherwise (a local it
     was not given, or the whole env), or its names cannot be Python's."""
     names = ("me", *params, *(local for local, _ in compiled.lets))
-    if len(set(names)) != len(names) or not all(isinstance(n, str) and PYTHON_NAME.match(n) for n in names):
+    if len(set(names)) != len(names) or not all(local_name_ok(n) for n in names):
         return None
     em = b.emitter
-    as_names = {n: f"_l_{n}" for n in names}
+    as_names = {n: local_name(n) for n in names}
     written = []
     for source in [*(em.inline(f, "let") for _, f in compiled.lets), em.inline(compiled.value, "value")]:
         free = env_free(source, as_names)  # (a call always passes `me`)
@@ -151,7 +154,7 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
     bound: list[tuple[str, Any]] = []
     for local, text in lets.items():
         where = ("functions", name, "let", local)
-        if not isinstance(local, str) or not PYTHON_NAME.match(local) or local in reserved:
+        if not isinstance(local, str) or not _LET_NAME.match(local) or local in reserved:
             b.error(where, "bad-name", f"'{local}' cannot name a local: use letters, digits and _, "
                     "not a word of the effect language", key=True)
             return None

@@ -4,10 +4,17 @@ The expression compiler writes each expression as a Python expression over two n
 `st` (the state) and `env` (the running effect's locals), and this module turns it into
 a function once. Generated code is written only from the checked syntax tree, never
 from a user's raw text: names of the effect language become `env['name']` keys or
-mangled identifiers (`_v3`), literals are written with `repr`, and every other object
+mangled identifiers (`_l_name`, only through `local_name`; generated ones `_v3`),
+literals are written with `repr`, comments carry no rule text, and every other object
 the code needs (a table of card properties, a helper function) is a constant bound
 under a generated name (`_k12`) in the game's own namespace. The namespace offers only
-a short list of Python built-ins.
+a short list of Python built-ins. Every source is checked by `compile/pycheck.py`
+before it is compiled (what it may hold, and why that shuts out the known escapes from
+a restricted namespace), so a slip at one call site cannot turn rule text into code.
+
+An emitter made with `compiles=False` checks and lists sources but compiles and runs
+none (each function it returns raises `NotCompiled`): for rules that already have
+errors, whose meaning is still checked so that every mistake is told at once.
 
 Why: a closure per syntax node costs a Python call per node; one generated function per
 expression does the same work in straight-line bytecode (and comprehensions become real
@@ -24,6 +31,8 @@ from collections.abc import Callable, Mapping
 from types import CodeType
 from typing import Any
 
+from interpreter.compile.pycheck import SourceTooDeep, UnsafeSource, check_definition, check_expression
+
 # What generated code may call besides its own constants.
 _ALLOWED_BUILTINS = ("abs", "all", "any", "bool", "dict", "int", "isinstance", "len", "list", "max", "min",
                      "range", "reversed", "sorted", "str", "sum", "tuple", "type", "next", "iter", "enumerate",
@@ -34,18 +43,26 @@ _PLAIN_TYPES = (bool, int, str, type(None))
 _CODE_CACHE: dict[str, CodeType] = {}  # source -> compiled code, shared by every game in the process
 
 
+class NotCompiled(Exception):
+    """A function of rules that have errors was called: none of it was compiled."""
+
+
 def _compile(source: str, mode: str) -> CodeType:
     # A rule that indexes a constant that is not a list (`3[0]`) is a rule error when it
     # runs; Python would also warn about it on stderr while compiling: not for players.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
-        return compile(source, "<orrery generated>", mode)
+        try:
+            return compile(source, "<orrery generated>", mode)
+        except (RecursionError, MemoryError):
+            raise SourceTooDeep("the code made of it nests too deeply for Python") from None
 
 
 class Emitter:
     """One game's namespace of generated code: its constants and the functions made."""
 
-    def __init__(self) -> None:
+    def __init__(self, compiles: bool = True) -> None:
+        self.compiles = compiles  # False: check and list sources, compile and run none
         self.ns: dict[str, Any] = {"__builtins__": _BUILTINS}
         self._names: dict[int, str] = {}  # id(object) -> its name in ns (ns keeps it alive)
         self._fresh = 0
@@ -80,10 +97,13 @@ class Emitter:
         source = f"lambda st, env: {body}"
         code = _CODE_CACHE.get(source)
         if code is None:
-            code = _compile(source, "eval")
-            _CODE_CACHE[source] = code
+            check_expression(source)  # (a source in the cache was checked when it went in)
+            if self.compiles:
+                code = _compile(source, "eval")
+                _CODE_CACHE[source] = code
         self.listing.append((what or self.where, source))
-        fn: Callable[[Any, Any], Any] = eval(code, self.ns)  # our own checked source, never user text
+        fn: Callable[[Any, Any], Any] = (eval(code, self.ns) if code is not None and self.compiles  # checked source
+                                         else _not_compiled())
         self.bodies[fn] = body
         return fn
 
@@ -95,12 +115,19 @@ class Emitter:
 
     def define(self, source: str, name: str, what: str) -> Any:
         """Run a generated `def name(...)` block in this namespace and return the function."""
+        if not local_name_ok(name.lstrip("_")):
+            raise UnsafeSource(f"a generated function may not be named {name!r}")
         code = _CODE_CACHE.get(source)
         if code is None:
-            code = _compile(source, "exec")
-            _CODE_CACHE[source] = code
+            check_definition(source, name)  # (a source in the cache was checked when it went in)
+            if self.compiles:
+                code = _compile(source, "exec")
+                _CODE_CACHE[source] = code
         self.listing.append((what, source))
-        exec(code, self.ns)  # our own checked source, never user text
+        if code is None or not self.compiles:
+            self.ns[name] = _not_compiled()
+        else:
+            exec(code, self.ns)  # checked source: one `def name`, of allowed parts only
         return self.ns[name]
 
     def constants(self) -> list[tuple[str, str]]:
@@ -122,6 +149,33 @@ class Emitter:
                 shown = shown if len(shown) <= 100 else shown[:97] + "..."
             out.append((name, shown))
         return out
+
+
+def _not_compiled() -> Callable[..., Any]:
+    def not_compiled(*args: Any) -> Any:
+        raise NotCompiled("the rules have errors: their code was not compiled")
+    return not_compiled
+
+
+# ---- names of the effect language as Python names -----------------------------------------
+
+_RULE_LOCAL = re.compile(r"\A[a-z][a-z0-9_]*\Z")
+
+
+def local_name_ok(name: object) -> bool:
+    """Whether `name` may be written into generated source as a (mangled) Python name:
+    lowercase ASCII letters, digits and `_`, a letter first, nothing else (no line
+    break, no quote, no unicode that Python would normalise into another word)."""
+    return isinstance(name, str) and _RULE_LOCAL.match(name) is not None
+
+
+def local_name(name: str) -> str:
+    """The Python name generated code holds the effect language's local `name` in:
+    `_l_NAME`, never a name of Python's or of the generator's own (`_k12`, `_v3`).
+    Callers check `local_name_ok` first and keep such a local in `env` when it fails."""
+    if not local_name_ok(name):
+        raise UnsafeSource(f"{name!r} cannot be written as a Python name")
+    return f"_l_{name}"
 
 
 # ---- locals read as Python names ----------------------------------------------------------
@@ -175,4 +229,5 @@ def env_free(source: str, names: Mapping[str, str]) -> str | None:
     return None if uses_env(source) else source
 
 
-PYTHON_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # a name Python takes as an identifier
+__all__ = ["Emitter", "NotCompiled", "SourceTooDeep", "UnsafeSource", "as_names", "env_free", "local_name",
+           "local_name_ok", "locals_as_names", "me_as_name", "uses_env"]

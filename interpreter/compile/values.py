@@ -75,7 +75,7 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
         hashed = False
         for mod in vdef.modifiers:
             indent = "    "
-            lines.append(f"{indent}# modifier {mod.id}")
+            lines.append(f"{indent}# the modifier numbered {mod.index}")  # (comments carry no rule text)
             last = None  # the indent of a loop over holders, ended by `break` once one is reached
             if mod.card is not None:  # the copy whose power reaches the player, and its holder
                 reach = reaches.get(mod.card)

@@ -53,13 +53,15 @@ def expand_card_types(merged: dict[str, Any], origins: Origins) -> list[DataProb
         layers: list[tuple[str, dict[str, Any]]] = []
         named = spec.get(EXTENDS)
         for i, name in enumerate([named] if isinstance(named, str) else named or ()):
-            if isinstance(types.get(name), dict):
+            if isinstance(name, str) and isinstance(types.get(name), dict):  # (the schema says why a non-name fails)
                 layers.append((name, types[name]))
             else:
                 where = ("cards", cid, EXTENDS) if isinstance(named, str) else ("cards", cid, EXTENDS, i)
                 problems.append(DataProblem(where, "unknown-name",
                                             f"card '{cid}' extends '{name}', which is not in card_types",
                                             hint_for(str(name), types) or "declare it under card_types"))
+                if not isinstance(name, str):
+                    problems.pop()  # (not a name at all: the schema's error says so, once)
         kind = spec.get("type")
         if isinstance(kind, str) and isinstance(types.get(kind), dict) and kind not in (n for n, _ in layers):
             layers.append((kind, types[kind]))

@@ -4,6 +4,15 @@ The schemas (`schema/game.schema.json`, `overlay.schema.json`, `include.schema.j
 of the file format: every key is known, every enumerated value listed. `check` runs one
 over a loaded YAML document and turns each jsonschema error into a `Diagnostic` with
 the line and column of the offending key or value.
+
+Two of jsonschema's Python readings differ from what the schema says, and both are
+read as the schema's own standard means them (`Validator` below):
+- `pattern`: Python's `re.search` lets `$` match before a final line break, so an id
+  `"end\\n"` would pass `^[a-z]+$`; ECMA-262's `$` (the schema's regex dialect) is the
+  end of the text. A line break in an id is how rule text once reached generated code.
+- `integer`: jsonschema counts `1.0` (and `1.0e300`) as an integer; a rule file's
+  integer is a YAML integer, so a float is refused where the schema says integer
+  (every later stage may then trust its numbers to be exact ints within bounds).
 """
 
 from __future__ import annotations
@@ -66,9 +75,39 @@ def load_schema(kind: str) -> dict[str, Any]:
     return data
 
 
+_END_ANCHOR = re.compile(r"(?<!\\)\$")  # an unescaped `$` (the schemas put none in a [class])
+
+
 @functools.cache
-def _validator(kind: str) -> Draft202012Validator:
-    return Draft202012Validator(load_schema(kind))
+def _python_pattern(pattern: str) -> re.Pattern[str]:
+    """`pattern` (ECMA-262, no flags) as a Python regex with the same meaning: its end
+    anchors `\\Z`, the end of the text and nothing before it."""
+    return re.compile(_END_ANCHOR.sub(r"\\Z", pattern))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterable[jsonschema.ValidationError]:
+    if validator.is_type(instance, "string") and not _python_pattern(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    return type(instance) is int  # (not bool, not a float that happens to be whole)
+
+
+Validator = jsonschema.validators.extend(
+    Draft202012Validator, {"pattern": _pattern},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+
+
+def matches(pattern: str, text: str) -> bool:
+    """Whether `text` matches a schema `pattern` as the schema means it (anchors at the
+    very end); for the checks outside jsonschema that read the schemas' patterns."""
+    return _python_pattern(pattern).search(text) is not None
+
+
+@functools.cache
+def _validator(kind: str) -> Any:
+    return Validator(load_schema(kind))
 
 
 def check(data: object, positions: PositionMap, kind: str) -> list[Diagnostic]:
@@ -141,7 +180,7 @@ def _unknown_keys(
         key
         for key in instance
         if key not in allowed
-        and not any(re.search(pattern, str(key)) for pattern in patterns)
+        and not any(matches(pattern, str(key)) for pattern in patterns)
     ]
     out = []
     where = f"in {_where(path)}" if path else "at the top level"
@@ -339,12 +378,12 @@ def _name_hint(name: object, pattern: object) -> str | None:
         return None
     guess = re.sub(r"[^a-z0-9_-]+", "-", name.strip().lower()).strip("-_")
     guess = re.sub(r"^[^a-z]+", "", guess)
-    if isinstance(pattern, str) and not re.search(pattern, guess):
+    if isinstance(pattern, str) and not matches(pattern, guess):
         guess = guess.replace("-", "_")
     if (
         not guess
         or guess == name
-        or (isinstance(pattern, str) and not re.search(pattern, guess))
+        or (isinstance(pattern, str) and not matches(pattern, guess))
     ):
         return None
     return f"did you mean '{guess}'?"

@@ -1,0 +1,109 @@
+"""Hostile shapes that once reached the compiler as internal errors end as diagnostics
+at file:line:col: ids with line breaks, a template of a template name that is no name,
+text nested deeper than Python compiles, and YAML floats where integers are due.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import find_line, toy, toy_errors, write_toy
+
+from interpreter import RuleFileError, load_game
+from interpreter.compile import build as build_module
+from interpreter.compile import pycheck
+from interpreter.compile.pycheck import SourceTooDeep, check_depth, check_expression
+
+GAME = """
+counters:
+  score: {scope: player, initial: 0}
+values:
+  bonus: {base: "0"}
+cards:
+  CARD:
+    name: Gem
+    count: 1
+    modifiers:
+      shine: {value: bonus, op: add, amount: "1"}
+    active_in: [table]
+zones:
+  table: {scope: global, visible: all}
+actions:
+  tick:
+    during: turn
+    effect: "gain 1 score"
+    ends: turn
+    label: "tick {1 + (2 + (3 + 4))}"
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions turn
+end:
+  - id: done
+    check: turn
+    when: "score(me) >= 3"
+    winners: "[me]"
+"""
+
+
+def test_a_card_id_with_a_line_break_and_a_modifier_is_a_schema_error(tmp_path):
+    errors = toy_errors(tmp_path, GAME.replace("CARD:", '"gem\\n":'))
+    assert [d.code for d in errors] == ["schema"]
+    assert "not a valid name" in errors[0].message
+
+
+def test_extends_of_a_list_in_a_list_is_a_schema_error_not_a_crash(tmp_path):
+    text = "card_types:\n  gadget: {count: 1}\n" + GAME.replace("CARD:", "gem:\n    extends: [[gadget]]")
+    errors = toy_errors(tmp_path, text)
+    assert {d.code for d in errors} == {"schema"}
+    assert any("extends" in d.message for d in errors)
+
+
+def test_text_whose_code_nests_too_deep_is_the_rule_s_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(pycheck, "MAX_BRACKETS", 3)
+    monkeypatch.setattr("interpreter.compile.pysource._CODE_CACHE", {})
+    path = write_toy(tmp_path, GAME.replace("CARD:", "gem:"))
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    deep = [d for d in caught.value.diagnostics if d.code == "too-deep"]
+    assert deep and "Traceback" not in str(caught.value)
+    assert deep[0].path.endswith("game.yaml") and deep[0].line >= 1
+
+
+def test_recursion_while_compiling_is_the_rule_s_error(tmp_path, monkeypatch):
+    real = build_module.parse_expression
+
+    def deep_when(text):
+        if text == "score(me) >= 3":
+            raise RecursionError
+        return real(text)
+    path = write_toy(tmp_path, GAME.replace("CARD:", "gem:"))
+    monkeypatch.setattr(build_module, "parse_expression", deep_when)
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    (deep,) = [d for d in caught.value.diagnostics if d.code == "too-deep"]
+    assert deep.line == find_line(path, "score(me) >= 3")
+
+
+def test_the_bracket_count_reads_past_text_literals():
+    check_depth("lambda st, env: " + repr("(" * 500))  # (brackets inside a literal do not nest)
+    with pytest.raises(SourceTooDeep):
+        check_depth("lambda st, env: " + "(" * 200 + "1" + ")" * 200)
+    with pytest.raises(SourceTooDeep):
+        check_expression("lambda st, env: " + "[" * 300 + "]" * 300)
+
+
+@pytest.mark.parametrize("number", ["1.0e300", "1.0", "2.5", "-0.0"])
+def test_a_float_is_no_integer(tmp_path, number):
+    errors = toy_errors(tmp_path, GAME.replace("CARD:", "gem:").replace("initial: 0", f"initial: {number}"))
+    assert [d.code for d in errors] == ["schema"]
+    assert "must be an integer" in errors[0].message
+
+
+def test_true_is_no_integer_either(tmp_path):
+    errors = toy_errors(tmp_path, GAME.replace("CARD:", "gem:").replace("count: 1", "count: true"))
+    assert [d.code for d in errors] == ["schema"]
+
+
+def test_the_plain_toy_loads(tmp_path):
+    assert toy(tmp_path, GAME.replace("CARD:", "gem:")).name == "Toy"
