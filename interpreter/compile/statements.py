@@ -193,8 +193,14 @@ class CodeBuilder:
             return
         if isinstance(target, ast.Attr):
             card, (value, type_) = self.src(target.target, "card"), gen(node.value, self.ctx)
-            # checked by the value's own type, as a local is (a written 1 needs no call)
-            self.emit_src(node, OpSource([f"st.attrs[({card}, {target.name!r})] = {self.kept(value, type_)}"]), fusible)
+            # The value is checked by its own type, as a local's is (a written 1 needs no
+            # call); the card must be one: `top(market)` of an empty market is none, and
+            # an attribute of no card is no part of any state (its save would not load).
+            error, message = self.ctx.const(RuleRuntimeError, "RuleRuntimeError"), \
+                f"cannot set {target.name}: there is no card (none)"
+            self.emit_src(node, OpSource([f"_card = {card}", "if _card is None:", f"    raise {error}({message!r})",
+                                          f"st.attrs[(_card, {target.name!r})] = {self.kept(value, type_)}"]),
+                          fusible)
             return
         if isinstance(target, ast.Name) and target.name in self.ctx.locals:
             name = target.name
