@@ -268,12 +268,12 @@ def test_routes_open_only_with_a_seats_token() -> None:
         status, html = get(urls["P1"])
         assert status == 200 and "table.js" in html
         assert get(urls["Spectator"])[0] == 200
-        status, body = post(urls["Spectator"] + "/act", b'{"action": "bet"}')
+        status, body = post(urls["Spectator"] + "/act", b'{"action": "bet", "version": 0}')
         assert status == 200 and body["ok"] is False and "only watches" in body["message"]
         for bad in (f"{base}/seat/nope", f"{base}/seat/nope/state", f"{base}/", f"{base}/static/../app.py",
                     urls["P1"][:-1] + "/state", f"{base}/static/secret.txt"):
             assert get(bad)[0] == 404, bad
-        assert post(f"{base}/seat/{'x' * 32}/act", b'{"action": "bet"}')[0] == 404
+        assert post(f"{base}/seat/{'x' * 32}/act", b'{"action": "bet", "version": 0}')[0] == 404
         assert get(f"{base}/static/table.js")[0] == 200
 
 
@@ -306,12 +306,13 @@ def test_bad_requests_are_answered_without_a_traceback() -> None:
         url = dict(seat_urls(session, base))["P1"]
         assert get(f"{url}/state?since=soon") == (400, json.dumps({"error": "'since' must be a number"},
                                                                    separators=(",", ":")))
-        for body in (b"", b"[]", b'{"action": 4}', b"\xff", b'{"action": "place 1", "version": "x"}'):
+        for body in (b"", b"[]", b'{"action": 4}', b"\xff", b'{"action": "place 1", "version": "x"}',
+                     b'{"action": "place 1"}', b'{"action": "place 1", "version": true}'):
             status, answer = post(f"{url}/act", body)
             assert status == 400 and "Traceback" not in str(answer)
         mover = session.state.current_player()
         wrong = dict(seat_urls(session, base))[f"P{2 - mover}"]
-        assert post(f"{wrong}/act", b'{"action": "place 1"}') == (200, {"ok": False,
+        assert post(f"{wrong}/act", b'{"action": "place 1", "version": 0}') == (200, {"ok": False,
                                                                         "message": f"it is not P{2 - mover}'s turn"})
 
 
@@ -369,7 +370,7 @@ def test_serve_prints_a_url_per_human_seat_and_keeps_the_game_when_stopped(tmp_p
         match = re.fullmatch(r"(P\d): (http://127\.0\.0\.1:\d+/seat/[\w-]{32,})\n", line)
         if match:
             urls[match.group(1)] = match.group(2)
-    assert post(f"{urls['P1']}/act", b'{"action": "place 4"}') == (200, {"ok": True, "message": ""})
+    assert post(f"{urls['P1']}/act", b'{"action": "place 4", "version": 0}') == (200, {"ok": True, "message": ""})
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err

@@ -72,7 +72,7 @@ def serve(session: Session, host: str, port: int, open_browser: bool, write: Wri
     for who, url in urls:
         write(f"{who}: {url}")
     write("Each link is secret: it shows what that seat may see. Stop with Ctrl-C.")
-    server = Server(session, sock)
+    server = Server(session, sock, host)  # requests must name this host (or the bound address)
     start_bots(session)
 
     def opened() -> None:

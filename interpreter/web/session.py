@@ -2,7 +2,10 @@
 
 The state lives on the server and is changed only here, under one lock: a human seat's
 action arrives from its page, the seats of agents (random, first, a registered agent)
-are stepped by a worker thread, and game bots decide inside the state. Every applied
+are stepped by a worker thread, and game bots decide inside the state. An agent thinks
+on a copy of the state with the lock released (a search may take seconds, and every
+page's view needs the lock); its choice is applied only if the table has not changed
+meanwhile in a way that matters to it, else it is asked again. Every applied
 action is narrated in people's words (the terminal's narration, play/narrate.py: the
 action's label, cards by name, redacted per human seat at the moment it is played),
 the log file is rewritten after it through `play.logs.write_log` (the same atomic
@@ -153,36 +156,71 @@ class Session:
     def run_bots(self) -> None:
         """Step the agents' seats whenever it is their turn, until the session stops
         (the worker thread's body); between turns it sleeps until the table changes."""
-        with self.lock:
-            while not self.stopped:
-                if not self.advance():
+        while True:
+            with self.lock:
+                if self.stopped:
+                    return
+                seen = self.version
+            if self.advance():
+                continue
+            with self.lock:  # a change after `seen` was read is not missed: the version moved
+                while self.version == seen and not self.stopped:
                     self.changed.wait()
 
     def advance(self) -> bool:
         """Play one action of an agent's seat if it is one's turn; False when it is not
-        (a human's turn, the game over or stopped on an error)."""
+        (a human's turn, the game over or stopped on an error). The agent thinks without
+        the lock, on a copy of the state; True also when its choice came too late to
+        apply (it will be asked again)."""
         with self.lock:
-            state = self.state
-            if state.is_terminal() or self.error:
+            turn = self._agent_turn()
+            if turn is None:
                 return False
-            waiting = state.players_to_act()
-            if not waiting:
-                self._fail("the game waits for no one but is not over (a rule error in the flow?)")
-                return False
-            player = waiting[0]  # a simultaneous step is asked in its order, as the runner does
-            if player in self.humans:
-                return False
-            agent = self.agents.get(player)
-            if agent is None:
-                self._fail(f"P{player + 1} is seated as '{state.seats[player]}' and nobody is there to play it")
-                return False
-            try:
-                action = agent.step(state)
-            except GameError as err:
-                self._fail(str(err))
-                return False
+            player, agent = turn
+            version, copy = self.version, self.state.clone()
+        try:
+            action = agent.step(copy)
+        except GameError as err:
+            with self.lock:
+                if not self.stopped:
+                    self._fail(str(err))
+            return False
+        with self.lock:
+            if not self._still_wanted(player, str(action), version):
+                return not self.stopped
             self._apply(player, str(action), asked=agent)
             return True
+
+    def _agent_turn(self) -> tuple[int, Agent] | None:
+        """The agent's seat to act now and its agent, or None (called under the lock)."""
+        state = self.state
+        if state.is_terminal() or self.error or self.stopped:
+            return None
+        waiting = state.players_to_act()
+        if not waiting:
+            self._fail("the game waits for no one but is not over (a rule error in the flow?)")
+            return None
+        player = waiting[0]  # a simultaneous step is asked in its order, as the runner does
+        if player in self.humans:
+            return None
+        agent = self.agents.get(player)
+        if agent is None:
+            self._fail(f"P{player + 1} is seated as '{state.seats[player]}' and nobody is there to play it")
+            return None
+        return player, agent
+
+    def _still_wanted(self, player: int, text: str, version: int) -> bool:
+        """Whether an agent's choice, made at `version` without the lock, may still be
+        applied (under the lock): nothing changed, or only another seat's pick in the same
+        simultaneous step (which changes nothing this seat sees) and the pick is still legal.
+        A stopped session takes no more moves: its log has been kept as it is."""
+        state = self.state
+        if self.stopped or self.error:
+            return False
+        if version == self.version:
+            return True
+        return (state.is_simultaneous_node() and player in state.players_to_act()
+                and text in {a.text for a in state.legal_actions(player)})
 
     def stop(self) -> None:
         with self.lock:

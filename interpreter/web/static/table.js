@@ -178,23 +178,29 @@ function render(view) {
   document.body.dataset.state = view.result ? "over" : view.decision ? "deciding" : "waiting";
 }
 
+// The server takes an action only as JSON (Content-Type application/json, from this
+// page's own origin) carrying the version it was chosen at: a click on a table that has
+// changed since is refused instead of landing on the new one.
 async function act(action) {
   if (busy) return;
   busy = true;
   for (const b of document.querySelectorAll("#decision button")) b.disabled = true;
+  let answer;
   try {
     const response = await fetch(`${base}/act`, {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ action, version }),
     });
-    const answer = await response.json();
-    if (!answer.ok) {
-      const message = document.getElementById("message");
-      if (message) message.textContent = answer.message;
-      for (const b of document.querySelectorAll("#decision button")) b.disabled = false;
-    }
+    answer = await response.json().catch(() => ({ ok: false, message: `Refused (HTTP ${response.status}).` }));
+  } catch (err) {
+    answer = { ok: false, message: "Lost the server; try again." };
   } finally {
     busy = false;
+  }
+  if (!answer.ok) {
+    const message = document.getElementById("message");
+    if (message) message.textContent = answer.message;
+    for (const b of document.querySelectorAll("#decision button")) b.disabled = false;
   }
 }
 
