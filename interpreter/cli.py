@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -47,11 +46,13 @@ from interpreter.play.runner import replay_actions
 from interpreter.play.seating import UsageError, choose_seats, unknown_names
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
+from interpreter.play.terminal_text import seed_line
 from interpreter.rules.loader import bundled_entries, resolve
 from interpreter.rules.schema import KINDS as SCHEMA_KINDS
 from interpreter.rules.schema import load_schema
 from interpreter.rules.yamlload import load_yaml
 from interpreter.runtime.present import describe_result
+from interpreter.runtime.rng import fresh_seed
 from interpreter.runtime.saves import checked_key, read_key
 from interpreter.runtime.simultaneous import split_pick
 from interpreter.runtime.state import State
@@ -62,6 +63,7 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 HELP_WIDTH = 88
 SIGN_KEY_ENV = "ORRERY_SIGN_KEY"
 STRICT_HELP = "treat warnings (two overlays changing the same value) as errors"
+SEED_HELP = "random seed (default: 64 random bits from the system, shown when the game ends)"
 
 
 # ---- the parser ----------------------------------------------------------------------------
@@ -202,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "signatures are not checked.")
     p.add_argument("game", nargs="?", metavar="GAME", help="a game id, folder or game.yaml (optional with --resume)")
     _add_table_options(p, "seat 1 human, the others random")
-    p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
+    p.add_argument("--seed", type=_int, metavar="N", help=SEED_HELP)
     _add_rules_options(p)
     _add_log_options(p)
 
@@ -233,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
                             description="A web page per human seat, at a secret URL; needs pip install 'orrery[web]'.")
     p.add_argument("game", nargs="?", metavar="GAME", help="a game id, folder or game.yaml (optional with --resume)")
     _add_table_options(p, "seat 1 human, the others random")
-    p.add_argument("--seed", type=_int, metavar="N", help="random seed (default: a fresh one, printed)")
+    p.add_argument("--seed", type=_int, metavar="N", help=SEED_HELP)
     _add_rules_options(p)
     add_serve_options(p, _port)
     _add_log_options(p)
@@ -258,13 +260,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (never raises, never a traceback)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # one that came while another error was being reported
+        return interrupted()
+
+
+def interrupted() -> int:
+    """Say that Ctrl-C stopped the command (one line, no traceback): exit code 130."""
+    try:
+        _error("interrupted")
+    except KeyboardInterrupt:  # Ctrl-C pressed again: the exit code says it all
+        pass
+    return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     given = set(words) | {w.split("=", 1)[1] for w in words if w.startswith("--") and "=" in w}  # --with=X
     try:
         return _run(argv)
     except KeyboardInterrupt:
-        _error("interrupted")
-        return EXIT_INTERRUPTED
+        return interrupted()
     except UsageError as err:
         _error(str(err))
         return EXIT_USAGE
@@ -503,10 +520,11 @@ def _new_table(args: argparse.Namespace, console: Console) -> tuple[Table, dict[
     game = _load_rules(args)
     gd = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "human", "random")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    seed = args.seed if args.seed is not None else fresh_seed()
     new = start_logged(game, args.game, args.overlays, n, seats, seed, Path(args.log) if args.log else None,
-                       _sign_key(args))
-    console.write(f"{gd.name}: {n} players, seed {seed}.")
+                       _sign_key(args), seed_known=args.seed is not None)
+    # A drawn seed tells every card to come: it is shown when the game ends, not now.
+    console.write(f"{gd.name}: {n} players{f', seed {seed}' if args.seed is not None else ''}.")
     console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(seats)))
     if new.path:
         console.write(f"Logging to {new.path}.")
@@ -519,8 +537,7 @@ def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, di
     done = resume_log(args.resume, key, Path(args.log) if args.log else None, args.game)
     game, state, agents, log, log_path, moves = done.game, done.state, done.agents, done.log, done.path, done.moves
     table = Table(state, console, log, log_path, moves)
-    console.write(f"{game.definition.name}: resumed after {len(moves)} actions (seed {log.seed}); "
-                  f"logging to {log_path}.")
+    console.write(f"{game.definition.name}: resumed after {len(moves)} actions; logging to {log_path}.")
     console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(log.seats)))
     table.log_seen = len(state.log)
     return table, agents
@@ -551,6 +568,7 @@ def _play_table(table: Table, agents: dict[int, Any]) -> int:
         raise
     table.save()
     table.show_result()
+    console.write(seed_line(table.state.seed))  # over now: the seed gives nothing away
     if table.log_path:
         console.write(f"Log: {table.log_path}")
     return EXIT_OK
@@ -565,7 +583,8 @@ def _keep(table: Table, message: str, failed: bool = False) -> None:
         if not table.moves:
             table.console.write(message)
             return
-        table.log_path = fresh_log_path(table.log.game, table.log.seed)
+        # The file's name is printed mid-game: it names the seed only if the player chose it.
+        table.log_path = fresh_log_path(table.log.game, table.log.seed if table.log.seed_known else None)
     table.save(failed)
     table.console.write(f"{message} {len(table.moves)} actions saved to {table.log_path}; "
                         f"continue with: orrery play --resume {table.log_path}")
@@ -658,8 +677,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     else:
         game = _load_rules(args)  # --strict and the rules' warnings, as play has
         n, seats = choose_seats(game.definition, args.players, args.seats, "human", "random")
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-        session = new_session(game, args.game, args.overlays, n, seats, seed, log_path, key)
+        seed = args.seed if args.seed is not None else fresh_seed()
+        session = new_session(game, args.game, args.overlays, n, seats, seed, log_path, key,
+                              seed_known=args.seed is not None)
     serve(session, args.host, args.port, not args.no_browser, lambda line: print(line, flush=True))
     return EXIT_OK
 

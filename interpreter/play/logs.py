@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,10 @@ class GameLog:
     source: str | None = None
     # With a key, the log is written signed (never written into the log itself).
     sign_key: bytes | None = attrs.field(default=None, repr=False, eq=False)
+    # Whether the players chose the seed (`--seed`), so that it may be shown during the
+    # game; a drawn seed tells the cards to come and is shown only at the end. Not
+    # written into the log (the log always holds the seed).
+    seed_known: bool = attrs.field(default=False, repr=False, eq=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -374,9 +379,11 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def fresh_log_path(game: str, seed: int) -> Path:
-    """A new file name in this folder for an unfinished game's log (`GAME-seedN.orrery-log.json`)."""
-    stem = f"{game}-seed{seed}"
+def fresh_log_path(game: str, seed: int | None) -> Path:
+    """A new file name in this folder for an unfinished game's log: `GAME-seedN.orrery-log.json`
+    for a seed the players chose, else `GAME-YYYYMMDD-HHMMSS.orrery-log.json` (`seed`
+    None): the name is printed during the game, and a drawn seed must not be."""
+    stem = f"{game}-seed{seed}" if seed is not None else f"{game}-{time.strftime('%Y%m%d-%H%M%S')}"
     path = Path(f"{stem}.orrery-log.json")
     number = 2
     while path.exists():

@@ -30,13 +30,15 @@ class LoggedGame:
 
 
 def start_logged(game: Game, target: str, overlays: list[str], players: int, seats: list[str], seed: int,
-                 log_path: Path | None, key: bytes | None) -> LoggedGame:
+                 log_path: Path | None, key: bytes | None, seed_known: bool = False) -> LoggedGame:
     """A new game, to be logged to `log_path`: the file is checked before anything is
-    played, so a refused one stays untouched."""
+    played, so a refused one stays untouched. `seed_known`: the players chose the seed,
+    so it may be shown during the game (a drawn one is shown only at the end)."""
     if log_path is not None:
         check_log_target(log_path, game.definition.id)
     log = new_log(game, target, overlays, players, seats, seed)
     log.sign_key = key
+    log.seed_known = seed_known
     state = game.new_initial_state(players, seed, seats)
     return LoggedGame(game, state, seat_agents(game, seats, seed), log, log_path, [])
 

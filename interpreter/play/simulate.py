@@ -19,7 +19,9 @@ processes but one small tuple:
   takes the next chunk from a shared counter;
 * helpers send their outcomes back as plain tuples (attrs records pickle several times
   slower); this process gathers them between its own chunks.
-A helper that dies is reported as an error instead of being waited for.
+A helper that dies is reported as an error instead of being waited for. Helpers do
+not hear Ctrl-C (a terminal sends it to every process of the command, and each would
+print its own traceback): this process hears it and stops them.
 
 Another `Backend` (`--backend ray`, in play/ray_backend.py) may play the games instead:
 it plays the same chunks with the same `play_rows`, so the summary is the same.
@@ -34,6 +36,7 @@ import multiprocessing.process
 import operator
 import queue
 import re
+import signal
 import sys
 import threading
 import time
@@ -215,10 +218,36 @@ def _claim(counter: Any, tasks: int) -> int | None:
 def _helper(spec: SimulationSpec, plan: list[tuple[int, int]], seed: int, counter: Any, results: Any) -> None:
     """A helper process (top level, so spawned processes can import it): claim chunks
     until none is left, sending each one's outcomes as plain tuples."""
+    _deaf_to_ctrl_c()
     game_for(spec)  # a forked helper has it already; a spawned one loads it once
     while (index := _claim(counter, len(plan))) is not None:
         first, count = plan[index]
         results.put((index, play_rows(spec, seed + first, count)))
+
+
+def _deaf_to_ctrl_c() -> None:
+    """In a helper: ignore Ctrl-C (the main process stops the helpers), then let the
+    signal through again (helpers are started with it blocked, `_start_deaf`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _start_deaf(helpers: Sequence[multiprocessing.process.BaseProcess]) -> None:
+    """Start the helpers with Ctrl-C blocked (a new process inherits the blocking of the
+    thread that starts it), so that one pressed before a helper ignores it
+    (`_deaf_to_ctrl_c`) is not a traceback there; here it is held, not lost, and raised
+    once they are started."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no such signal to block
+        for helper in helpers:
+            helper.start()
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for helper in helpers:
+            helper.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
@@ -250,8 +279,7 @@ def _parallel(spec: SimulationSpec, games: int, seed: int, workers: int) -> Iter
     results = context.Queue()
     helpers = [context.Process(target=_helper, args=(spec, plan, seed, counter, results), daemon=True)
                for _ in range(workers - 1)]
-    for helper in helpers:
-        helper.start()
+    _start_deaf(helpers)
     ready: dict[int, list[Outcome]] = {}
     following = 0  # the next chunk to yield
     finished = False

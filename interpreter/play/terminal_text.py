@@ -1,6 +1,6 @@
 """Text the terminal prints besides the table view: wrapping to the terminal's width,
 the numbered options (copies told apart), a card looked up by name, and the end of a
-game (scores, winners, why it ended, and a showdown of what players held).
+game (scores, winners, why it ended, a showdown of what players held, and the seed).
 
 Everything here reads a state or its definition and returns lines; printing is the
 terminal's job (terminal.py), so the same lines serve tests and other front ends.
@@ -273,6 +273,13 @@ def result_lines(state: State) -> list[str]:
     scores = final_scores(state)
     return [f"Game over: {end_reason(result.get('reason'))}.", *([scores] if scores else []),
             winners_text(result["winners"], list(state.seats)), *describe_result(result, list(state.seats))[1:]]
+
+
+def seed_line(seed: int) -> str:
+    """The seed, said when the game is over so that it can be dealt again. Never part of
+    `result_lines` (which browser pages are sent too) nor said before the end: a seed
+    tells every card the game deals."""
+    return f"Seed: {seed} (--seed {seed} deals this game again)."
 
 
 def showdown_lines(state: State) -> list[str]:

@@ -2,10 +2,17 @@
 
 Keeping the generator's state in the state (not in a Python generator object) is what
 lets a state be cloned, saved and resumed with the same future.
+
+A game's seed is its generator's first state (`new_state`: the seed modulo 2**64), so
+every seed below 2**64 starts its own stream of numbers, and a seed tells every card
+its game will deal. A seed nobody chose is therefore drawn from the operating system,
+all 64 bits of it (`fresh_seed`): a seed of 31 bits could be found by trying them all
+against the cards a player has seen, and a seed shown to a player gives the game away.
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from interpreter.runtime.work import charge
@@ -14,6 +21,13 @@ if TYPE_CHECKING:
     from interpreter.runtime.state import State
 
 _MASK = (1 << 64) - 1
+SEED_BITS = 64  # the generator's whole state: a seed's bits above these are cut off
+
+
+def fresh_seed() -> int:
+    """A seed for a game whose seed nobody gave: 64 bits from the operating system's
+    secure source, too many seeds to search for the one that deals the cards seen."""
+    return secrets.randbits(SEED_BITS)
 
 
 def next_u64(st: State) -> int:

@@ -22,6 +22,7 @@ from interpreter.diagnostics import GameError
 from interpreter.game import Game
 from interpreter.play.logs import fresh_log_path
 from interpreter.play.resume import resume_log, start_logged
+from interpreter.play.terminal_text import seed_line
 from interpreter.web.session import Session, start_bots
 
 Write = Callable[[str], None]
@@ -36,9 +37,10 @@ def add_serve_options(parser: argparse.ArgumentParser, port: Callable[[str], int
 
 
 def new_session(game: Game, target: str, overlays: list[str], players: int, seats: list[str], seed: int,
-                log_path: Path | None, key: bytes | None) -> Session:
-    """A game about to start, logged to `log_path` (checked before anything is played)."""
-    new = start_logged(game, target, overlays, players, seats, seed, log_path, key)
+                log_path: Path | None, key: bytes | None, seed_known: bool = False) -> Session:
+    """A game about to start, logged to `log_path` (checked before anything is played);
+    `seed_known`: the host chose the seed, so the console may show it from the start."""
+    new = start_logged(game, target, overlays, players, seats, seed, log_path, key, seed_known)
     return Session(new.game, new.state, new.agents, new.log, new.path)
 
 
@@ -63,7 +65,10 @@ def serve(session: Session, host: str, port: int, open_browser: bool, write: Wri
         raise GameError(f"cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err}") from None
     base = base_url(sock, host)
     state = session.state
-    write(f"{state.gd.name}: {state.n} players, seed {session.log.seed if session.log else '?'}"
+    # The host's console is read by a player too (the host often sits at the table): a
+    # drawn seed would tell every card to come, so it is shown only when the game ends.
+    shown_seed = f", seed {session.log.seed}" if session.log is not None and session.log.seed_known else ""
+    write(f"{state.gd.name}: {state.n} players{shown_seed}"
           f"{f', resumed after {len(session.moves)} actions' if session.moves else ''}.")
     write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(state.seats)))
     if session.log_path is not None:
@@ -110,14 +115,15 @@ def _keep(session: Session, write: Write) -> None:
     if state.is_terminal():
         for line in (session.view(-1)["result"] or {}).get("lines", []):
             write(line)
+        write(seed_line(state.seed))  # the game is over: its seed gives nothing away now
         if session.log_path is not None:
             write(f"Log: {session.log_path}")
         return
     if log is None or not session.moves:
         write("Stopped.")
         return
-    if session.log_path is None:
-        session.log_path = fresh_log_path(log.game, log.seed)
+    if session.log_path is None:  # the file's name is printed: it names the seed only if known
+        session.log_path = fresh_log_path(log.game, log.seed if log.seed_known else None)
         session.save(failed=bool(session.error))
     write(f"Stopped. {len(session.moves)} actions saved to {session.log_path}; "
           f"continue with: orrery serve --resume {session.log_path}")
