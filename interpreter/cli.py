@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.agents import registered
-from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError, RuleRuntimeError, hint_for
+from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError
 from interpreter.game import Game, load_game
 from interpreter.play.analyze_cli import add_analyze, add_run_options, game_backend, run_analyze
 from interpreter.play.describe import (
@@ -47,10 +47,10 @@ from interpreter.play.seating import UsageError, choose_seats, unknown_names
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
 from interpreter.play.terminal_text import seed_line
-from interpreter.rules.loader import bundled_entries, resolve
+from interpreter.play.validate import validate_target
+from interpreter.rules.loader import bundled_entries
 from interpreter.rules.schema import KINDS as SCHEMA_KINDS
 from interpreter.rules.schema import load_schema
-from interpreter.rules.yamlload import load_yaml
 from interpreter.runtime.present import describe_result
 from interpreter.runtime.rng import fresh_seed
 from interpreter.runtime.saves import checked_key, read_key
@@ -157,13 +157,18 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Check rule files: YAML, the schema, names, effect text and types. Prints "
                                         "every mistake as PATH:LINE:COL: error[CODE]: MESSAGE (with a hint where "
                                         "one helps). An overlay (expansion or mod) is checked applied to its base "
-                                        "game. Exits 1 if any error was found.",
+                                        "game. Every variant of the game is checked too, each on its own (or only "
+                                        "the --variant ones, together, as play would use them). Exits 1 if any "
+                                        "error was found.",
                             epilog="examples:\n  orrery validate tic-tac-toe\n  orrery validate games/my-game\n"
+                                   "  orrery validate rocketmen --variant solitaire\n"
                                    "  orrery validate my-mod.yaml --json")
     p.add_argument("targets", nargs="+", metavar="TARGET",
                    help="a game id, a game or overlay folder, or a game.yaml / overlay file")
     p.add_argument("--with", dest="overlays", action="append", default=[], metavar="X",
                    help="also apply overlay X (bundled expansion name or mod path; repeatable)")
+    p.add_argument("--variant", action="append", default=[], metavar="V",
+                   help="check the game with variant V (repeatable: together) instead of every variant alone")
     p.add_argument("--json", action="store_true",
                    help="print all diagnostics as one JSON list of {path, line, column, severity, code, message}")
     p.add_argument("--strict", action="store_true", help=STRICT_HELP)
@@ -382,7 +387,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     found: list[Diagnostic] = []
     oks: list[str] = []
     for target in args.targets:
-        diagnostics, summary = validate_target(target, list(args.overlays), args.strict)
+        diagnostics, summary = validate_target(target, list(args.overlays), args.strict, list(args.variant))
         found.extend(diagnostics)
         if not any(d.severity == "error" for d in diagnostics):
             oks.append(f"ok: {target} ({summary})")
@@ -398,61 +403,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if failed and unknown_names(found, set(args.targets) | set(args.overlays)):
         return EXIT_USAGE
     return EXIT_ERROR if failed else EXIT_OK
-
-
-def validate_target(target: str, overlays: list[str], strict: bool = False) -> tuple[list[Diagnostic], str]:
-    """The diagnostics of one target (empty when fine) and a one-line summary."""
-    try:
-        path = _locate(target)
-        data, _ = load_yaml(path)
-        if isinstance(data, dict) and "overlay" in data:
-            base = data.get("base")
-            if not isinstance(base, str) or not base:
-                return [Diagnostic(str(path), 1, 1, "overlay-base", "this overlay does not name its base game",
-                                   hint="add `base: GAME-ID`")], ""
-            game = load_game(base, overlays=[str(path), *overlays], strict=strict)
-            what = f"overlay {data.get('overlay')} on {game.definition.name}"
-        else:
-            game = load_game(str(path), overlays=overlays, strict=strict)
-            what = game.definition.name
-    except RuleFileError as err:
-        return list(err.diagnostics), ""
-    gd = game.definition
-    problems = [*game.warnings, *_smoke_test(game)]
-    cards, actions = len(gd.cards), len(gd.actions)
-    return problems, f"{what}: {cards} card{'s' if cards != 1 else ''}, {actions} action{'s' if actions != 1 else ''}"
-
-
-def _locate(target: str) -> Path:
-    """The file of a validate target: a game or an overlay, by path or bundled name."""
-    try:
-        return resolve(target, "game")
-    except RuleFileError as first:
-        if Path(target).exists():
-            raise
-        try:
-            return resolve(target, "overlay")
-        except RuleFileError:
-            names = [e["id"] for e in bundled_entries()]
-            hint = hint_for(target, names) or first.diagnostics[0].hint
-            raise RuleFileError([Diagnostic(target, 1, 1, "not-found",
-                                            f"no bundled game, expansion or mod '{target}' and no such file",
-                                            hint=hint)]) from None
-
-
-def _smoke_test(game: Game) -> list[Diagnostic]:
-    """Start a game for each player count: a rule error in setup is a finding too."""
-    gd = game.definition
-    for players in range(gd.min_players, gd.max_players + 1):
-        try:
-            game.new_initial_state(players, seed=0)
-        except RuleRuntimeError as err:
-            fallback = gd.source_files[0] if gd.source_files else gd.id
-            return [err.to_diagnostic(fallback, f"starting a {players}-player game (seed 0): ")]
-        except GameError as err:
-            path = gd.source_files[0] if gd.source_files else gd.id
-            return [Diagnostic(path, 1, 1, "runtime-error", f"starting a {players}-player game (seed 0): {err}")]
-    return []
 
 
 # ---- describe and schema -------------------------------------------------------------------

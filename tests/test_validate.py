@@ -257,3 +257,65 @@ def test_ending_after_a_round_needs_round_blocks():
     found = diagnostics_of(BAD / "finish-round-without-round.yaml")
     assert "'then: finish_round' happens at the end of a `round:` block" in found[0].message
     assert "'check: round'" in found[1].message
+
+
+VARIANT_GAME = """
+counters:
+  score: {scope: player, initial: 0}
+  want: {scope: player, initial: 0}
+actions:
+  tick:
+    during: turn
+    effect: "gain 1 score"
+    ends: turn
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions turn
+end:
+  - id: done
+    check: turn
+    when: "score(me) >= 3"
+    winners: "[me]"
+variants:
+  fast:
+    description: two points a tick
+    patch: {actions: {tick: {effect: "gain 2 score"}}}
+  typo:
+    description: a misspelt counter only this variant uses
+    patch: {actions: {tick: {effect: "gain 1 wnt"}}}
+"""
+
+
+def _validate(*argv: str) -> tuple[int, str]:
+    import contextlib
+    import io
+
+    from interpreter.cli import main
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        code = main(["validate", *argv])
+    return code, out.getvalue()
+
+
+def test_validate_checks_every_variant_alone(tmp_path):
+    from conftest import find_line, write_toy
+    path = write_toy(tmp_path, VARIANT_GAME)
+    code, shown = _validate(str(path))
+    assert code == 1
+    line = find_line(path, '"gain 1 wnt"')
+    assert f"game.yaml:{line}:" in shown and "error[" in shown
+    assert "(with variant 'typo')" in shown and "did you mean 'want'?" in shown
+    assert "variant 'fast'" not in shown  # a variant that is right says nothing
+
+
+def test_validate_with_variant_checks_only_those(tmp_path):
+    from conftest import write_toy
+    path = write_toy(tmp_path, VARIANT_GAME)
+    code, shown = _validate(str(path), "--variant", "fast")
+    assert code == 0 and "checked with variant fast" in shown
+    code, shown = _validate(str(path), "--variant", "typo", "--json")
+    assert code == 1 and '"code"' in shown
+    code, shown = _validate(str(path), "--variant", "nope")
+    assert code == 2 and "unknown-variant" in shown and "Traceback" not in shown  # (a usage error, as in play)
