@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,13 +34,13 @@ class Diagnostic:
     width: int = 1
 
     def format(self) -> str:
-        text = f"{self.path}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}"
+        text = f"{self.path}:{self.line}:{self.column}: {self.severity}[{self.code}]: {_visible(self.message)}"
         if self.source_line is not None:
             shown, start, width = _excerpt(self.source_line.rstrip("\n"), max(self.column - 1, 0), max(self.width, 1))
-            text += f"\n    {shown}\n    {' ' * start}{'^' * width}"
+            text += f"\n    {_visible(shown)}\n    {' ' * start}{'^' * width}"
         if self.hint:
-            text += f"\n    hint: {self.hint}"
-        return text
+            text += f"\n    hint: {_visible(self.hint)}"
+        return _visible(text[:len(self.path)]) + text[len(self.path):]
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -168,3 +169,14 @@ def hint_for(name: str, candidates: Iterable[str]) -> str | None:
     """A 'did you mean' hint sentence, or None."""
     guess = did_you_mean(name, candidates)
     return f"did you mean '{guess}'?" if guess else None
+
+
+# Characters a rule file may hold that a terminal would act on rather than show: control
+# characters (an escape sequence could rewrite the user's screen; a carriage return
+# hides what came before it) and the bidirectional overrides that make text read
+# otherwise than it is. Shown as escapes; line breaks and tabs stay.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(text: str) -> str:
+    return _HIDDEN.sub(lambda m: repr(m.group())[1:-1], text)

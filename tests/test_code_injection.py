@@ -279,3 +279,19 @@ def test_a_function_of_rules_with_errors_never_runs():
     defined = em.define("def _f1(st):\n    return 1\n", "_f1", "test")
     with pytest.raises(NotCompiled):
         defined(None)
+
+
+def test_a_diagnostic_shows_control_characters_as_escapes(tmp_path):
+    # an id may carry what a terminal would act on: an escape sequence, a carriage return
+    path = write_toy(tmp_path, game_text(ENDID="later\x1b[2J\r\u202e"))
+    code, shown = run("validate", str(path))
+    assert code == 1
+    assert "\x1b" not in shown and "\r" not in shown and "\u202e" not in shown
+    assert "\\x1b[2J" in shown
+
+
+def test_names_of_the_effect_language_are_ascii(tmp_path):
+    # a case-blind [a-z] takes ſ (long s) and K (Kelvin sign): `ſt` would be a name
+    text = game_text().replace('effect: "gain 1 score"', 'effect: "let ſt = 1"')
+    code, shown = run("validate", str(write_toy(tmp_path, text)))
+    assert code == 1 and "error[syntax]" in shown

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from interpreter.runtime.state import State
 
 DONE = "#done"  # the answer "I have picked enough" of `choose up to`
-_PLAIN = re.compile(r"^[A-Za-z0-9_.#:+-]+$")
+_PLAIN = re.compile(r"[A-Za-z0-9_.#:+-]+\Z")  # (\Z: a line break at the end is no plain text)
 
 
 class Action:
