@@ -1,31 +1,56 @@
 """The rule-file fuzzer (tests/fuzz): a few hundred seeded mutants of the bundled rule
-files never make the engine fail other than by its rules, and the harness itself
-catches what it must (exceptions, hangs, memory) and says how to reproduce a failure.
+files never make the engine fail other than by its rules; compiler mutants (hostile
+names and texts in every place, payloads that would run Python) never run as code; and
+the harness itself catches what it must (exceptions, code that ran, hangs measured in
+CPU time, memory) and says how to reproduce a failure. No test here depends on how fast
+the machine is: limits are CPU time, and the only wall-clock guard (a stall) is retried.
 
-The long run is `python -m tests.fuzz --mutants 5000 --seed N` (docs/fuzzing.md).
+The long runs are `python -m tests.fuzz [--compiler] --mutants 5000 --seed N` (docs/fuzzing.md).
 """
 
 from __future__ import annotations
 
+import builtins
 import functools
 import pathlib
+import re
 import signal
 import sys
+import textwrap
 import time
+from typing import Any
 
 import pytest
-from fuzz import KNOWN, Result, check, corpus, make_mutant, run_fuzz, write_failure
+import yaml
+from fuzz import (
+    CODE_RAN,
+    KNOWN,
+    Report,
+    Result,
+    check,
+    corpus,
+    hostile,
+    make_compiler_mutant,
+    make_mutant,
+    run_fuzz,
+    write_failure,
+)
+from fuzz.check import MARKER_FILE
 from fuzz.pool import Pool
 
-from interpreter.diagnostics import RuleRuntimeError
+from interpreter.diagnostics import Diagnostic, RuleRuntimeError
 from interpreter.resources import data_path
+from interpreter.rules.yamlload import load_yaml_text
 
 MUTANTS = 300
 SEED = 20240601
+COMPILER_MUTANTS = 80
+COMPILER_SEED = 20250101
 
 
 def test_a_few_hundred_mutants_never_fail_the_engine(tmp_path: pathlib.Path) -> None:
     report = run_fuzz(MUTANTS, SEED, workers=2, out=tmp_path)
+    print(report.render())  # (shown with -rP: the figures, CPU seconds included)
     assert not report.failures, report.render() + "\n(failing mutants written under the test's tmp_path)"
     assert report.mutants == MUTANTS
     # The mutants reach every stage: refused by the reader, the schema and the compiler,
@@ -60,6 +85,103 @@ def _fails_inside(path: str, overlays: list[str]) -> tuple[list, str]:
     return {}["no such key"]  # an internal error, as the engine might make one
 
 
+# ---- the compiler mode: rule text never runs as code --------------------------------------------
+
+
+def test_compiler_mutants_never_run_as_code_nor_fail_the_engine(tmp_path: pathlib.Path) -> None:
+    report = run_fuzz(COMPILER_MUTANTS, COMPILER_SEED, workers=2, out=tmp_path, mode="compiler")
+    print(report.render())
+    assert not report.failures, report.render() + "\n(failing mutants written under the test's tmp_path)"
+    assert report.mutants == COMPILER_MUTANTS
+    # Hostile text reaches both sides: refused (the schema, the effect language) and
+    # accepted (labels, names, log lines) and then played.
+    assert report.refused > COMPILER_MUTANTS // 5 and report.accepted > COMPILER_MUTANTS // 5
+    assert "schema" in report.refused_codes and report.playouts["ended"] + report.playouts["capped"]
+
+
+def test_compiler_mutants_reach_every_kind_of_place_in_every_unit() -> None:
+    units = corpus()
+    mutants = [make_compiler_mutant(units, COMPILER_SEED, i) for i in range(500)]
+    kinds = {m.group(1) for mutant in mutants for change in mutant.changes if (m := re.match(r"\[([a-z-]+)\]", change))}
+    assert kinds == set(hostile.KINDS)
+    assert {m.unit.name for m in mutants} == {u.name for u in units}
+    assert all(m.mode == "compiler" and m.changes for m in mutants)
+    text = "\n".join(change for m in mutants for change in m.changes)
+    for place in ("end[", "set.end", "cards.", "modifiers", "add.modifiers", "patch.cards", "params[", "local ",
+                  "label", "include[", "views.", "variants.", "procedures.", "functions.", "nested"):
+        assert place in text, place
+    assert mutants[:40] == [make_compiler_mutant(units, COMPILER_SEED, i) for i in range(40)]
+
+
+def test_compiler_mutants_write_the_text_they_mean(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hostile string reaches the engine as written: the YAML of a changed file
+    reads back, with the engine's own reader, as the data the mutator made."""
+    dump = hostile.dump
+
+    def dump_and_read_back(data: Any) -> str:
+        text = dump(data)
+        assert load_yaml_text(text, "mutant.yaml")[0] == data
+        return text
+
+    monkeypatch.setattr(hostile, "dump", dump_and_read_back)
+    units = corpus()
+    for i in range(150):
+        make_compiler_mutant(units, COMPILER_SEED, i)
+
+
+def _namespace(real_builtins: bool = False) -> dict[str, Any]:
+    """A namespace like the generated code's: a few built-ins, and a function bound
+    under a generated name."""
+    allowed = {name: getattr(builtins, name) for name in ("len", "list", "next", "range", "str", "type", "dict")}
+    return {"__builtins__": vars(builtins) if real_builtins else allowed, "_k0": textwrap.dedent}
+
+
+@pytest.mark.parametrize("name", sorted(hostile.PAYLOADS))
+def test_every_payload_creates_its_marker_when_it_runs(name: str, tmp_path: pathlib.Path) -> None:
+    """The oracle is live: each payload, placed as the mutator places it in source that
+    writes text raw, creates the marker (so a mutant that runs code cannot go unseen)."""
+    marker = tmp_path / "marker"
+    payload = hostile.PAYLOADS[name].replace(hostile.MARKER, str(marker))
+    ns = _namespace(real_builtins=name == "import")
+    hosts = [  # (text, the generated source it lands in raw)
+        (f"x\n    pass\n{payload}\ndef _f(*a):", "def f(st):\n    # end {}\n    return 1\n"),
+        (f"x\r\n    {payload}", "def f(st):\n    # end {}\n    return 1\n"),
+        (f"x' + str({payload}) + '", "def f(st):\n    return '{}'\n"),
+        (f'x""" + str({payload}) + """', 'def f(st):\n    return """{}"""\n'),
+    ]
+    for text, source in hosts:
+        exec(source.replace("{}", text), ns)
+        ns["f"](None)
+        assert marker.exists(), (name, text[:40])
+        marker.unlink()
+
+
+def _unsafe_validate(path: str, overlays: list[str]) -> tuple[list, str]:
+    """A compiler with the bug the review found: end ids written raw into a comment of
+    generated source, exec'd in a namespace like the engine's."""
+    data = yaml.safe_load(pathlib.Path(path, "game.yaml").read_text(encoding="utf-8"))
+    for end in data.get("end") or ():
+        exec(f"def check(st):\n    # end {end['id']}\n    return 1\n", _namespace())
+    return [Diagnostic(path, 1, 1, "schema", "refused anyway")], ""
+
+
+def test_code_that_ran_is_a_failure_written_with_its_reproducer(tmp_path: pathlib.Path) -> None:
+    units = corpus()
+    mutant = next(m for m in (make_compiler_mutant(units, COMPILER_SEED, i) for i in range(2000))
+                  if m.unit.kind == "game" and len(m.changes) == 1 and m.changes[0].startswith("[end-id] end[0].id")
+                  and re.search(r"-> ['\"]x\\n    pass\\n(\[c|\[f|next)", m.changes[0]))
+    result = check(mutant, validate=_unsafe_validate)
+    assert (result.outcome, result.codes) == ("failure", (CODE_RAN,)), result
+    assert "refused schema" in result.error  # what the check said otherwise
+    folder = write_failure(mutant, result, tmp_path)
+    note = (folder / "FAILURE.txt").read_text(encoding="utf-8")
+    assert f"python -m tests.fuzz --compiler --seed {COMPILER_SEED} --only {mutant.index}" in note
+    saved = (folder / mutant.file).read_text(encoding="utf-8")
+    assert hostile.MARKER not in saved and str((folder / MARKER_FILE).resolve()) in saved
+    _unsafe_validate(str(folder), [])  # the saved mutant shows it again
+    assert (folder / MARKER_FILE).exists()
+
+
 def test_an_exception_is_a_failure_written_with_its_reproducer(tmp_path: pathlib.Path) -> None:
     mutant = make_mutant(corpus(), SEED, 3)
     result = check(mutant, validate=_fails_inside)
@@ -88,7 +210,7 @@ def test_known_failures_are_only_for_code_the_fuzzer_may_not_change() -> None:
         assert known.why
 
 
-# ---- the worker pool: time and memory ---------------------------------------------------------
+# ---- the worker pool: CPU time and memory -----------------------------------------------------
 
 
 def _hangs(path: str, overlays: list[str]) -> tuple[list, str]:
@@ -97,9 +219,19 @@ def _hangs(path: str, overlays: list[str]) -> tuple[list, str]:
 
 
 def _hangs_deaf(path: str, overlays: list[str]) -> tuple[list, str]:
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # as if stuck in C code
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGPROF})  # as if stuck in C code
     while True:
+        pass
+
+
+def _blocked(path: str, overlays: list[str]) -> tuple[list, str]:
+    while True:  # waiting forever without using CPU, as a deadlock would
         time.sleep(0.05)
+
+
+def _slow_but_idle(path: str, overlays: list[str]) -> tuple[list, str]:
+    time.sleep(1.5)  # wall-clock time, as on a machine busy with other jobs: not CPU time of the check
+    return [Diagnostic(path, 1, 1, "schema", "refused")], ""
 
 
 def _greedy(path: str, overlays: list[str]) -> tuple[list, str]:
@@ -107,23 +239,48 @@ def _greedy(path: str, overlays: list[str]) -> tuple[list, str]:
     return [], str(len(hoard))
 
 
+def _pool(job, time_limit: float = 30.0, stall: float | None = None) -> Pool:
+    return Pool(SEED, functools.partial(check, validate=job), workers=1, time_limit=time_limit, grace=0.5,
+                stall=stall)
+
+
 def _outcomes(job, time_limit: float = 30.0) -> list[Result]:
-    pool = Pool(SEED, functools.partial(check, validate=job), workers=1, time_limit=time_limit, grace=0.5)
-    return list(pool.results([0, 1]))
+    return list(_pool(job, time_limit).results([0, 1]))
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX timers")
-def test_a_hang_is_stopped_and_said_where() -> None:
+def test_a_hang_is_stopped_at_the_cpu_limit_and_said_where() -> None:
     results = _outcomes(_hangs, time_limit=0.5)
     assert [(r.outcome, r.codes) for r in results] == [("failure", ("Hang",))] * 2
-    assert "_hangs" in results[0].error
+    assert "_hangs" in results[0].error and "CPU-time limit" in results[0].error
+    assert all(r.cpu > 0.4 for r in results)  # (the kernel's CPU timer counts in ticks: a little coarser)
 
 
-@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signals")
-def test_a_hang_deaf_to_the_alarm_has_its_worker_killed() -> None:
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask") or sys.platform == "win32", reason="needs RLIMIT_CPU")
+def test_a_hang_deaf_to_the_timer_has_its_worker_killed_by_the_kernel() -> None:
     results = _outcomes(_hangs_deaf, time_limit=0.5)
     assert [(r.outcome, r.codes) for r in results] == [("failure", ("Hang",))] * 2
-    assert "killed" in results[0].error
+    assert "killed" in results[0].error and "CPU time" in results[0].error
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX timers")
+def test_the_limit_is_cpu_time_so_a_slow_machine_is_no_hang() -> None:
+    """A check that takes three times the limit in wall-clock time but little CPU (what
+    a busy machine does to it) is not a hang."""
+    results = _outcomes(_slow_but_idle, time_limit=0.5)
+    assert [(r.outcome, r.codes) for r in results] == [("refused", ("schema",))] * 2
+
+
+def test_a_worker_that_stalls_is_retried_then_reported_stalled_not_as_a_hang() -> None:
+    """The wall-clock guard is the last resort: its mutant is tried again in a fresh
+    worker, and a second stall is `stalled` (machine busy?), which is not a failure."""
+    pool = _pool(_blocked, time_limit=0.5, stall=1.0)
+    results = list(pool.results([0]))
+    assert [(r.outcome, r.codes) for r in results] == [("stalled", ("Stalled",))]
+    assert pool.stalls == {0: 2} and "machine busy?" in results[0].error
+    report = Report(SEED)
+    report.add(results[0])
+    assert not report.failures and report.stalled == results and "stalled   1" in report.render()
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is enforced on Linux")

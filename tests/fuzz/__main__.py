@@ -2,9 +2,11 @@
 
     python -m tests.fuzz --mutants 5000 --seed 1 [--workers 2] [--out fuzz-failures]
     python -m tests.fuzz --seed 1 --only 1234      # one mutant again, in this process
+    python -m tests.fuzz --compiler --mutants 2000 --seed 1   # hostile text aimed at the compiler
 
 Prints the counts (mutants, accepted, refused by diagnostic code, rule errors at run
-time, failures); writes each failing mutant under --out; exits 1 if any failed.
+time, failures by kind: CODE RAN, exceptions, Hang); writes each failing mutant under
+--out; exits 1 if any failed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import os
 import pathlib
 import sys
 
-from . import check, corpus, make_mutant, run_fuzz, write_failure
+from . import check, corpus, make, run_fuzz, write_failure
+from .pool import TIME_LIMIT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,9 +30,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("fuzz-failures"),
                         help="folder for failing mutants (default fuzz-failures)")
     parser.add_argument("--only", type=int, metavar="N", help="check mutant N alone, here, and show it")
+    parser.add_argument("--compiler", action="store_true",
+                        help="the compiler mode: hostile names and texts, payloads that must never run")
+    parser.add_argument("--cpu-limit", type=float, default=TIME_LIMIT,
+                        help=f"CPU seconds per mutant before it is a hang (default {TIME_LIMIT:g})")
     args = parser.parse_args(argv)
+    mode = "compiler" if args.compiler else "rules"
     if args.only is not None:
-        mutant = make_mutant(corpus(), args.seed, args.only)
+        mutant = make(mode, corpus(), args.seed, args.only)
         print(f"{mutant.label}: {mutant.unit.name}, file {mutant.file}:", *mutant.changes, sep="\n  - ")
         result = check(mutant)
         print(f"outcome: {result.outcome} {', '.join(result.codes)} {' '.join(result.playouts)}")
@@ -37,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
             print(result.error)
             print(f"written to {write_failure(mutant, result, args.out)}")
         return 1 if result.outcome == "failure" else 0
-    report = run_fuzz(args.mutants, args.seed, args.workers, args.out, args.start)
+    report = run_fuzz(args.mutants, args.seed, args.workers, args.out, args.start, time_limit=args.cpu_limit,
+                      mode=mode)
     print(report.render())
     if report.failures:
         print(f"failing mutants written under {args.out}/", file=sys.stderr)

@@ -4,7 +4,12 @@ Allowed outcomes: refused with diagnostics (what the CLI prints), or accepted; w
 accepted, each short seeded playout ends, reaches its cap of decisions, or stops at a
 rule error placed in a rule file (a located `RuleRuntimeError`). Anything else is a
 failure: another exception, an unplaced rule error, running out of memory, or a `Hang`
-(raised by the worker pool's alarm at the time limit, so the traceback says where).
+(raised by the worker pool's CPU-time timer at the limit, so the traceback says where).
+
+Rule text must never run as code: compiler mutants (`hostile.py`) carry payloads that
+create a marker file in the check's own fresh folder (`MARKER` in their text becomes its
+path), and a marker there after the check is the failure "CODE RAN", whatever the
+check's outcome was otherwise.
 
 A failure whose exception type and innermost engine place match `KNOWN` is counted as
 known instead: a defect found by the fuzzer in code this harness's author could not
@@ -13,13 +18,15 @@ change, listed with a reproducer in `docs/fuzzing.md` until it is fixed.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pathlib
 import random
 import shutil
 import tempfile
 import traceback
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -31,11 +38,14 @@ from interpreter.play.runner import run, seat_agents
 from interpreter.rules.yamlload import load_yaml
 from interpreter.runtime.state import State
 
+from .hostile import MARKER
 from .mutate import Mutant
 
 Validate = Callable[[str, list[str]], tuple[list[Diagnostic], str]]
 PLAYOUTS = 2
 DECISIONS = 30  # decisions per playout: short, so a thousand mutants take minutes
+MARKER_FILE = "CODE-RAN"  # the marker's name in the unit's folder (payloads get its absolute path)
+CODE_RAN = "CODE RAN"
 
 
 @attrs.frozen
@@ -53,13 +63,14 @@ KNOWN: tuple[Known, ...] = ()  # none left: the last one (a local called like a 
 
 
 class Hang(BaseException):
-    """Raised in a worker by its alarm when a mutant runs past the time limit. Not an
-    Exception, so no handler of the engine's can take it for a rule's error."""
+    """Raised in a worker by its CPU-time timer when a mutant runs past the limit. Not
+    an Exception, so no handler of the engine's can take it for a rule's error."""
 
 
 @attrs.frozen
 class Result:
-    """How one mutant went: `outcome` is accepted, refused, failure or known."""
+    """How one mutant went: `outcome` is accepted, refused, failure, known or stalled
+    (the worker pool's last-resort wall-clock guard, twice: not a finding)."""
 
     index: int
     outcome: str
@@ -68,34 +79,61 @@ class Result:
     error: str = ""  # failure: the exception and its traceback
     where: str = ""  # failure: innermost engine frame, path:function
     warnings: tuple[str, ...] = ()  # Python warnings raised (a user would see them on stderr)
+    cpu: float = 0.0  # CPU seconds the check took (set by the worker pool)
 
 
 def write_unit(mutant: Mutant, folder: pathlib.Path) -> pathlib.Path:
-    """Write the mutant's files into `folder`; returns the path to give validate."""
+    """Write the mutant's files into `folder`, `MARKER` in their text as the absolute
+    path of `folder/CODE-RAN`; returns the path to give validate. (In file names, where
+    a path cannot go, `MARKER` stays a bare name: relative to the working directory.)"""
     folder.mkdir(parents=True, exist_ok=True)
+    marker = str((folder / MARKER_FILE).resolve())
     for name, text in mutant.unit.files.items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text.replace(MARKER, marker), encoding="utf-8")
     return folder / mutant.unit.main if mutant.unit.kind == "overlay" else folder
+
+
+def code_ran(folder: pathlib.Path, unit: pathlib.Path) -> list[pathlib.Path]:
+    """The markers a check left: the unit's, and a bare one in the working folder."""
+    return [path for path in (unit / MARKER_FILE, folder / MARKER) if path.exists()]
 
 
 def check(mutant: Mutant, validate: Validate | None = None) -> Result:
     """Load and play one mutant as `validate` (default: the CLI's) and short playouts
     do; never raises (a failure is a Result)."""
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="orrery-fuzz-"))
-    with warnings.catch_warnings(record=True) as caught:
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="orrery-fuzz-")).resolve()  # fresh: no marker can be there
+    unit = folder / "unit"
+    with warnings.catch_warnings(record=True) as caught, _working_folder(folder):
         warnings.simplefilter("always")
         try:
-            result = _check(mutant, write_unit(mutant, folder / "unit"), validate or validate_target)
+            result = _check(mutant, write_unit(mutant, unit), validate or validate_target)
         except (Exception, Hang) as err:  # MemoryError and RecursionError included: every one is a finding
             result = _failure(mutant, err)
         finally:
+            markers = code_ran(folder, unit)
             shutil.rmtree(folder, ignore_errors=True)
+    if markers:
+        result = Result(mutant.index, "failure", (CODE_RAN,), error=f"{CODE_RAN}: the mutant's rule text ran as "
+                        f"Python (it created {markers[0].name}); without it the check was: {result.outcome} "
+                        f"{', '.join(result.codes)}\n{result.error}".rstrip(), where=result.where)
     if caught:
         shown = tuple(dict.fromkeys(f"{w.category.__name__}: {w.message} ({w.filename}:{w.lineno})" for w in caught))
         result = attrs.evolve(result, warnings=shown)
     return result
+
+
+@contextlib.contextmanager
+def _working_folder(folder: pathlib.Path) -> Iterator[None]:
+    """The check's folder as the working directory: a payload that names its marker
+    without a path (in a file name) leaves it there, not in the caller's folder."""
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
 
 
 def _check(mutant: Mutant, target: pathlib.Path, validate: Validate) -> Result:

@@ -80,10 +80,11 @@ class Mutant:
     unit: Unit
     file: str
     changes: tuple[str, ...]
+    mode: str = "rules"  # which mutator made it: "rules" (this module) or "compiler" (hostile.py)
 
     @property
     def label(self) -> str:
-        return f"seed {self.seed} mutant {self.index}"
+        return f"{'compiler ' if self.mode == 'compiler' else ''}seed {self.seed} mutant {self.index}"
 
 
 def corpus() -> list[Unit]:
