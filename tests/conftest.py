@@ -19,6 +19,28 @@ from interpreter import Game, RuleFileError, State, load_game
 
 _folders = itertools.count()
 
+# The turns most toy games need around what a test is about: each player in turn takes
+# one action, `tick` (a point of the player counter `score`, which the toy declares),
+# until someone has 3. Written last in a toy's text, so that the toy may add end
+# conditions below it (`  - id: ...`) or change `tick` with a replace.
+TICK_TURNS = """\
+actions:
+  tick:
+    during: turn
+    effect: "gain 1 score"
+    ends: turn
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions turn
+end:
+  - id: done
+    check: turn
+    when: "score(me) >= 3"
+    winners: "[me]"
+"""
+
 
 def toy_text(yaml_text: str) -> str:
     """The full game file for a toy's text (header added when missing)."""

@@ -8,7 +8,7 @@ the rules can reach must save and load, so the statement itself is the error.
 from __future__ import annotations
 
 import pytest
-from conftest import find_line, toy, write_toy
+from conftest import TICK_TURNS, find_line, toy, write_toy
 
 from interpreter import load_game
 from interpreter.diagnostics import RuleRuntimeError
@@ -23,22 +23,7 @@ zones:
   stock: {scope: global, visible: all}
 setup: |
   set top(market).shiny to 1
-actions:
-  tick:
-    during: turn
-    effect: "gain 1 score"
-    ends: turn
-flow: |
-  repeat forever:
-    for each p in players:
-      turn p:
-        take actions turn
-end:
-  - id: done
-    check: turn
-    when: "score(me) >= 3"
-    winners: "[me]"
-"""
+""" + TICK_TURNS
 
 
 def test_an_attribute_of_no_card_is_a_rule_error_at_its_statement(tmp_path):

@@ -18,7 +18,7 @@ import json
 import pathlib
 
 import pytest
-from conftest import write_toy
+from conftest import TICK_TURNS, write_toy
 
 from interpreter import RuleFileError, load_game
 from interpreter.cli import main
@@ -64,22 +64,7 @@ cards:
     active_in: [table]
 zones:
   table: {scope: global, visible: all}
-actions:
-  tick:
-    during: turn
-    effect: "gain 1 score"
-    ends: turn
-flow: |
-  repeat forever:
-    for each p in players:
-      turn p:
-        take actions turn
-end:
-  - id: done
-    check: turn
-    when: "score(me) >= 3"
-    winners: "[me]"
-  - id: ENDID
+""" + TICK_TURNS + """  - id: ENDID
     check: turn
     when: "score(me) >= 9"
 variants:

@@ -6,7 +6,7 @@ text nested deeper than Python compiles, and YAML floats where integers are due.
 from __future__ import annotations
 
 import pytest
-from conftest import find_line, toy, toy_errors, write_toy
+from conftest import TICK_TURNS, find_line, toy, toy_errors, write_toy
 
 from interpreter import RuleFileError, load_game
 from interpreter.compile import build as build_module
@@ -27,23 +27,7 @@ cards:
     active_in: [table]
 zones:
   table: {scope: global, visible: all}
-actions:
-  tick:
-    during: turn
-    effect: "gain 1 score"
-    ends: turn
-    label: "tick {1 + (2 + (3 + 4))}"
-flow: |
-  repeat forever:
-    for each p in players:
-      turn p:
-        take actions turn
-end:
-  - id: done
-    check: turn
-    when: "score(me) >= 3"
-    winners: "[me]"
-"""
+""" + TICK_TURNS.replace("ends: turn", 'ends: turn\n    label: "tick {1 + (2 + (3 + 4))}"')
 
 
 def test_a_card_id_with_a_line_break_and_a_modifier_is_a_schema_error(tmp_path):

@@ -16,7 +16,7 @@ import re
 import time
 
 import pytest
-from conftest import find_column, write_toy
+from conftest import TICK_TURNS, find_column, write_toy
 
 from interpreter import RuleFileError, load_game
 
@@ -263,22 +263,7 @@ VARIANT_GAME = """
 counters:
   score: {scope: player, initial: 0}
   want: {scope: player, initial: 0}
-actions:
-  tick:
-    during: turn
-    effect: "gain 1 score"
-    ends: turn
-flow: |
-  repeat forever:
-    for each p in players:
-      turn p:
-        take actions turn
-end:
-  - id: done
-    check: turn
-    when: "score(me) >= 3"
-    winners: "[me]"
-variants:
+""" + TICK_TURNS + """variants:
   fast:
     description: two points a tick
     patch: {actions: {tick: {effect: "gain 2 score"}}}
