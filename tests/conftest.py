@@ -7,8 +7,10 @@ two players unless it says `players:`), so a test shows only the rules it is abo
 
 from __future__ import annotations
 
+import io
 import itertools
 import pathlib
+import sys
 import textwrap
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 
 from interpreter import Game, RuleFileError, State, load_game
+from interpreter.cli import main
 
 _folders = itertools.count()
 
@@ -217,3 +220,16 @@ def played_both_ways(fast: State, slow: State, rng: Any, steps: int, why: object
         slow.apply_action(chosen.text)
         assert fast == slow, why
     return False
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run the command line in-process: (exit code, stdout, stderr); never a traceback."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def answers(monkeypatch: pytest.MonkeyPatch, *lines: str) -> None:
+    """What a person types, one line each, as the command line's standard input."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))

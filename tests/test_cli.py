@@ -7,7 +7,6 @@ replacing stdin with a text of answers.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pathlib
@@ -17,12 +16,11 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import write_toy
+from conftest import answers, run, write_toy
 
 from interpreter import load_game
 from interpreter.agents import create_agent
 from interpreter.agents.builtin import FirstAgent, RandomAgent
-from interpreter.cli import main
 from interpreter.diagnostics import GameError
 from interpreter.play.logs import parse_log, read_log
 from interpreter.play.runner import play_game
@@ -45,17 +43,6 @@ flow: |
     take actions turn
   end game winners [0]
 """
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def answers(monkeypatch: pytest.MonkeyPatch, *lines: str) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
 
 
 def log_data(path: pathlib.Path) -> dict[str, Any]:

@@ -15,7 +15,6 @@ is fixed by the hook, never by a wall clock.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pathlib
@@ -29,6 +28,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from conftest import answers, run
 
 from interpreter import GameError, load_game
 from interpreter.cli import main
@@ -38,17 +38,6 @@ from interpreter.runtime.rng import SEED_BITS, fresh_seed
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BIG = 0xB7E151628AED2A6B  # a 64-bit seed: its 20 digits cannot turn up by chance
 WAIT = 180  # seconds a subprocess may take to reach a point (a busy machine); never needed to pass
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def answers(monkeypatch: pytest.MonkeyPatch, *lines: str) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
 
 
 def drawn(monkeypatch: pytest.MonkeyPatch, seed: int = BIG) -> None:
