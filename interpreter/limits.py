@@ -47,8 +47,38 @@ MAX_COUNTER_SIZE = 10_000
 MAX_INT = 2**63 - 1
 MAX_LENGTH = 1_000_000
 
-# Work of expressions per resolution (between two decisions) and per legal-action
-# listing: items gone through by comprehensions, any/all and the like, and cards
-# shuffled. Each is counted when its list is known (one addition per list, not per
-# item), so nested comprehensions over long lists stop within a fraction of a second.
+# Work of expressions per resolution (between two decisions), per legal-action listing
+# and per observation (the game's views): items gone through by comprehensions,
+# any/all and the like (each list its length plus CALL_WORK), cards shuffled, items
+# and characters made by `+` and `*` on lists and texts, long lists gone through whole
+# (`in`, `sum`...), and calls. Each list is counted when it is known (one addition per
+# list, not per item), so nested comprehensions over long lists stop within a fraction
+# of a second. The same budget holds while a game starts (validate starts every player
+# count, each with its own).
 MAX_WORK = 10_000_000
+
+# Work charged per call of a function that calls other functions or values, per value
+# worked out (not a memo hit) and per call of a procedure from an effect that never
+# waits: a call costs about what going through ten items does, so a chain of functions
+# each calling the next twice (2**40 calls) stops at a million calls, in well under a
+# second. A function that calls none costs what its expression costs (its comprehensions
+# are charged): the calls below it fan out only as far as its text.
+CALL_WORK = 10
+
+# How deeply the game's functions may call each other (f calls g calls h ...): each
+# level is a Python call, so a chain of thousands would exhaust Python's stack. A load
+# error past it, at the function that starts the too-long chain.
+MAX_CALL_DEPTH = 32
+
+# Integers inside one expression: a product (`*`) whose magnitude passes 2**256 is a
+# rule error where it is made (repeated squaring would otherwise build numbers of
+# millions of digits before anything keeps them). Room for the product of four kept
+# numbers; sums and differences can only add a bit each, so they are not checked.
+MAX_INT_ARITHMETIC = 2**256
+
+# Lists short enough to go through uncharged: a comprehension over the seats, or over a
+# written or constant list at most this long, that is in no other comprehension (its
+# work is bounded by the rule text, as arithmetic's is; nested, every list is charged),
+# and a list shorter than this gone through whole by `in`, `sum` and the like (tested
+# inline, so the hot path makes no call for a hand of cards). The most seats a game has.
+SMALL_LIST = 64

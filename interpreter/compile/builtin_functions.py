@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from interpreter.compile.expressions import (
     BUILTINS,
     ME,
@@ -26,17 +28,20 @@ from interpreter.compile.expressions import (
     gen_player_arg,
     gen_zone_slot,
     iteration_source,
+    scanned,
     simple_source,
 )
-from interpreter.compile.hoisting import kept_scan
+from interpreter.compile.hoisting import kept_scan, scan_context
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
+from interpreter.limits import MAX_LENGTH
 from interpreter.runtime import chance
 from interpreter.runtime.card_powers import usable
 from interpreter.runtime.cards import copies_in_zone
-from interpreter.runtime.present import people_text
+from interpreter.runtime.present import joined_text, people_text
 from interpreter.runtime.rng import randbelow, shuffle_in_place
+from interpreter.runtime.work import charge
 
 
 def _list_arg(node: ast.Call, ctx: Context, i: int = 0) -> Gen:
@@ -46,12 +51,19 @@ def _list_arg(node: ast.Call, ctx: Context, i: int = 0) -> Gen:
     return src, type_
 
 
-def _scan_arg(node: ast.Call, ctx: Context, i: int = 0) -> Gen:
+def _read_arg(node: ast.Call, ctx: Context, i: int = 0) -> Gen:
     """A list argument only read, never kept: a zone is passed without a copy."""
     src, type_ = iteration_source(node.args[i], ctx)
     if not is_list(type_) and type_ != "map":
         raise CompileError(node.args[i], "type", f"{node.name}() needs a list, got {describe(type_)}")
     return src, type_
+
+
+def _scan_arg(node: ast.Call, ctx: Context, i: int = 0) -> Gen:
+    """A list argument gone through whole (sum, sorted, index_of...), charged to the work
+    meter when long (expressions.scanned); a zone is passed without a copy."""
+    src, type_ = _read_arg(node, ctx, i)
+    return scanned(node.args[i], src, ctx), type_
 
 
 def _helper(ctx: Context, fn: Callable[..., Any]) -> str:
@@ -60,7 +72,7 @@ def _helper(ctx: Context, fn: Callable[..., Any]) -> str:
 
 @builtin("len", (1,))
 def _len(node: ast.Call, ctx: Context) -> Gen:
-    return f"len({_scan_arg(node, ctx)[0]})", "int"
+    return f"len({_read_arg(node, ctx)[0]})", "int"  # (a length is known: nothing gone through)
 
 
 BUILTINS["count"] = BUILTINS["len"]
@@ -88,7 +100,7 @@ builtin("max", (1, 2, 3, 4))(_minmax("max"))
 
 @builtin("any", (1,))
 def _any(node: ast.Call, ctx: Context) -> Gen:
-    scan = early_exit(node.args[0], ctx, True)
+    scan = early_exit(node.args[0], scan_context(node.args[0], ctx), True)
     if scan is not None:
         return kept_scan(node.args[0], scan, ctx), "bool"
     return f"any({_scan_arg(node, ctx)[0]})", "bool"
@@ -96,7 +108,7 @@ def _any(node: ast.Call, ctx: Context) -> Gen:
 
 @builtin("all", (1,))
 def _all(node: ast.Call, ctx: Context) -> Gen:
-    scan = early_exit(node.args[0], ctx, False)
+    scan = early_exit(node.args[0], scan_context(node.args[0], ctx), False)
     if scan is not None:
         return kept_scan(node.args[0], scan, ctx), "bool"
     return f"all({_scan_arg(node, ctx)[0]})", "bool"
@@ -148,7 +160,7 @@ def _pick(st: Any, items: list[Any], elem: str = "any") -> Any:
 @builtin("pick_random", (1,))
 def _pick_random(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
-    src, type_ = _scan_arg(node, ctx)
+    src, type_ = _read_arg(node, ctx)  # (one item picked: nothing gone through)
     return f"{_helper(ctx, _pick)}(st, {src}, {elem_of(type_)!r})", elem_of(type_)
 
 
@@ -163,7 +175,7 @@ def _shuffled_copy(st: Any, items: Any, elem: str = "any") -> list[Any]:
 @builtin("shuffled", (1,))
 def _shuffled(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
-    src, type_ = _scan_arg(node, ctx)
+    src, type_ = _read_arg(node, ctx)  # (the shuffle charges its list: rng.shuffle_in_place)
     return f"{_helper(ctx, _shuffled_copy)}(st, {src}, {elem_of(type_)!r})", type_
 
 
@@ -381,7 +393,8 @@ def _cards_named(node: ast.Call, ctx: Context) -> Gen:
         if index is not None:
             return f"{_helper(ctx, copies_in_zone)}(st, {index}, {slot})", "list:card"
         return f"{_helper(ctx, _named_in)}(st, {card_id}, {slot})", "list:card"
-    cards = _scan_arg(node, ctx, 1)[0]
+    # (written as a comprehension's list for a written id: where Python allows no `:=`)
+    cards = _scan_arg(node, attrs.evolve(ctx, in_iterable=True) if isinstance(arg, ast.Literal) else ctx, 1)[0]
     if isinstance(arg, ast.Literal):
         var = ctx.emitter.fresh("c")
         return f"[{var} for {var} in {cards} if st.card_def[{var}] == {index}]", "list:card"
@@ -464,7 +477,8 @@ def _text(node: ast.Call, ctx: Context) -> Gen:
 
 
 def _joined(st: Any, sep: str, items: Any, type_: str) -> str:
-    return sep.join(people_text(st, v, type_) for v in items)
+    # bounded before it is made, and charged what it made (runtime/work.py)
+    return charge(st, joined_text(sep, [people_text(st, v, type_) for v in items]))
 
 
 @builtin("join", (1, 2))
@@ -485,8 +499,11 @@ def _select(node: ast.Call, ctx: Context) -> Gen:
 
 
 def _padded(st: Any, value: Any, type_: str, n: int) -> str:
+    if type(n) is int and abs(n) > MAX_LENGTH:  # (a width of 10**18 would be made, space by space)
+        raise RuleRuntimeError(f"pad() to {n:,} characters: a text too long to make (at most {MAX_LENGTH:,})",
+                               code="limit")
     text = people_text(st, value, type_)
-    return text.rjust(n) if n >= 0 else text.ljust(-n)
+    return charge(st, text.rjust(n) if n >= 0 else text.ljust(-n))  # (what it made: runtime/work.py)
 
 
 @builtin("pad", (2,))

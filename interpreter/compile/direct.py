@@ -47,7 +47,7 @@ from interpreter.lang.parser import EffectSyntaxError, parse_program
 from interpreter.lang.symbols import CompileError
 from interpreter.model import Code, Direct, Where
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
-from interpreter.runtime.work import charge
+from interpreter.runtime.work import charge, charge_call
 
 _FRAME = re.compile(r"(?<![\w.])fr(?!\w)")  # the frame: a direct function has none
 _RETURN = re.compile(r"(?<![\w.])return(?!\w)")  # a statement leaving its run early would leave the effect
@@ -179,7 +179,9 @@ class _Writer:
         self.scratch.statement(node)  # (its checks: arity, the argument types calls pass)
         args = "".join(", " + self.python(gen(arg, self.ctx)[0]) for arg in node.args)
         self.at(node, pad)
-        self.lines += [f"{pad}{alias}(st, {self.python(ME)}{args})", f"{pad}if st.terminal:", f"{pad}    return"]
+        # a call is work (runtime/work.py: procedures calling each other twice per level)
+        self.lines += [f"{pad}{self.ctx.const(charge_call, 'charge_call')}(st)",
+                       f"{pad}{alias}(st, {self.python(ME)}{args})", f"{pad}if st.terminal:", f"{pad}    return"]
 
     def for_each(self, node: ast.ForEach, pad: str) -> None:
         """`for each` as a Python `for` over the list (made once, as the frame's loop

@@ -21,6 +21,8 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.bounds import bounded_arithmetic, charged_already, scanned, small_source, uncharged
+from interpreter.compile.bounds import yields_seats as yields_seats  # (where other modules find it)
 from interpreter.compile.card_defs import card_text
 from interpreter.compile.hoisting import hoisted, hoisting_root, with_hoists
 from interpreter.compile.pysource import Emitter
@@ -78,12 +80,6 @@ class Context:
         yield
         self.locals.clear()
         self.locals.update(saved)
-
-
-def yields_seats(node: ast.Node) -> bool:
-    """Whether a list expression gives only seats of the game (`players`, `players_from`)."""
-    return (isinstance(node, ast.Name) and node.name == "players") or (
-        isinstance(node, ast.Call) and node.name == "players_from")
 
 
 def local_src(name: str, ctx: Context) -> str:
@@ -367,8 +363,8 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     src, src_type = iteration_source(node.source, attrs.evolve(ctx, in_iterable=True))
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
-    if not _small_source(node.source, ctx):  # runtime/work.py: bounded work per step
-        src = f"{ctx.const(charge, 'charge')}(st, {src})"
+    if not small_source(node.source, ctx) and not charged_already(node.source, src, ctx):
+        src = f"{ctx.const(charge, 'charge')}(st, {src})"  # runtime/work.py: bounded work per step
     if node.unpack:
         part = unpacked_type(node.source, elem_of(src_type), len(node.unpack))
         inner = ctx
@@ -384,14 +380,6 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source), var)
     cond = gen_expect(node.condition, inner, "bool") if node.condition is not None else None
     return var, src, gen(node.element, inner), cond
-
-
-def _small_source(node: ast.Node, ctx: Context) -> bool:
-    """Lists whose size the rule text bounds (the seats, a constant, a written list):
-    going through them needs no charge on the work meter."""
-    if yields_seats(node) or isinstance(node, ast.ListExpr):
-        return True
-    return isinstance(node, ast.Name) and node.name in ctx.symbols.constants and node.name not in ctx.locals
 
 
 def _comprehension(node: ast.Comprehension, ctx: Context) -> Gen:
@@ -584,19 +572,31 @@ def _binary(node: ast.Binary, ctx: Context) -> Gen:
     if op in ("in", "not in"):
         if not is_list(rtype) and rtype not in ("map", "str"):
             raise CompileError(node.right, "type", f"'{op}' needs a list on its right, got {describe(rtype)}")
+        if rtype != "map":  # (a table's look-up goes through nothing)
+            # gone through whole: charged when long, and a zone read in place, not copied
+            slot = gen_zone_slot(node.right, ctx)
+            right = scanned(node.right, right if slot is None else f"st.zones[{slot}]", ctx)
         return f"({left} {op} {right})", "bool"
     if op in ("==", "!="):
         return f"({left} {op} {right})", "bool"
     if op == "+" and "str" in (ltype, rtype) and {ltype, rtype} <= {"str", "any"}:
-        return f"(str({left}) + str({right}))", "str"
+        # a text made is charged its length (runtime/work.py), a list made its items:
+        # doubling one inside a comprehension or a function stops at the work limit
+        left, right = uncharged(node.left, left, ctx), uncharged(node.right, right, ctx)
+        return f"{ctx.const(charge, 'charge')}(st, str({left}) + str({right}))", "str"
     if op == "+" and (ltype.startswith("list:") or rtype.startswith("list:")):
-        return f"(list({left}) + list({right}))", ltype
+        left, right = uncharged(node.left, left, ctx), uncharged(node.right, right, ctx)
+        return f"{ctx.const(charge, 'charge')}(st, list({left}) + list({right}))", ltype
     for side, t in ((node.left, ltype), (node.right, rtype)):
         if t not in NUMERIC and not (op in ("<", "<=", ">", ">=") and t in ("str", "player")):
             if t != "bool":
                 raise CompileError(side, "type", f"'{op}' needs numbers, got {describe(t)}")
     if op == "/":
         return f"{ctx.const(_div, 'div')}({left}, {right})", "int"
+    if op in ("+", "*", "%"):
+        bounded = bounded_arithmetic(node, op, (left, ltype), (right, rtype), ctx)
+        if bounded is not None:
+            return bounded, "int"
     return f"({left} {op} {right})", "bool" if op in ("<", "<=", ">", ">=") else "int"
 
 

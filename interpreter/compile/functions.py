@@ -18,6 +18,15 @@ and `me`, a fresh dict per call) that sets its locals in env and returns its val
 Where the body reads no local but its own, it also becomes `(st, me, *params)` with
 its locals as Python names, and calls pass their arguments straight to that one: the
 same expressions in the same order, without a dictionary made and read per call.
+
+Calls are work (runtime/work.py): a function that calls other functions or values
+charges CALL_WORK each time it is called, so functions calling each other twice per
+level (2**40 calls) stop at the work limit instead of running for hours. A function
+that calls none costs what its expression costs (its comprehensions are charged), so
+the calls below a charged one fan out only as far as its text; only such a function
+may be written out in place of its call (compile/enumerators.py), and then no call is
+made and none is charged either way. Chains of calls are at most MAX_CALL_DEPTH deep
+(each level is a Python call: a chain of thousands would exhaust Python's stack).
 """
 
 from __future__ import annotations
@@ -31,6 +40,9 @@ from interpreter.compile.pysource import env_free, local_name, local_name_ok
 from interpreter.compile.statements import procedure_alias
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
+from interpreter.lang.symbols import Symbols
+from interpreter.limits import MAX_CALL_DEPTH
+from interpreter.runtime.work import charge_call_lines, over_budget
 
 _LET_NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")  # a local's name, as the effect language's NAME
 
@@ -54,6 +66,42 @@ def _calls(spec: dict[str, Any], specs: dict[str, Any]) -> set[str]:
             continue  # reported when compiled
         names |= {n.name for n in nodes if isinstance(n, ast.Call) and n.name in specs}
     return names
+
+
+def calls_others(spec: dict[str, Any], sym: Symbols) -> bool:
+    """Whether a function's texts call (or read) another function or a value, or ask
+    `can_use` (a card's condition and cost are expressions too): such a function's
+    calls are charged. Unparsable text counts as calling (it is reported anyway)."""
+    for text in texts_of(spec):
+        try:
+            nodes = ast.walk((parse_expression(str(text if text is not None else "")),))
+        except EffectSyntaxError:
+            return True
+        for node in nodes:
+            if isinstance(node, ast.Name | ast.Call) and (
+                    node.name in sym.functions or node.name in sym.values or node.name == "can_use"):
+                return True
+    return False
+
+
+def _too_deep(b: Builder, calls: dict[str, set[str]], order: list[str], cyclic: set[str]) -> None:
+    """An error at each function that starts a chain of calls more than MAX_CALL_DEPTH
+    functions long (every longer chain passes through exactly one such function)."""
+    depth: dict[str, int] = {}
+    deepest: dict[str, str | None] = {}
+    for name in order:  # callees first: their depth is known
+        below = [callee for callee in sorted(calls[name]) if callee not in cyclic and callee in depth]
+        longest = max(below, key=lambda callee: depth[callee], default=None)
+        depth[name] = 1 + (depth[longest] if longest is not None else 0)
+        deepest[name] = longest
+    for name in order:
+        if depth[name] == MAX_CALL_DEPTH + 1:
+            chain: list[str] = [name]
+            while (step := deepest[chain[-1]]) is not None and len(chain) < 4:
+                chain.append(step)
+            b.error(("functions", name), "too-deep", f"function '{name}' starts a chain of calls more than "
+                    f"{MAX_CALL_DEPTH} functions deep ({' -> '.join(chain)} -> ...)",
+                    "work out a part of the chain in a value or a let, or call fewer functions in a row", key=True)
 
 
 def _order(calls: dict[str, set[str]]) -> tuple[list[str], set[str]]:
@@ -104,23 +152,26 @@ def compile_functions(b: Builder, reserved: set[str]) -> None:
         if name in cyclic:
             b.error(("functions", name), "recursion", f"function '{name}' calls itself (through "
                     "other functions or directly): it could never end", key=True)
+    _too_deep(b, calls, order, cyclic)
     for name in order:
         spec = specs[name] if isinstance(specs[name], dict) else {}
-        compiled = _compile_one(b, name, spec, reserved)
+        compiled = _compile_one(b, name, spec, reserved, calls_others(spec, sym))
         if compiled is not None:
             index = sym.functions[name].code
             table[index] = compiled.fn
             if name not in cyclic:
                 sym.function_types[name] = compiled.type
-                positional = _positional(b, name, tuple(spec.get("params", ())), compiled)
+                positional = _positional(b, name, tuple(spec.get("params", ())), compiled, calls_others(spec, sym))
                 if positional is not None:
                     sym.function_positional[index] = positional
 
 
-def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: CompiledFunction) -> str | None:
+def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: CompiledFunction,
+                charged: bool) -> str | None:
     """The name of a function `(st, me, *params)` computing what `compiled.fn(st, env)` does, its
-    locals read as Python names; None when its body reads `env` otherwise (a local it
-    was not given, or the whole env), or its names cannot be Python's."""
+    locals read as Python names (its call `charged` as that one's is); None when its
+    body reads `env` otherwise (a local it was not given, or the whole env), or its
+    names cannot be Python's."""
     names = ("me", *params, *(local for local, _ in compiled.lets))
     if len(set(names)) != len(names) or not all(local_name_ok(n) for n in names):
         return None
@@ -133,16 +184,22 @@ def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: Compil
             return None
         written.append(free)
     fname = em.fresh("fn")
-    lines = [f"def {fname}(st, {', '.join(as_names[n] for n in ('me', *params))}):"]
+    lines = [f"def {fname}(st, {', '.join(as_names[n] for n in ('me', *params))}):", *_charge_lines(b, charged)]
     lines += [f"    {as_names[local]} = {src}" for (local, _), src in zip(compiled.lets, written, strict=False)]
     lines.append(f"    return {written[-1]}")
     em.define("\n".join(lines) + "\n", fname, f"functions.{name} (its locals as arguments)")
-    if not compiled.lets:  # what compile/enumerators.py may write out in place of a call
+    if not compiled.lets and not charged:  # what compile/enumerators.py may write out in place of a call
         em.memo[("positional", fname)] = (compiled.fn, ("me", *params))
     return fname
 
 
-def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]) -> CompiledFunction | None:
+def _charge_lines(b: Builder, charged: bool) -> list[str]:
+    """The first lines of a function whose calls are charged (runtime/work.py), else none."""
+    return [f"    {line}" for line in charge_call_lines(b.emitter.const(over_budget, "over_budget"))] if charged else []
+
+
+def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str],
+                 charged: bool) -> CompiledFunction | None:
     params = tuple(spec.get("params", ()))
     locals_: dict[str, str] = {p: "any" for p in params}
     locals_.setdefault("me", "player")
@@ -170,11 +227,11 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
     value = b.expr(spec.get("value"), ("functions", name, "value"), locals_, "any")
     if value is None:
         return None
-    if not bound:
+    if not bound and not charged:  # the value's own expression (enumerators.py may write it out in place)
         return CompiledFunction(value[0], value[1], (), value[0])
     em = b.emitter
     fname = em.fresh("fn")
-    lines = [f"def {fname}(st, env):"]
+    lines = [f"def {fname}(st, env):", *_charge_lines(b, charged)]
     lines += [f"    env[{local!r}] = {em.inline(fn, 'let')}" for local, fn in bound]
     lines.append(f"    return {em.inline(value[0], 'value')}")
     fn = em.define("\n".join(lines) + "\n", fname, f"functions.{name}")

@@ -6,8 +6,9 @@ effect's locals do not change while an expression runs, and values and functions
 pure (no random numbers). It is worked out where it is first needed, as before (so it
 raises what it raised, where it did, and not at all when no item needs it), and kept in
 a Python local for the other items. The work meter is charged as if it were worked out
-again: the same amount outside listings; inside one, nothing for a value (its result
-is memoised then, so reading it again costs nothing) while a function, whose own
+again (but for the charge of the call itself, runtime/work.py: reading the kept value
+is no call): the same amount outside listings; inside one, nothing for a value (its
+result is memoised then, so reading it again costs nothing) while a function, whose own
 comprehensions would be charged again, is not kept. An `any`/`all` scan that reads no
 comprehension variable and calls no value or function (`kept_scan`) is kept the same
 way, in listings too: its work is the same every time it runs.
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from interpreter.lang import ast
+from interpreter.limits import CALL_WORK
 from interpreter.runtime.work import charge_again
 
 if TYPE_CHECKING:
@@ -86,6 +88,20 @@ def hoisted(node: ast.Call, ctx: Context, src: str, memoised: bool) -> str:
     return _kept(src, ctx, lambda h, w, unset: f"(({w} := st.work - {w}) if st.memo is None else ({h} := {unset}))")
 
 
+def scan_kept(scanned: ast.Node, ctx: Context) -> bool:
+    """Whether `kept_scan` will keep an `any`/`all` scan of `scanned` here (worked out
+    once per comprehension, not per item)."""
+    return ctx.hoists is not None and not ctx.in_iterable and bool(ctx.pylocals) and reads_no_item(scanned, ctx)
+
+
+def scan_context(scanned: ast.Node, ctx: Context) -> Context:
+    """The context to compile an `any`/`all` scan in: a scan that will be kept is worked
+    out once per comprehension, as if it were in none (it reads none of the
+    comprehensions' variables), so its list is charged as at the top of an expression
+    (runtime/work.py: a short constant list there is not)."""
+    return attrs.evolve(ctx, pylocals={}) if scan_kept(scanned, ctx) else ctx
+
+
 def kept_scan(scanned: ast.Node, src: str, ctx: Context) -> str:
     """`src`, an `any`/`all` scan of `scanned` (builtin_functions) inside a
     comprehension, kept for the whole comprehension when it gives the same answer for
@@ -93,7 +109,7 @@ def kept_scan(scanned: ast.Node, src: str, ctx: Context) -> str:
     reads no comprehension variable and calls no value or function (reads_no_item), so
     its work is the same every time (the same lists, no memo hits) and is charged
     again exactly, in listings too."""
-    if ctx.hoists is None or ctx.in_iterable or not ctx.pylocals or not reads_no_item(scanned, ctx):
+    if not scan_kept(scanned, ctx):
         return src
     return _kept(src, ctx, lambda h, w, unset: f"({w} := st.work - {w})")
 
@@ -132,7 +148,9 @@ def _kept(src: str, ctx: Context, work: Callable[[str, str, str], str]) -> str:
     """`src` worked out at its first use in the comprehension and kept in a local `h`,
     with the work it charged kept in `w` (`work(h, w, unset)` writes how; it may also
     drop the kept value): each later use charges that work again (charge_again), so the
-    meter reads as if it had been worked out every time."""
+    meter reads as if it had been worked out every time, all but the charge of the call
+    itself (CALL_WORK: a kept value read again is no call), so a call that went through
+    no list is read again with no call of charge_again."""
     hoists = ctx.hoists
     assert hoists is not None
     kept = hoists.get(src)
@@ -140,5 +158,5 @@ def _kept(src: str, ctx: Context, work: Callable[[str, str, str], str]) -> str:
         kept = hoists[src] = (ctx.emitter.fresh("h"), ctx.emitter.fresh("w"))
     h, w = kept
     unset, again = ctx.const(_UNSET, "unset"), ctx.const(charge_again, "charge_again")
-    return (f"(({h} if {w} == 0 else {again}(st, {w}, {h})) if {h} is not {unset} "
+    return (f"(({h} if {w} <= {CALL_WORK} else {again}(st, {w}, {h})) if {h} is not {unset} "
             f"else (({w} := st.work), ({h} := {src}), {work(h, w, unset)})[1])")

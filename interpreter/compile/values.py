@@ -20,6 +20,7 @@ locals then).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -27,6 +28,7 @@ from interpreter.compile.pysource import Emitter, env_free
 from interpreter.model import ValueDef
 from interpreter.runtime.cards import holders, live_cards
 from interpreter.runtime.counters import value_of
+from interpreter.runtime.work import charge_call_lines, over_budget
 
 _NOBODY: dict[Any, Any] = {}  # never filled: its look-ups only hash the key
 # `this` and `owner` for the modifiers (each on its own line: dropped when nothing reads them)
@@ -36,6 +38,10 @@ _SET_HOLDER = "env['this'], env['owner'] = copy, holder"
 _HELD_LOCALS = {_SET_HELD: "_this, _owner = copy, player", _SET_HOLDER: "_this, _owner = copy, holder"}
 _AS_LOCALS = {"p": "player", "me": "player", "this": "_this", "owner": "_owner"}
 _APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
+# A call, in generated source, of code made of rules (another value, a function, a card's
+# condition through `usable`, an expression not written inline): a value making one is
+# charged per computation; one that makes none costs what its expressions cost.
+_CALLS = re.compile(r"\b_(?:value_of_|fn|functions|usable|reach|value|modifier)\d+\b")
 
 
 def value_name(em: Emitter, vi: int) -> str:
@@ -118,6 +124,9 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
         if body is None:
             body = env_free("\n".join(_held_as_locals(line) for line in lines[1:]), _AS_LOCALS)
         lines = lines if body is None else body.split("\n")
+        if _CALLS.search("\n".join(lines)):  # worked out (no memo hit), a value that calls others is
+            # charged as a call (runtime/work.py): values reading each other twice per level stop
+            head += [f"    {line}" for line in charge_call_lines(em.const(over_budget, "over_budget"))]
         em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
 
 

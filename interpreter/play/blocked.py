@@ -4,8 +4,9 @@ Shown after the legal actions so a person learns what is out of reach and why:
 `buy Cruiser - needs 7 credits (you have 3)` (the action's `cost`), `launch ... - once
 per turn` (its `limit`), or `not now` (its `condition`). Candidates are the action's
 parameter choices as the rules list them; a choice the rules filter out already (an
-affordable-only list) is not known here and is not shown. Reading never changes the
-state: domains, conditions and costs are pure expressions.
+affordable-only list) is not known here and is not shown, nor is a candidate naming a
+card the player may not see (runtime/blind.py). Reading never changes the state:
+domains, conditions and costs are pure expressions.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import attrs
 
 from interpreter.model import ActionDef
+from interpreter.runtime.blind import hides_card
 from interpreter.runtime.errors import RULE_SLIPS
 from interpreter.runtime.present import people_text, render_template
 from interpreter.runtime.records import PendingActions
@@ -57,6 +59,8 @@ def blocked_actions(state: State, legal_texts: set[str]) -> list[Blocked]:
 def _blocked_of(state: State, action: ActionDef, player: int, legal: set[str], out: list[Blocked],
                 seen: set[str]) -> None:
     for values in _candidates(state, action, player):
+        if hides_card(state, player, (p.type for p in action.params), values):
+            continue  # a card the player may not see is never named, nor told apart by a reason
         env: dict[str, Any] = {"me": player}
         env.update((p.name, v) for p, v in zip(action.params, values, strict=True))
         text = _text(state, action, env, values)

@@ -22,6 +22,13 @@ same way. A chance id is never a player's move, so the two spaces overlap. Copie
 one card that differ (in attributes, say) are distinct outcomes sharing an id, whose
 probability is theirs together; applying the id draws one of them at their odds.
 
+A card the chooser may not see is offered by its place, never by name (blind.py), and
+numbered so: a card parameter that the rules let offer such cards has, after the card
+definitions, `HIDDEN_POSITIONS` ids per zone slot it may draw them from (the zones that
+reading of the rule text finds, for every owner), and so has the choices' block, after
+its values. Two different hidden cards at one place have one id; nothing is added for a
+parameter or a game whose hidden cards are never offered (every bundled game).
+
 Cards are numbered by definition because copies of one card are the same move to a
 learner (the engine numbers copies by where the deal put them, which means nothing to
 a policy), and because games create copies as they run, so no count of copies is
@@ -43,7 +50,9 @@ from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression
 from interpreter.model import ActionDef, GameDef
 from interpreter.runtime import domains
-from interpreter.runtime.actions import Action, render
+from interpreter.runtime.actions import Action, HiddenCard, render, slot_name
+from interpreter.runtime.blind import Zones, read_rules
+from interpreter.runtime.layout import Layout
 from interpreter.runtime.programs import programs, walk_statements
 from interpreter.runtime.records import PendingActions, PendingChance
 from interpreter.runtime.rng import derived_below
@@ -52,6 +61,7 @@ if TYPE_CHECKING:
     from interpreter.runtime.state import State
 
 MAX_SPACE = 2**31 - 1  # ids must fit the int32 of OpenSpiel's C++ side
+HIDDEN_POSITIONS = 128  # ids of the places of hidden cards, per zone slot a choice may offer them from
 CHOICE = "choice"  # the word that starts the text of a choice's id
 DEAL, CHANCE_WORD = "deal", "chance"  # the words that start the texts of chance ids
 
@@ -62,14 +72,51 @@ class ActionSpaceError(GameError):
 
 
 @attrs.frozen
+class Places:
+    """The ids of hidden cards by place, from `base`: HIDDEN_POSITIONS per zone slot,
+    in the order of `slots` (`names`: how each slot's places are written, `hand(P2)`)."""
+
+    base: int
+    slots: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return len(self.slots) * HIDDEN_POSITIONS
+
+    def id_of(self, value: HiddenCard) -> int | None:
+        """The id of a place (None: its zone has no ids, or it is too far down)."""
+        if value.slot not in self.slots or value.position > HIDDEN_POSITIONS:
+            return None
+        return self.base + self.slots.index(value.slot) * HIDDEN_POSITIONS + value.position - 1
+
+    def word(self, a: int) -> str:
+        """The text of the place with id `a` (`hand(P2):1`), as its legal action writes it."""
+        at, position = divmod(a - self.base, HIDDEN_POSITIONS)
+        return f"{self.names[at]}:{position + 1}"
+
+
+def places_of(gd: GameDef, zones: Zones, num_players: int, base: int) -> Places:
+    """The places of hidden cards of `zones` (indices), for every owner of each."""
+    if not zones:
+        return Places(base)
+    layout = Layout.build(gd, num_players)
+    slots = tuple(slot for slot in range(layout.slots) if layout.zdef[slot] in zones)
+    names = tuple(slot_name(gd.zones[layout.zdef[slot]].name, layout.zowner[slot]) for slot in slots)
+    return Places(base, slots, names)
+
+
+@attrs.frozen
 class Slot:
-    """One parameter's space: `kind` card (by definition), player, or value."""
+    """One parameter's space: `kind` card (by definition, then the places of hidden
+    cards), player, or value."""
 
     name: str
     kind: str
     size: int
     values: tuple[Any, ...] = ()  # value slots: the values, in id order
     index: dict[tuple[str, Any], int] = attrs.field(factory=dict, eq=False)  # value key -> position
+    places: Places = Places(0)  # card slots: the ids of hidden cards by place
 
 
 @attrs.frozen
@@ -89,6 +136,7 @@ class ActionSpace:
     def __init__(self, gd: GameDef, raw: dict[str, Any], num_players: int):
         self.gd, self.num_players = gd, num_players
         analyzer = domains.Analyzer(gd, raw)
+        self.hidden = read_rules(gd, raw)  # what may be offered as a hidden card, and from where
         blocks: list[Block] = []
         offset = 0
         for action in gd.actions:
@@ -110,7 +158,8 @@ class ActionSpace:
         self.value_base = self.player_base + (num_players if kinds.players else 0)
         self.choice_values = kinds.values
         self.value_index = {domains.scalar_key(v): i for i, v in enumerate(self.choice_values)}
-        self.size = self.value_base + len(self.choice_values)
+        self.choice_places = places_of(gd, self.hidden.choices, num_players, self.value_base + len(self.choice_values))
+        self.size = self.choice_places.base + self.choice_places.size
         if self.size > MAX_SPACE:
             raise ActionSpaceError(f"{gd.name}: {self.size} integer actions are too many (at most {MAX_SPACE}); "
                                    "declare smaller lists of values for its parameters")
@@ -126,7 +175,9 @@ class ActionSpace:
     def _slot(self, action: ActionDef, i: int, analyzer: domains.Analyzer, raw: dict[str, Any]) -> Slot:
         param = action.params[i]
         if param.type == "card" and param.values is None:
-            return Slot(param.name, "card", len(self.gd.cards))
+            zones = self.hidden.params.get((action.index, i), frozenset())
+            places = places_of(self.gd, zones, self.num_players, len(self.gd.cards))
+            return Slot(param.name, "card", len(self.gd.cards) + places.size, places=places)
         if param.type == "player" and param.values is None:
             return Slot(param.name, "player", self.num_players)
         values = param.values
@@ -168,6 +219,11 @@ class ActionSpace:
     def _position(self, st: State, slot: Slot, value: Any, action: Action) -> int:
         if slot.kind == "card" and type(value) is int:
             return st.card_def[value]
+        if type(value) is HiddenCard:
+            place = slot.places.id_of(value)
+            if place is None:
+                raise self._no_place(action)
+            return place
         if slot.kind == "player" and type(value) is int and 0 <= value < self.num_players:
             return value
         position = _lookup(slot.index, value)
@@ -188,6 +244,11 @@ class ActionSpace:
             if self.player_base == self.card_base:
                 raise self._unforeseen(st, "cards")
             return self.card_base + st.card_def[value]
+        if type(value) is HiddenCard:
+            place = self.choice_places.id_of(value)
+            if place is None:
+                raise self._no_place(action)
+            return place
         if type_ == "player" and type(value) is int and 0 <= value < self.num_players:
             if self.value_base == self.player_base:
                 raise self._unforeseen(st, "players")
@@ -196,6 +257,12 @@ class ActionSpace:
         if position is None:
             raise self._unforeseen(st, action.text)
         return self.value_base + position
+
+    def _no_place(self, action: Action) -> ActionSpaceError:
+        return ActionSpaceError(
+            f"{self.gd.name}: the legal action '{action.text}' offers a hidden card by its place, which has no id: "
+            f"its zone was not found among those the rules let offer hidden cards, or it is beyond the "
+            f"{HIDDEN_POSITIONS} places numbered per zone")
 
     def _unforeseen(self, st: State, what: str) -> ActionSpaceError:
         return ActionSpaceError(
@@ -228,13 +295,17 @@ class ActionSpace:
                 return [CHOICE, self.gd.cards[a - self.card_base].id]
             if a < self.value_base:
                 return [CHOICE, f"P{a - self.player_base + 1}"]
+            if a >= self.choice_places.base:
+                return [CHOICE, self.choice_places.word(a)]
             return [CHOICE, _text(self.choice_values[a - self.value_base])]
         block = self._block_of(a)
         rest = a - block.offset
         words = [block.action.id]
         for slot, stride in zip(block.slots, block.strides, strict=True):
             position, rest = divmod(rest, stride)
-            if slot.kind == "card":
+            if slot.kind == "card" and position >= slot.places.base:
+                words.append(slot.places.word(position))
+            elif slot.kind == "card":
                 words.append(self.gd.cards[position].id)
             elif slot.kind == "player":
                 words.append(f"P{position + 1}")

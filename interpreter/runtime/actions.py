@@ -3,6 +3,12 @@
 An Action is one legal move: a canonical text (stable, unique among the legal actions,
 and accepted back by `apply_action`) and a payload saying what it means. Values in
 canonical texts are written so they parse back: cards as `id#copy`, players as `P1`.
+
+A card the chooser may not see is never offered by identity: its value is a
+`HiddenCard`, the card's place among the hidden cards offered from its zone
+(`hand(P2):1`), and the Action a `BlindAction`, which alone knows the cards such
+places stand for (runtime/blind.py makes them; docs/format.md, "choices among hidden
+cards").
 """
 
 from __future__ import annotations
@@ -10,6 +16,8 @@ from __future__ import annotations
 import json
 import re
 from typing import TYPE_CHECKING, Any
+
+import attrs
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -40,6 +48,51 @@ class Action:
 
     def __hash__(self) -> int:
         return hash(self.text)
+
+
+@attrs.frozen(slots=True)
+class HiddenCard:
+    """A card offered to a player who may not see it, by its place: the `position`-th
+    (from 1) of the `of` hidden cards the choice offers from zone slot `slot`, counted
+    in the zone's order. Equal places are equal whatever card they hold, and nothing a
+    front-end reads of it (its fields, its text, its repr) names the card."""
+
+    slot: int
+    position: int
+    of: int
+    card: int = attrs.field(eq=False, repr=False)  # the copy it stands for: for the effect only
+
+    def __str__(self) -> str:  # what a generic rendering of it shows: never the card
+        return f"a hidden card ({self.position} of {self.of})"
+
+
+class BlindAction(Action):
+    """An Action with hidden cards among its values: `payload` holds HiddenCards (what
+    every front-end reads), `resolved` the same payload with the cards they stand for
+    (what the effect runs with)."""
+
+    __slots__ = ("resolved",)
+
+    def __init__(self, text: str, payload: Any, resolved: Any):
+        super().__init__(text, payload)
+        self.resolved = resolved
+
+
+def effect_payload(action: Action) -> Any:
+    """The payload the effect runs with: a hidden card as the card it stands for."""
+    return action.resolved if type(action) is BlindAction else action.payload
+
+
+def hidden_token(st: State, value: HiddenCard) -> str:
+    """The canonical text of a hidden card: its zone (with its owner) and place,
+    `hand(P2):1`, `deck:3`."""
+    layout = st.layout
+    return f"{slot_name(st.gd.zones[layout.zdef[value.slot]].name, layout.zowner[value.slot])}:{value.position}"
+
+
+def slot_name(zone: str, owner: int) -> str:
+    """A zone slot as hidden cards' texts name it: `hand(P2)`, or `deck` (shared)."""
+    return zone if owner < 0 else f"{zone}(P{owner + 1})"
 
 
 def _render_card(st: State, value: Any) -> str:
@@ -76,6 +129,8 @@ def render(st: State, value: Any, type_: str) -> str:
     """The canonical text of one value."""
     if value is None:
         return "none"
+    if type(value) is HiddenCard:
+        return hidden_token(st, value)
     if type_ == "card":
         return f"{st.gd.cards[st.card_def[value]].id}#{value}"
     if type_ == "player":

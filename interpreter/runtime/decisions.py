@@ -7,7 +7,8 @@ A state waits in one of two ways, both records in `state.pending` (see records.p
 (declaration order, then each parameter's choices in order) and each has a canonical
 text that `apply` accepts back. Seats played by a game-defined bot never surface a
 choice: the bot answers it inside the state, with the state's own random numbers, so
-games stay deterministic.
+games stay deterministic. A card the chooser may not see is offered by its place, never
+by name (blind.py): the listing holds BlindActions, whose cards the effect runs with.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ import attrs
 from interpreter.diagnostics import IllegalActionError
 from interpreter.model import ActionDef
 from interpreter.runtime import chance
-from interpreter.runtime.actions import DONE, Action, renderer
+from interpreter.runtime.actions import DONE, Action, effect_payload, renderer
+from interpreter.runtime.blind import choices_hide, hide_listed, hide_options, listing_checks
 from interpreter.runtime.counters import affordable, pay
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.loop import run, run_on
 from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
+from interpreter.runtime.work import charge_again
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -98,7 +101,7 @@ def suspend_for_choice(
         return True
     st.pending = PendingChoice(player, list(options), type_, prompt, answer, allow_done)
     # (shared by clones like every listing: never changed in place)
-    st.legal_cache = None if texts is None else _choice_listing(st, options, type_, allow_done, texts)
+    st.legal_cache = None if texts is None else _choice_listing(st, player, options, type_, allow_done, texts)
     return True
 
 
@@ -137,7 +140,7 @@ def legal_actions(st: State) -> list[Action]:
     elif isinstance(pending, PendingChance):
         result = chance.outcome_actions(st, pending)
     else:
-        result = _choice_listing(st, pending.options, pending.type, pending.allow_done)
+        result = _choice_listing(st, pending.player, pending.options, pending.type, pending.allow_done)
     st.legal_cache = result
     return result
 
@@ -145,15 +148,18 @@ def legal_actions(st: State) -> list[Action]:
 _TEXT_ACTIONS: dict[str, Action] = {}  # a text option's Action: the same in every state (see _choice_actions)
 
 
-def _choice_listing(st: State, options: list[Any], type_: str, allow_done: bool,
+def _choice_listing(st: State, player: int, options: list[Any], type_: str, allow_done: bool,
                     texts: list[str] | None = None) -> list[Action]:
-    """The legal actions of a choice: its options' Actions, then "done" when it may end
-    there. `texts`, the options' canonical texts when already worked out (by
-    `unique_choices`), are not rendered again."""
+    """The legal actions of a choice (by `player`): its options' Actions, a card the
+    player may not see by its place, then "done" when it may end there. `texts`, the
+    options' canonical texts when already worked out (by `unique_choices`), are not
+    rendered again."""
     if texts is not None:
         result = [Action(text, option) for text, option in zip(texts, options, strict=True)]
     else:
         result = _choice_actions(st, options, type_)
+    if type_ == "card" and choices_hide(st):
+        result = hide_options(st, player, result)
     if allow_done:
         result.append(Action("done", DONE))
     return result
@@ -218,9 +224,16 @@ def _listed(st: State, group: str, player: int) -> list[Action]:
         assert action is not None
         raise rule_error(f"action '{action.id}' (its params, condition or cost)", err) from None
     finally:
-        st.work = resolution_work
+        listing_work, st.work = st.work, resolution_work
         st.memo = None
-    return result
+    if not result:
+        # A listing that offers nothing is no decision: the game goes on in the same
+        # resolution, so what the listing went through counts there. (A game where
+        # nobody can ever move lists again and again: 200,000 steps of listings of a
+        # few hundred items each took 15 s before the step budget said so.)
+        charge_again(st, listing_work, None)
+    checks = listing_checks(st, group)  # None unless the rules may offer hidden cards here
+    return result if checks is None else hide_listed(st, player, result, checks)
 
 
 def _within_limits(st: State, action: ActionDef, player: int) -> bool:
@@ -348,7 +361,7 @@ def take(st: State, chosen: Action, pending: PendingActions) -> None:
     with neither cost nor limits has nothing to pay or count, so its frame goes on
     top at once (the same frame `_perform` pushes), and the game runs on."""
     st.history.append(chosen.text)
-    index, values = chosen.payload
+    index, values = chosen.payload if type(chosen) is Action else effect_payload(chosen)
     act = st.gd.actions[index]
     if act.limits or act.cost:
         waiting = st.stack[-1]
@@ -396,9 +409,9 @@ def _perform(st: State, chosen: Action) -> None:
     st.legal_cache = None
     frame = st.stack[-1]
     if isinstance(pending, PendingChoice):
-        frame.env[pending.answer_key] = chosen.payload
+        frame.env[pending.answer_key] = effect_payload(chosen)
     else:
-        index, values = chosen.payload
+        index, values = effect_payload(chosen)
         act = st.gd.actions[index]
         if act.limits or act.cost:
             env = pay_for(st, pending.player, index, values)

@@ -35,23 +35,11 @@ from interpreter.runtime import simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action
 from interpreter.runtime.decisions import find
-from interpreter.runtime.observation import _may_see, observe
-from interpreter.runtime.private import sees_shown
+from interpreter.runtime.observation import card_seen_by, observe
 from interpreter.runtime.records import CHANCE, PendingChance
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
-
-
-def card_seen_by(st: State, iid: int, player: int) -> bool:
-    """Whether `player` may see which card the copy `iid` is, where it is now."""
-    if iid in st.revealed or sees_shown(st, iid, player):
-        return True
-    slot = st.loc[iid]
-    if slot < 0:
-        return False  # out of the game: gone from every view
-    zone = st.gd.zones[st.layout.zdef[slot]]
-    return _may_see(zone.visible, st.layout.zowner[slot], player)
 
 
 # ---- the observation string ---------------------------------------------------------------------

@@ -17,6 +17,7 @@ from interpreter.model import ViewDef
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.present import render_template
 from interpreter.runtime.private import notes_for, sees_shown
+from interpreter.runtime.work import own_budget
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -26,6 +27,18 @@ def _may_see(visible: str, owner: int, player: int) -> bool:
     # A shared zone or counter has no owner (-1): `owner` visibility hides it from
     # everyone, spectators (-1 too) included.
     return visible == "all" or (visible == "owner" and owner == player and owner >= 0)
+
+
+def card_seen_by(st: State, iid: int, player: int) -> bool:
+    """Whether `player` may see which card the copy `iid` is, where it is now: the
+    one answer `observe` gives card by card (its zone's visibility, or a reveal)."""
+    if iid in st.revealed or sees_shown(st, iid, player):
+        return True
+    slot = st.loc[iid]
+    if slot < 0:
+        return False  # out of the game: gone from every view
+    zone = st.gd.zones[st.layout.zdef[slot]]
+    return _may_see(zone.visible, st.layout.zowner[slot], player)
 
 
 def observe(st: State, player: int) -> dict[str, Any]:
@@ -80,13 +93,19 @@ def observe(st: State, player: int) -> dict[str, Any]:
     if notes:
         obs["notes"] = notes
     if gd.views and 0 <= player < st.n:
-        obs["views"] = {view.id: render_view(st, view, player) for view in gd.views}
+        # one work budget for the observation's views, of their own (runtime/work.py):
+        # a view over long lists stops with a rule error, never a hang
+        obs["views"] = own_budget(st, _views, st, gd.views, player)
     if st.terminal:
         obs["winners"] = list(st.winners)
     # never another player's pick, nor a chance node's outcomes (to a spectator, -1 too)
     if st.pending is not None and player >= 0 and st.pending.waits_for(player):
         obs["decision"] = {"prompt": st.prompt(), "legal": [a.text for a in st.legal_actions(player)]}
     return obs
+
+
+def _views(st: State, views: tuple[ViewDef, ...], player: int) -> dict[str, str]:
+    return {view.id: render_view(st, view, player) for view in views}
 
 
 def render_view(st: State, view: ViewDef, player: int) -> str:

@@ -2,17 +2,25 @@
 
 One module for everything a person reads of a state (terminal, `str(state)`, log lines,
 game views), so cards are named the same way everywhere. Canonical action texts (which
-must parse back) are not made here but in `actions.py`.
+must parse back) are not made here but in `actions.py`. A card offered to a player who
+may not see it (a `HiddenCard`) reads as its place, "a hidden card (1 of 3 in P2's
+hand)", in values, labels and options alike.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from interpreter.diagnostics import RuleRuntimeError
+from interpreter.lang import ast
+from interpreter.lang.parser import parse_expression
+from interpreter.limits import MAX_LENGTH
 from interpreter.model import GameDef
-from interpreter.runtime.actions import DONE
+from interpreter.runtime.actions import DONE, HiddenCard
 from interpreter.runtime.records import PendingActions, PendingChoice
+from interpreter.runtime.work import own_budget
 
 if TYPE_CHECKING:
     from interpreter.runtime.actions import Action
@@ -32,8 +40,29 @@ def people_text(st: State, value: Any, type_: str) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         inner = type_[5:] if type_.startswith("list:") else "any"
-        return ", ".join(people_text(st, v, inner) for v in value)
+        return joined_text(", ", [people_text(st, v, inner) for v in value])
+    if type(value) is HiddenCard:
+        return hidden_card_text(st, value)
     return str(value)
+
+
+def joined_text(sep: str, parts: list[str]) -> str:
+    """`sep.join(parts)`, refused (a rule error) past MAX_LENGTH characters before it is
+    made: a list of a million texts of a million characters each is a list a game may
+    keep, but not a text anyone can read (or any machine hold)."""
+    size = sum(map(len, parts)) + len(sep) * max(0, len(parts) - 1)
+    if size > MAX_LENGTH:
+        raise RuleRuntimeError(f"a text too long to make ({size:,} > {MAX_LENGTH:,} characters)", code="limit")
+    return sep.join(parts)
+
+
+def hidden_card_text(st: State, value: HiddenCard) -> str:
+    """A card offered by its place, as people read it: `a hidden card (1 of 3 in P2's hand)`."""
+    layout = st.layout
+    zone = st.gd.zones[layout.zdef[value.slot]]
+    owner = layout.zowner[value.slot]
+    where = zone.label if owner < 0 else f"P{owner + 1}'s {zone.label}"
+    return f"a hidden card ({value.position} of {value.of} in {where})"
 
 
 def render_template(st: Any, parts: list[Any] | tuple[Any, ...], env: dict[str, Any]) -> str:
@@ -198,8 +227,45 @@ def action_label(state: State, action: Action) -> str:
         return ""
     env: dict[str, Any] = {"me": pending.player}
     env.update((p.name, v) for p, v in zip(adef.params, values, strict=True))
-    label = render_template(state, adef.label_parts, env)
+    hidden = {name for name, v in env.items() if type(v) is HiddenCard}
+    # (a budget of its own: a label is worked out between decisions, runtime/work.py)
+    label = own_budget(state, _blind_label, state, adef.label, adef.label_parts, env, hidden) if hidden else \
+        own_budget(state, render_template, state, adef.label_parts, env)
     return "" if label == action.text else label
+
+
+def _blind_label(st: State, text: str, parts: tuple[Any, ...], env: dict[str, Any], hidden: set[str]) -> str:
+    """A label some of whose parameters are hidden cards. A part that is such a
+    parameter alone reads as its place; any other part that reads one is `?`, since
+    working it out (`{card.cost}`) would tell what the card is; the rest as usual."""
+    out = []
+    expressions = iter(_label_expressions(text))
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        node = next(expressions)
+        names = {n.name for n in ast.walk([node]) if isinstance(n, ast.Name | ast.Call)}
+        if isinstance(node, ast.Name) and node.name in hidden:
+            out.append(hidden_card_text(st, env[node.name]))
+        elif names & hidden:
+            out.append("?")
+        else:
+            out.append(people_text(st, part[0](st, env), part[1]))
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _label_expressions(text: str) -> tuple[ast.Node, ...]:
+    """The `{expressions}` of a label, in order, as the compiler split them
+    (compile/templates.py: from each `{` to the next `}`)."""
+    found = []
+    at = 0
+    while (opening := text.find("{", at)) >= 0:
+        closing = text.find("}", opening)
+        found.append(parse_expression(text[opening + 1:closing]))
+        at = closing + 1
+    return tuple(found)
 
 
 def option_text(state: State, action: Action) -> str:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeError
 from interpreter.lang import ast
 from interpreter.model import Expr, GameDef, Op
-from interpreter.runtime.actions import Action
+from interpreter.runtime.actions import Action, effect_payload
 from interpreter.runtime.decisions import group_actions, legal_actions, match, pay_for, sample
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.loop import run
@@ -152,7 +152,7 @@ def _reveal(st: State, pending: PendingSimultaneous, frame: Frame) -> None:
         if seat in st.gd.bots:  # the game log is public: a bot's pick shows only now
             st.log.append(f"P{p + 1} ({seat}): {text}")
         action = _by_text(group_actions(st, pending.group, p), text)
-        index, values = action.payload
+        index, values = effect_payload(action)  # a hidden card: the card it stands for
         picks.append([p, index, list(values)])
     for p, index, values in picks:
         if index >= 0:
