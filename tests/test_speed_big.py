@@ -13,6 +13,7 @@ from conftest import counter, generated_ns, play, toy
 
 from interpreter import load_game
 from interpreter.diagnostics import RuleFileError
+from interpreter.limits import CALL_WORK
 from interpreter.runtime import cards, counters
 
 BANNERS = """
@@ -258,11 +259,12 @@ def test_a_value_read_for_every_item_is_worked_out_once_and_charged_as_before(tm
     weighed = table[0]
     st.work = 0
     assert weighed(st, {"p": 0}) == [4, 5, 6, 7]
-    # outside a listing every read of weight(0) goes through P1's hand again (2 items)
-    assert st.work == 4 * 2
+    # outside a listing every read of weight(0) goes through P1's hand again (2 items,
+    # and CALL_WORK for starting a list), and `weighed` is charged a call: it reads a value
+    assert st.work == 4 * (2 + CALL_WORK) + CALL_WORK
     st.work, st.memo = 0, {}
     assert weighed(st, {"p": 0}) == [4, 5, 6, 7]
-    assert st.work == 2  # in a listing the value is memoised: one walk of the hand
+    assert st.work == (2 + CALL_WORK) + CALL_WORK  # in a listing the value is memoised: one walk
     st.memo = None
     calls: list[Any] = []
     _counting(ns, "_value_of_0", calls)
@@ -277,10 +279,10 @@ def test_a_function_read_for_every_item_is_kept_outside_listings_only(tmp_path):
     helped = table[2]
     st.work = 0
     assert helped(st, {"p": 0}) == [3, 4, 5, 6]
-    assert st.work == 4 * 2
+    assert st.work == 4 * (2 + CALL_WORK) + CALL_WORK  # (helper calls nothing: only `helped` is a call)
     st.work, st.memo = 0, {}
     assert helped(st, {"p": 0}) == [3, 4, 5, 6]
-    assert st.work == 4 * 2  # a function's own walks are charged at every read, memo or not
+    assert st.work == 4 * (2 + CALL_WORK) + CALL_WORK  # a function's own walks are charged at every read
     st.memo = None
 
 

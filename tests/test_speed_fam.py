@@ -15,6 +15,7 @@ import pytest
 from conftest import generated_ns, play, toy
 
 from interpreter import load_game
+from interpreter.limits import CALL_WORK
 from interpreter.runtime import cards, counters, decisions
 from interpreter.runtime.actions import Action, renderer
 
@@ -369,7 +370,9 @@ def test_a_scan_that_reads_no_item_is_worked_out_once_and_charged_as_before(tmp_
         st.work = 0
         assert fn["walks"](st, {"p": 0}) == [2, 3]
         assert len(seen) == 1  # P1's hand gone through once for the two coins of the deck
-        assert st.work == 2 + 2 * 2  # the deck, then the hand for each coin: as if gone through twice
+        # the deck, then the hand for each coin: as if gone through twice (each list
+        # charged CALL_WORK for starting too)
+        assert st.work == (2 + CALL_WORK) + 2 * (2 + CALL_WORK)
         seen.clear()
         assert fn["held"](st, {"p": 0}) == []  # reads the item: gone through for each coin
         assert len(seen) == 2

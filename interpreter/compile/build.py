@@ -360,7 +360,7 @@ class Builder:
         for name in order:
             self.procedure(name, {p: "any" for p in self.section("procedures")[name].get("params", ())})
         cards = build_cards(self)
-        define_values(self.emitter, values, {c.index: c.applies_to for c in cards if c.applies_to is not None})
+        values = define_values(self.emitter, values, {c.index: c.applies_to for c in cards if c.applies_to is not None})
         actions = self.actions()
         triggers = self.triggers()
         ends = self.ends()

@@ -24,6 +24,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import attrs
+
 from interpreter.compile.pysource import Emitter, env_free
 from interpreter.model import ValueDef
 from interpreter.runtime.cards import holders, live_cards
@@ -59,11 +61,13 @@ def _walk(vi: int) -> Callable[[Any, int], Any]:
 
 
 def define_values(em: Emitter, values: tuple[ValueDef, ...],
-                  reaches: Mapping[int, Callable[[Any, Any], Any]] | None = None) -> None:
+                  reaches: Mapping[int, Callable[[Any, Any], Any]] | None = None) -> tuple[ValueDef, ...]:
     """Bind each value's name to its generated function. `reaches`: the cards whose
     modifiers reach whom an expression says (`applies_to`), not their holder, each
-    with that expression (written out inline where it reads only its four locals)."""
+    with that expression (written out inline where it reads only its four locals).
+    Gives the values back, each saying whether it calls others (`calls_others`)."""
     reaches = reaches or {}
+    calling: set[int] = set()
     for vdef in values:
         name = f"_value_of_{vdef.index}"
         em.ns.setdefault(name, None)
@@ -127,7 +131,9 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
         if _CALLS.search("\n".join(lines)):  # worked out (no memo hit), a value that calls others is
             # charged as a call (runtime/work.py): values reading each other twice per level stop
             head += [f"    {line}" for line in charge_call_lines(em.const(over_budget, "over_budget"))]
+            calling.add(vdef.index)
         em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
+    return tuple(attrs.evolve(v, calls_others=True) if v.index in calling else v for v in values)
 
 
 def _reaches_source(em: Emitter, reach: Callable[[Any, Any], Any]) -> str:

@@ -175,6 +175,10 @@ class ValueDef:
     base: Expr
     type: str
     modifiers: tuple[ModifierDef, ...]
+    # Whether working it out calls code made of other rules (a value, a function): then
+    # each working out is charged as a call (runtime/work.py), by the generated function
+    # and by the walk alike. Known once its function is generated (compile/values.py).
+    calls_others: bool = False
 
 
 @attrs.frozen

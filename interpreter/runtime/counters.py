@@ -13,6 +13,7 @@ from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import MAX_INT
 from interpreter.runtime.cards import card_owners, in_play
 from interpreter.runtime.events import fire
+from interpreter.runtime.work import charge_call
 
 if TYPE_CHECKING:
     from interpreter.model import Cost
@@ -110,6 +111,8 @@ def value_of(st: State, vi: int, player: int) -> Any:
 
 def _value_of(st: State, vi: int, player: int) -> Any:
     vdef = st.gd.values[vi]
+    if vdef.calls_others:  # charged as its generated function is (compile/values.py)
+        charge_call(st)
     env: dict[str, Any] = {"p": player, "me": player}
     result = vdef.base(st, env)
     for mod in vdef.modifiers:
