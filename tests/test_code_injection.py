@@ -235,9 +235,9 @@ def test_a_local_name_is_written_only_when_plain():
 
 
 def test_rules_with_errors_get_no_code_compiled(tmp_path, monkeypatch):
-    compiled: list[str] = []
+    compiled: list[object] = []
     real = pysource._compile
-    monkeypatch.setattr(pysource, "_compile", lambda source, mode: compiled.append(source) or real(source, mode))
+    monkeypatch.setattr(pysource, "_compile", lambda tree, mode: compiled.append(tree) or real(tree, mode))
     monkeypatch.setattr(pysource, "_CODE_CACHE", {})
     # a schema error (an unknown key) and a meaning error (an unknown counter)
     path = write_toy(tmp_path, game_text().replace("counters:", "bogus: 1\ncounters:")

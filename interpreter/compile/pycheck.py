@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
+from typing import Any
 
 # The fields of the state, its frames and records that generated code reads or writes
 # (compile/*.py writes every one of them; rule text never names an attribute). A new
@@ -111,23 +113,27 @@ def check_depth(source: str) -> None:
         raise SourceTooDeep(f"the code made of it nests {deepest} brackets deep (at most {MAX_BRACKETS})")
 
 
-def check_expression(source: str) -> None:
-    """Refuse `source` unless it is `lambda st, env: EXPR` written only of allowed parts."""
+def check_expression(source: str) -> ast.Expression:
+    """Refuse `source` unless it is `lambda st, env: EXPR` written only of allowed parts;
+    its syntax tree, checked (what is compiled: the source is not parsed twice)."""
     tree = _parse(source, "eval")
     assert isinstance(tree, ast.Expression)
     fn = tree.body
     if not isinstance(fn, ast.Lambda) or [a.arg for a in fn.args.args] != ["st", "env"] or _has_extras(fn.args):
         raise UnsafeSource("an expression's source is not one `lambda st, env:`")
     _check_nodes(tree)
+    return tree
 
 
-def check_definition(source: str, name: str) -> None:
-    """Refuse `source` unless it is one `def name(...)` written only of allowed parts."""
+def check_definition(source: str, name: str) -> ast.Module:
+    """Refuse `source` unless it is one `def name(...)` written only of allowed parts;
+    its syntax tree, checked."""
     tree = _parse(source, "exec")
     assert isinstance(tree, ast.Module)
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef) or tree.body[0].name != name:
         raise UnsafeSource(f"generated source for {name!r} is not one function definition")
     _check_nodes(tree)
+    return tree
 
 
 def _parse(source: str, mode: str) -> ast.AST:
@@ -146,34 +152,55 @@ def _has_extras(args: ast.arguments) -> bool:
 
 def _check_nodes(tree: ast.AST) -> None:
     for node in ast.walk(tree):
-        if type(node) not in _ALLOWED_NODES:
-            raise UnsafeSource(f"generated source holds a {type(node).__name__} node")
-        _check_node(node)
+        kind = type(node)
+        if kind not in _ALLOWED_NODES:
+            raise UnsafeSource(f"generated source holds a {kind.__name__} node")
+        check = _NODE_CHECKS.get(kind)  # (most kinds have nothing more to check: one look-up)
+        if check is not None:
+            check(node)
 
 
-def _check_node(node: ast.AST) -> None:
-    if isinstance(node, ast.Attribute):
-        if node.attr not in GENERATED_ATTRIBUTES:
-            raise UnsafeSource(f"generated source reads attribute {node.attr!r}")
-    elif isinstance(node, ast.Name):
-        _check_name(node.id)
-    elif isinstance(node, ast.arg):
-        _check_name(node.arg)
-        if node.annotation is not None:
-            raise UnsafeSource("generated source annotates an argument")
-    elif isinstance(node, ast.FunctionDef):
+def _attribute(node: ast.Attribute) -> None:
+    if node.attr not in GENERATED_ATTRIBUTES:
+        raise UnsafeSource(f"generated source reads attribute {node.attr!r}")
+
+
+def _name(node: ast.Name) -> None:
+    _check_name(node.id)
+
+
+def _arg(node: ast.arg) -> None:
+    _check_name(node.arg)
+    if node.annotation is not None:
+        raise UnsafeSource("generated source annotates an argument")
+
+
+def _function(node: ast.FunctionDef) -> None:
+    _check_name(node.name)
+    if node.decorator_list or node.returns is not None or _has_extras(node.args):
+        raise UnsafeSource("generated source decorates or annotates a function")
+
+
+def _keyword(node: ast.keyword) -> None:
+    if node.arg is None:
+        raise UnsafeSource("generated source passes **keywords")
+    _check_name(node.arg)
+
+
+def _handler(node: ast.ExceptHandler) -> None:
+    if node.name is not None:
         _check_name(node.name)
-        if node.decorator_list or node.returns is not None or _has_extras(node.args):
-            raise UnsafeSource("generated source decorates or annotates a function")
-    elif isinstance(node, ast.keyword):
-        if node.arg is None:
-            raise UnsafeSource("generated source passes **keywords")
-        _check_name(node.arg)
-    elif isinstance(node, ast.ExceptHandler):
-        if node.name is not None:
-            _check_name(node.name)
-    elif isinstance(node, ast.Constant) and type(node.value) not in _CONSTANT_TYPES:
+
+
+def _constant(node: ast.Constant) -> None:
+    if type(node.value) not in _CONSTANT_TYPES:
         raise UnsafeSource(f"generated source holds a {type(node.value).__name__} literal")
+
+
+_NODE_CHECKS: dict[type[ast.AST], Callable[[Any], None]] = {
+    ast.Attribute: _attribute, ast.Name: _name, ast.arg: _arg, ast.FunctionDef: _function,
+    ast.keyword: _keyword, ast.ExceptHandler: _handler, ast.Constant: _constant,
+}
 
 
 def _check_name(name: str) -> None:

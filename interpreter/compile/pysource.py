@@ -24,6 +24,7 @@ so loading a game again (tests, workers) compiles nothing twice.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import re
 import warnings
@@ -47,13 +48,13 @@ class NotCompiled(Exception):
     """A function of rules that have errors was called: none of it was compiled."""
 
 
-def _compile(source: str, mode: str) -> CodeType:
+def _compile(tree: ast.Module | ast.Expression, mode: str) -> CodeType:
     # A rule that indexes a constant that is not a list (`3[0]`) is a rule error when it
     # runs; Python would also warn about it on stderr while compiling: not for players.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         try:
-            return compile(source, "<orrery generated>", mode)
+            return compile(tree, "<orrery generated>", mode)  # the checked tree itself: what is checked runs
         except (RecursionError, MemoryError):
             raise SourceTooDeep("the code made of it nests too deeply for Python") from None
 
@@ -97,9 +98,9 @@ class Emitter:
         source = f"lambda st, env: {body}"
         code = _CODE_CACHE.get(source)
         if code is None:
-            check_expression(source)  # (a source in the cache was checked when it went in)
+            tree = check_expression(source)  # (a source in the cache was checked when it went in)
             if self.compiles:
-                code = _compile(source, "eval")
+                code = _compile(tree, "eval")
                 _CODE_CACHE[source] = code
         self.listing.append((what or self.where, source))
         fn: Callable[[Any, Any], Any] = (eval(code, self.ns) if code is not None and self.compiles  # checked source
@@ -119,9 +120,9 @@ class Emitter:
             raise UnsafeSource(f"a generated function may not be named {name!r}")
         code = _CODE_CACHE.get(source)
         if code is None:
-            check_definition(source, name)  # (a source in the cache was checked when it went in)
+            tree = check_definition(source, name)  # (a source in the cache was checked when it went in)
             if self.compiles:
-                code = _compile(source, "exec")
+                code = _compile(tree, "exec")
                 _CODE_CACHE[source] = code
         self.listing.append((what, source))
         if code is None or not self.compiles:

@@ -248,6 +248,7 @@ def parse_program(text: str) -> tuple[ast.Node, ...]:
     common indentation (see common_indent); error columns are of the text as given.
     Cached: the builder reads each text more than once (fields, checks, compiling),
     and the tree is immutable."""
+    _check_brackets(text)
     shift = common_indent(text)
     prepared = _prepare(text)
     if shift:
@@ -273,6 +274,7 @@ def _shifted(err: EffectSyntaxError, shift: int) -> EffectSyntaxError:
 @functools.lru_cache(maxsize=8192)
 def parse_expression(text: str) -> ast.Node:
     """Parse one expression (conditions, amounts, parameter choices)."""
+    _check_brackets(text)
     prepared = _prepare(text)
     if "\n" in prepared.rstrip("\n"):
         prepared = " ".join(prepared.split()) + "\n"  # a folded expression is still one line
@@ -308,6 +310,31 @@ def _transform(tree: Tree[Token]) -> Any:
         if isinstance(err.orig_exc, EffectSyntaxError):
             raise err.orig_exc from None
         raise
+
+
+def _check_brackets(text: str) -> None:
+    """Refuse text whose brackets nest past MAX_NESTING before it is parsed: the tree
+    would be refused anyway (`_check_nesting`), and parsing thousands of levels first
+    costs seconds. One pass; brackets inside a "string" do not count."""
+    depth = line = 1
+    column = 0
+    in_string = escaped = False
+    for char in text:
+        column += 1
+        if char == "\n":
+            line, column = line + 1, 0
+        elif in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise EffectSyntaxError(line, column, f"this text nests more than {MAX_NESTING} levels deep",
+                                        code="too-deep", hint="split it: a `let` for a part, or a procedure or "
+                                                              "function for a long chain")
+        elif char in ")]}":
+            depth -= 1
 
 
 def _check_nesting(tree: Tree[Token]) -> None:
