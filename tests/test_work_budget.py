@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from conftest import find_line, toy, toy_errors, write_toy
+from conftest import TICK_TURNS, find_line, toy, toy_errors, write_toy
 
 from interpreter import load_game
 from interpreter.cli import main
@@ -224,22 +224,9 @@ def test_listings_that_offer_nothing_count_in_the_resolution(tmp_path):
     # Nobody can ever move: each turn lists the action again and finds nothing. Each
     # listing is small, but the game goes on listing without a decision (found by the
     # fuzzer: 200,000 listings, 15 s, before the step budget said so).
-    text = """
-    counters:
-      score: {scope: player, initial: 0}
-    actions:
-      tick:
-        during: turn
-        params: {x: "[i for i in range(2000) if i < 0]"}
-        effect: "gain 1 score"
-        ends: turn
-    flow: |
-      repeat forever:
-        for each p in players:
-          turn p:
-            take actions turn
-    """
-    game = toy(tmp_path, text)
+    nothing = '    params: {x: "[i for i in range(2000) if i < 0]"}\n'
+    tick = TICK_TURNS.replace("    during: turn\n", "    during: turn\n" + nothing)
+    game = toy(tmp_path, "counters:\n  score: {scope: player, initial: 0}\n" + tick)
     with cpu_budget(), pytest.raises(RuleRuntimeError) as caught:
         game.new_initial_state(2, seed=0)
     assert caught.value.code == "limit" and f"{MAX_WORK:,} items" in str(caught.value)
