@@ -449,7 +449,10 @@ flow: |
     assert eager == {"listed", "peeked", "shown", "source"}
 
 
-def test_copies_that_differ_are_outcomes_of_their_own_that_share_a_chance_id(tmp_path):
+def test_copies_that_differ_only_in_play_are_outcomes_of_their_own_that_share_a_chance_id(tmp_path):
+    # `worn` is set in play, never in setup: it is no part of the game's faces
+    # (runtime/faces.py), so both aces have the ace's id; copies that setup marks apart
+    # have ids of their own (tests/test_distinct_ids.py)
     game = toy(tmp_path, """
 zones:
   deck: {scope: global, visible: none}
@@ -458,15 +461,21 @@ zones:
 cards:
   ace: {name: Ace, count: 2, in: row}
   bee: {name: Bee, count: 1, in: deck}
+actions:
+  wear:
+    during: main
+    effect: |
+      set top(row).worn to 1
+      move row to deck
+      shuffle deck
+      draw 1 from deck to hand(0)
 flow: |
-  set top(row).worn to 1
-  move row to deck
-  shuffle deck
-  draw 1 from deck to hand(0)
+  take actions main
 """)
     taken = set()
     for seed in range(16):
         state = game.new_initial_state(seed=seed, chance="explicit")
+        state.apply_action("wear")
         assert odds(state) == {"deal ace#0": Fraction(1, 3), "deal ace#1": Fraction(1, 3), "deal bee": Fraction(1, 3)}
         space = game.action_space(2)
         assert space.chance_groups(state) == {0: [0, 1], 1: [2]} and state.legal_action_ids() == [0, 1]

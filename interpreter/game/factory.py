@@ -23,6 +23,7 @@ from interpreter.model import GameDef
 from interpreter.rules.loader import RawGame, explain_removed, load_raw
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.chance_zones import eager_zones
+from interpreter.runtime.faces import Faces, find_faces
 from interpreter.runtime.layout import Layout, StartTemplate, start_template
 from interpreter.runtime.programs import uses_chance
 from interpreter.runtime.state import State, load_state, new_state
@@ -71,12 +72,21 @@ class Game:
     def action_space(self, num_players: int) -> ActionSpace:
         """The integer action space for `num_players` seats (ActionSpaceError when a
         parameter has no fixed list of values)."""
-        return ActionSpace(self.definition, self.raw, self._players(num_players))
+        n = self._players(num_players)
+        return ActionSpace(self.definition, self.raw, n, self.faces(n))
 
     @functools.lru_cache(maxsize=8)  # noqa: B019
     def tensor_layout(self, num_players: int) -> TensorLayout:
         n = self._players(num_players)
-        return TensorLayout(self.definition, self.layout(n), n)
+        return TensorLayout(self.definition, self.layout(n), n, self.faces(n))
+
+    @functools.lru_cache(maxsize=8)  # noqa: B019
+    def faces(self, num_players: int) -> Faces:
+        """The kinds of card copy the rules can tell apart, numbered (runtime/faces.py):
+        what integer actions and the observation tensor count cards by. Read once from
+        the setups of a few fixed seeds, so it is the same for every run."""
+        n = self._players(num_players)
+        return find_faces(self.definition, self.raw, lambda seed: new_state(self, n, seed, ["random"] * n))
 
     def num_distinct_actions(self, num_players: int | None = None) -> int:
         """How many integer actions the game has for `num_players` seats (default: the

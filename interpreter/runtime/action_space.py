@@ -2,39 +2,52 @@
 learning code (OpenSpiel, PettingZoo) that wants actions as ids in `range(size)`.
 
 The space of a game for a number of players is laid out once, from the definitions
-only, so an id means the same move in every state and every run:
+and the table of card faces (below), so an id means the same move in every state and
+every run:
 
 * one block per action, in declaration order; an action without parameters is one id,
   an action with parameters is the product of its parameters' spaces (the last one
-  varies fastest): a `card` parameter ranges over the card *definitions* (not the
-  copies: see below), a `player` parameter over the seats, any other parameter over
-  the values its rules declare (`params: {x: {in: ..., max: 10}}`) or, when they
-  declare none, the values found from its domain's text (domains.py);
+  varies fastest): a `card` parameter ranges over the card *faces* (not the copies:
+  see below), a `player` parameter over the seats, any other parameter over the
+  values its rules declare (`params: {x: {in: ..., max: 10}}`) or, when they declare
+  none, the values found from its domain's text (domains.py);
 * then one block for the choices made inside effects (`choose`, `choose one`,
-  `choose up to`): `done`, every card definition, every seat, then every value a
-  `choose` of the game can offer, found the same way.
+  `choose up to`): `done`, every card face, every seat, then every value a `choose` of
+  the game can offer, found the same way.
+
+A card *face* (faces.py) is a kind of copy the rules can tell apart: a definition,
+and the values of the attributes setup gives its copies (`card[rank=3,suit=hearts]`,
+for a deck made of one definition numbered in setup). The table of faces is read once
+per game and player count from the setups of fixed seeds (`Game.faces`), never from
+a run; in a game whose copies never differ by attributes there is one face per
+definition, in definition order, written as the card's id, so its ids are its card
+definitions' (Kuhn poker's `deal jack` is 0 as in OpenSpiel). A copy whose attributes
+change in play to a combination the table lacks, or a copy created later, has the
+face of its definition nearest to it (faces.py says how).
 
 Chance outcomes (explicit chance, docs/chance.md) have ids of their own, 0 up to
-`chance_size` (OpenSpiel's max_chance_outcomes): `deal CARD` for every card
-definition when the game shuffles, then `chance CARD`, `chance P1`... and `chance
-VALUE` for what its `random`, `pick_random` and `shuffled` calls can give, found the
-same way. A chance id is never a player's move, so the two spaces overlap. Copies of
-one card that differ (in attributes, say) are distinct outcomes sharing an id, whose
-probability is theirs together; applying the id draws one of them at their odds.
+`chance_size` (OpenSpiel's max_chance_outcomes): `deal FACE` for every card face when
+the game shuffles, then `chance FACE`, `chance P1`... and `chance VALUE` for what its
+`random`, `pick_random` and `shuffled` calls can give, found the same way. A chance id
+is never a player's move, so the two spaces overlap. Copies of one face that are
+distinct outcomes (they differ in an attribute set in play, or in place) share its
+id, whose probability is theirs together; applying the id draws one of them at their
+odds. A deck of 52 cards has 52 deal ids whether it is 52 definitions or one.
 
 A card the chooser may not see is offered by its place, never by name (blind.py), and
 numbered so: a card parameter that the rules let offer such cards has, after the card
-definitions, `HIDDEN_POSITIONS` ids per zone slot it may draw them from (the zones that
+faces, `HIDDEN_POSITIONS` ids per zone slot it may draw them from (the zones that
 reading of the rule text finds, for every owner), and so has the choices' block, after
 its values. Two different hidden cards at one place have one id; nothing is added for a
 parameter or a game whose hidden cards are never offered (every bundled game).
 
-Cards are numbered by definition because copies of one card are the same move to a
+Cards are numbered by face, not by copy, because copies alike are the same move to a
 learner (the engine numbers copies by where the deal put them, which means nothing to
 a policy), and because games create copies as they run, so no count of copies is
-fixed. When one state offers several copies of a card for one parameter (two Credit
+fixed. When one state offers several copies of a face for one parameter (two Credit
 Chips in hand), their actions share one id, which plays the first of them in the
 legal-action order; the text API (`State.legal_actions`) still tells every copy apart.
+`card_word` names a copy as the ids do, for texts that must agree with them.
 """
 
 from __future__ import annotations
@@ -52,6 +65,7 @@ from interpreter.model import ActionDef, GameDef
 from interpreter.runtime import domains
 from interpreter.runtime.actions import Action, HiddenCard, render, slot_name
 from interpreter.runtime.blind import Zones, read_rules
+from interpreter.runtime.faces import Faces
 from interpreter.runtime.layout import Layout
 from interpreter.runtime.programs import programs, walk_statements
 from interpreter.runtime.records import PendingActions, PendingChance
@@ -108,8 +122,8 @@ def places_of(gd: GameDef, zones: Zones, num_players: int, base: int) -> Places:
 
 @attrs.frozen
 class Slot:
-    """One parameter's space: `kind` card (by definition, then the places of hidden
-    cards), player, or value."""
+    """One parameter's space: `kind` card (by face, then the places of hidden cards),
+    player, or value."""
 
     name: str
     kind: str
@@ -133,8 +147,10 @@ class Block:
 class ActionSpace:
     """The integer action space of one game for `num_players` seats."""
 
-    def __init__(self, gd: GameDef, raw: dict[str, Any], num_players: int):
+    def __init__(self, gd: GameDef, raw: dict[str, Any], num_players: int, faces: Faces | None = None):
         self.gd, self.num_players = gd, num_players
+        # the kinds of card copy ids tell apart (faces.py; Game.faces reads them from setup)
+        self.faces = faces if faces is not None else Faces.plain(gd)
         analyzer = domains.Analyzer(gd, raw)
         self.hidden = read_rules(gd, raw)  # what may be offered as a hidden card, and from where
         blocks: list[Block] = []
@@ -154,7 +170,7 @@ class ActionSpace:
         self.choice_offset = offset
         self.done_id = offset if kinds.done else None
         self.card_base = offset + (1 if kinds.done else 0)
-        self.player_base = self.card_base + (len(gd.cards) if kinds.cards else 0)
+        self.player_base = self.card_base + (self.faces.size if kinds.cards else 0)
         self.value_base = self.player_base + (num_players if kinds.players else 0)
         self.choice_values = kinds.values
         self.value_index = {domains.scalar_key(v): i for i, v in enumerate(self.choice_values)}
@@ -164,8 +180,8 @@ class ActionSpace:
             raise ActionSpaceError(f"{gd.name}: {self.size} integer actions are too many (at most {MAX_SPACE}); "
                                    "declare smaller lists of values for its parameters")
         chances = find_chances(gd, raw, analyzer)
-        self.chance_card_base = len(gd.cards) if chances.deals else 0  # deals are 0..cards-1
-        self.chance_player_base = self.chance_card_base + (len(gd.cards) if chances.cards else 0)
+        self.chance_card_base = self.faces.size if chances.deals else 0  # deals are 0..faces-1
+        self.chance_player_base = self.chance_card_base + (self.faces.size if chances.cards else 0)
         self.chance_value_base = self.chance_player_base + (num_players if chances.players else 0)
         self.chance_values = chances.values
         self.chance_value_index = {domains.scalar_key(v): i for i, v in enumerate(self.chance_values)}
@@ -176,8 +192,8 @@ class ActionSpace:
         param = action.params[i]
         if param.type == "card" and param.values is None:
             zones = self.hidden.params.get((action.index, i), frozenset())
-            places = places_of(self.gd, zones, self.num_players, len(self.gd.cards))
-            return Slot(param.name, "card", len(self.gd.cards) + places.size, places=places)
+            places = places_of(self.gd, zones, self.num_players, self.faces.size)
+            return Slot(param.name, "card", self.faces.size + places.size, places=places)
         if param.type == "player" and param.values is None:
             return Slot(param.name, "player", self.num_players)
         values = param.values
@@ -218,7 +234,7 @@ class ActionSpace:
 
     def _position(self, st: State, slot: Slot, value: Any, action: Action) -> int:
         if slot.kind == "card" and type(value) is int:
-            return st.card_def[value]
+            return self.faces.of(st, value)
         if type(value) is HiddenCard:
             place = slot.places.id_of(value)
             if place is None:
@@ -243,7 +259,7 @@ class ActionSpace:
         if type_ == "card" and type(value) is int:
             if self.player_base == self.card_base:
                 raise self._unforeseen(st, "cards")
-            return self.card_base + st.card_def[value]
+            return self.card_base + self.faces.of(st, value)
         if type(value) is HiddenCard:
             place = self.choice_places.id_of(value)
             if place is None:
@@ -292,7 +308,7 @@ class ActionSpace:
             if a == self.done_id:
                 return [CHOICE, "done"]
             if a < self.player_base:
-                return [CHOICE, self.gd.cards[a - self.card_base].id]
+                return [CHOICE, self.faces.words[a - self.card_base]]
             if a < self.value_base:
                 return [CHOICE, f"P{a - self.player_base + 1}"]
             if a >= self.choice_places.base:
@@ -306,7 +322,7 @@ class ActionSpace:
             if slot.kind == "card" and position >= slot.places.base:
                 words.append(slot.places.word(position))
             elif slot.kind == "card":
-                words.append(self.gd.cards[position].id)
+                words.append(self.faces.words[position])
             elif slot.kind == "player":
                 words.append(f"P{position + 1}")
             else:
@@ -339,8 +355,8 @@ class ActionSpace:
     def chance_groups(self, st: State) -> dict[int, list[int]]:
         """The outcomes of the state's chance node by chance id, ids ascending: the
         positions (in `st.legal_actions()`) of the outcomes each id stands for. Copies
-        of one card that differ (in place, attributes, being revealed) share its id,
-        as copies share one id among a player's moves."""
+        of one face that are distinct outcomes (in place, attributes set in play, being
+        revealed) share its id, as copies share one id among a player's moves."""
         found: dict[int, list[int]] = {}
         for i, action in enumerate(st.legal_actions()):
             found.setdefault(self.chance_id_of(st, action), []).append(i)
@@ -358,9 +374,9 @@ class ActionSpace:
         assert isinstance(pending, PendingChance)
         value = action.payload
         if pending.event == "deal":
-            return st.card_def[value]
+            return self.faces.of(st, value)
         if pending.type == "card" and type(value) is int and self.chance_player_base > self.chance_card_base:
-            return self.chance_card_base + st.card_def[value]
+            return self.chance_card_base + self.faces.of(st, value)
         if pending.type == "player" and type(value) is int and self.chance_value_base > self.chance_player_base \
                 and 0 <= value < self.num_players:
             return self.chance_player_base + value
@@ -400,14 +416,14 @@ class ActionSpace:
         return " ".join(self.chance_words(a))
 
     def chance_words(self, a: int) -> list[str]:
-        """The words of a chance id's text: `deal CARD`, `chance CARD`, `chance P2`,
-        `chance VALUE`."""
+        """The words of a chance id's text: `deal FACE`, `chance FACE`, `chance P2`,
+        `chance VALUE` (a face: `king`, `card[rank=3,suit=hearts]`)."""
         if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.chance_size:
             raise IllegalActionError(f"a chance id is an int in 0..{self.chance_size - 1}, not {a!r}")
         if a < self.chance_card_base:
-            return [DEAL, self.gd.cards[a].id]
+            return [DEAL, self.faces.words[a]]
         if a < self.chance_player_base:
-            return [CHANCE_WORD, self.gd.cards[a - self.chance_card_base].id]
+            return [CHANCE_WORD, self.faces.words[a - self.chance_card_base]]
         if a < self.chance_value_base:
             return [CHANCE_WORD, f"P{a - self.chance_player_base + 1}"]
         return [CHANCE_WORD, _text(self.chance_values[a - self.chance_value_base])]
@@ -423,7 +439,16 @@ class ActionSpace:
         return table
 
     def from_string(self, text: str) -> int | None:
-        return self._ids_by_text.get(" ".join(str(text).split()))
+        """The id of an id text; spaces may differ (a text value of a face may hold some)."""
+        table = self._ids_by_text
+        found = table.get(text) if isinstance(text, str) else None
+        return found if found is not None else table.get(" ".join(str(text).split()))
+
+    def card_word(self, st: State, iid: int) -> str:
+        """How id texts name card copy `iid` of `st`: its face (`card[rank=3,suit=hearts]`,
+        or the card's id when its definition has one face); for learning code that names
+        cards as the ids do (observation strings, information states)."""
+        return self.faces.word_of(st, iid)
 
 
 def _domain_text(raw: dict[str, Any], action_id: str, param: str) -> str:

@@ -17,11 +17,13 @@ table order (P1 first), not rotated to the viewer: the `player` piece says who i
 * `counters` (every counter slot): each counter, seat by seat for per-player ones,
   keys in order: its value, or 0 when hidden;
 * `zones` (per zone slot, 1 + C, or 1 + 2C when the zone's order is visible): the
-  number of cards; per card definition, the copies the viewer sees; then a one-hot
-  of the top card's definition.
+  number of cards; per card face, the copies the viewer sees; then a one-hot of the
+  top card's face.
 
-N is the player count, G the number of action groups, C the number of card
-definitions. Card copies count by definition, as in the integer action space.
+N is the player count, G the number of action groups, C the number of card faces
+(faces.py: the kinds of copy the rules tell apart, fixed per game and player count;
+one per card definition in a game whose copies never differ). Card copies count by
+face, as in the integer action space.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from interpreter.model import GameDef
+from interpreter.runtime.faces import Faces
 from interpreter.runtime.layout import Layout
 from interpreter.runtime.observation import _may_see
 from interpreter.runtime.records import PendingActions
@@ -51,11 +54,12 @@ class Piece:
 class TensorLayout:
     """Where everything sits in the observation tensor of one game for N players."""
 
-    def __init__(self, gd: GameDef, layout: Layout, num_players: int):
+    def __init__(self, gd: GameDef, layout: Layout, num_players: int, faces: Faces | None = None):
         self.gd, self.layout, self.n = gd, layout, num_players
+        self.faces = faces if faces is not None else Faces.plain(gd)
         self.groups = sorted(gd.groups)
         self.group_index = {g: i for i, g in enumerate(self.groups)}
-        cards = len(gd.cards)
+        cards = self.faces.size
         counter_size = sum(c.width * (num_players if c.scope == "player" else 1) for c in gd.counters)
         # per zone slot: where its numbers start, and whether it has a top-card part
         self.slot_offsets: list[int] = []
@@ -113,7 +117,10 @@ class TensorLayout:
 
     def _zones(self, st: State, player: int, out: list[float], base: int) -> None:
         layout, gd = self.layout, self.gd
-        cards = len(gd.cards)
+        faces = self.faces
+        cards = faces.size
+        # a game whose copies never differ numbers faces as definitions: no look-up per card
+        face = st.card_def.__getitem__ if not faces.varied else lambda iid: faces.of(st, iid)
         revealed = st.revealed
         shown = st.shown
         bit = 1 << player if player >= 0 else 0
@@ -126,6 +133,6 @@ class TensorLayout:
             seen = _may_see(zone.visible, layout.zowner[slot], player)
             for iid in content:
                 if seen or iid in revealed or (shown and shown.get(iid, 0) & bit):
-                    out[at + 1 + st.card_def[iid]] += 1.0
+                    out[at + 1 + face(iid)] += 1.0
             if self.slot_tops[slot] and seen:
-                out[at + 1 + cards + st.card_def[content[-1]]] = 1.0
+                out[at + 1 + cards + face(content[-1])] = 1.0
