@@ -127,6 +127,10 @@ def definitions() -> dict:
         "max": {"type": "integer", "description": "Highest value; `gain`/`lose` clamp to it."},
         "size": {"type": "integer", "minimum": 1,
                  "description": "Makes the counter an array indexed 0..size-1."},
+        "total": text("A per-player counter hidden from some players: an expression of what "
+                      "everyone can see giving its sum over the players (per key: `key` is the "
+                      "key's name). Search seats' worlds split what a player cannot see of that sum "
+                      "among the cells hidden from them, instead of resetting them."),
         "keys": {"type": "array", "minItems": 1, "items": {"type": "string"},
                  "description": "Makes the counter keyed by these names."},
         "visible": VISIBLE,
@@ -152,6 +156,8 @@ def definitions() -> dict:
                   "description": "Copies created in zone `in` when the game starts."},
         "in": ref("id", "The global zone the copies start in."),
         "text": text("What the printed card says, for people (`c.text`)."),
+        "back": text("What its back shows (a deck's name): players see the back of a card hidden "
+                     "from them, so they know how many cards of each back a hidden zone holds."),
         "properties": {"type": "object", "description": "Static data read as `c.NAME`."},
         "effects": id_map({
             # one schema for the three forms: the object keywords bind only a map, so a

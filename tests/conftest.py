@@ -233,3 +233,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def answers(monkeypatch: pytest.MonkeyPatch, *lines: str) -> None:
     """What a person types, one line each, as the command line's standard input."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+
+
+def events(information_state: str) -> list[str]:
+    """The events of an information state, oldest first: its lines but the view now
+    (the first), the first view (`  = ...`) and the changes recorded after events (`  ~ ...`)."""
+    return [line for line in information_state.split("\n")[1:] if not line.startswith(("  = ", "  ~ "))]

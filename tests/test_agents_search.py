@@ -12,19 +12,13 @@ from conftest import HARVEST, counter, toy
 from interpreter import GameError, State, create_agent, load_game
 from interpreter.agents import describe_kinds
 from interpreter.play.runner import play_game
-from interpreter.runtime.determinize import determinize, redeal
-
-
-def _hidden_cards(st: State, player: int) -> list[int]:
-    from interpreter.runtime.determinize import hidden_slots
-    return [iid for slot in hidden_slots(st, player) for iid in st.zones[slot]]
 
 
 def _other_world(st: State, player: int) -> State:
-    """A state `player` cannot tell from `st` whose hidden cards sit elsewhere."""
+    """A state `player` cannot tell from `st` whose hidden cards differ."""
     for seed in range(50):
-        other = redeal(st, player, random.Random(seed))
-        if other.zones != st.zones:
+        other = st.resample_from_infostate(player, random.Random(seed))
+        if other.card_def != st.card_def:
             return other
     raise AssertionError("no other deal of the hidden cards found")
 
@@ -46,8 +40,7 @@ def test_indistinguishable_states_get_the_same_decision() -> None:
         other = _other_world(st, me)
         assert other.observation(me) == st.observation(me)
         assert [a.text for a in other.legal_actions()] == [a.text for a in st.legal_actions()]
-        assert other.zones != st.zones  # the opponent's card really differs
-        assert _hidden_cards(other, me) != _hidden_cards(st, me) or other.loc != st.loc
+        assert other.card_def != st.card_def  # the opponent's card really differs
         a = create_agent("ismcts:iterations=60", game, seed=3).step(st)
         b = create_agent("ismcts:iterations=60", game, seed=3).step(other)
         assert a.text == b.text
@@ -55,7 +48,7 @@ def test_indistinguishable_states_get_the_same_decision() -> None:
     assert decisions == 12
 
 
-def test_determinize_depends_only_on_what_the_seat_sees() -> None:
+def test_worlds_depend_only_on_what_the_seat_has_seen() -> None:
     game = load_game("race-to-mars")
     st = game.new_initial_state(3, 5)
     for _ in range(25):
@@ -63,15 +56,14 @@ def test_determinize_depends_only_on_what_the_seat_sees() -> None:
     me = st.current_player()
     other = _other_world(st, me)
     assert other.observation(me) == st.observation(me)
-    a = determinize(st, me, random.Random(9))
-    b = determinize(other, me, random.Random(9))
-    assert a.zones == b.zones and a.rng == b.rng
+    a = st.resample_from_infostate(me, random.Random(9))
+    b = other.resample_from_infostate(me, random.Random(9))
+    assert a.card_def == b.card_def and a.rng == b.rng
     assert a.observation(me) == st.observation(me)  # still a world the seat cannot tell apart
-    # every card keeps its kind of place: hidden cards are dealt among cards of their type
+    # every card keeps its back: a Headquarters card is never dealt into the Space deck
     for slot, cards in enumerate(a.zones):
-        kinds = {a.gd.cards[a.card_def[c]].type for c in cards}
-        truth = {st.gd.cards[st.card_def[c]].type for c in st.zones[slot]}
-        assert kinds == truth
+        backs = sorted(a.gd.cards[a.card_def[c]].back for c in cards)
+        assert backs == sorted(st.gd.cards[st.card_def[c]].back for c in st.zones[slot])
 
 
 def test_ismcts_decisions_differ_with_what_the_seat_sees() -> None:

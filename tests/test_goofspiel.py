@@ -167,4 +167,6 @@ def test_information_states_show_a_bid_only_when_all_have_bid() -> None:
     state.apply_action_id(0, player=1)  # P2 bids 1
     for p in range(2):
         lines = state.information_state_string(p).split("\n")[1:]
-        assert lines == ["P1: bid king", "P2: bid ace"]
+        events = [line for line in lines if not line.startswith(("  = ", "  ~ "))]  # (the views)
+        assert events == ["P1: bid king", "P2: bid ace"]
+        assert lines[0].startswith("  = ") and lines[-1].startswith("  ~ ")  # the first view, what the bids changed

@@ -17,41 +17,24 @@ learning API's conformance checks, playing seeded random games by integer action
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import random
 import re
+from typing import Any
 
 import pytest
 from test_conformance import GAMES, OVERLAYS, _base_of, _id, _variants
 
 from interpreter import Game, State, load_game
-from interpreter.runtime.determinize import hidden_slots, pinned_cards
-from interpreter.runtime.learning import begin_step, information_state_string
+from interpreter.runtime.learning import begin_step, information_state_string, open_steps, record_step
 
 FULL_STEPS = 30  # every step of the first game is checked up to here, then a sample
 SAMPLE_EVERY = 9
 GAMES_PER_COUNT = 2
 STEP_CAP = 400  # long games are cut here: the checks are per step, not per ending
 COPY = re.compile(r"[a-z0-9_-]#\d")
-
-
-def redeal(st: State, player: int, rng: random.Random) -> State:
-    """A copy of `st` whose cards hidden from `player` are dealt again, across card
-    types too (harsher than the search agents' `determinize.redeal`, which keeps each
-    type among its own places): no view may change."""
-    copy = st.clone()
-    pinned = pinned_cards(copy)
-    hidden = hidden_slots(copy, player)
-    places = [(slot, i) for slot in hidden for i, iid in enumerate(copy.zones[slot])
-              if iid not in copy.revealed and iid not in pinned]
-    pool = [copy.zones[slot][i] for slot, i in places]
-    rng.shuffle(pool)
-    for (slot, i), iid in zip(places, pool, strict=True):
-        copy.zones[slot][i] = iid
-        copy.loc[iid] = slot
-    copy.legal_cache = None
-    return copy
 
 
 def _check_step(st: State, game: Game, n: int, rng: random.Random, where: str) -> None:
@@ -72,12 +55,27 @@ def _check_step(st: State, game: Game, n: int, rng: random.Random, where: str) -
         assert [len(tensor)] == shape, f"{where}: tensor of P{p + 1} has {len(tensor)} numbers, not {shape}"
         text = st.observation_string(p)
         assert not COPY.search(text), f"{where}: the observation of P{p + 1} names a card copy"
-        other = redeal(st, p, rng)
+        other = st.resample_from_infostate(p, rng)
         assert other.observation_string(p) == text, (
-            f"{where}: P{p + 1}'s observation changed when cards hidden from them were dealt again:\n"
+            f"{where}: P{p + 1}'s observation changed when what they cannot see was drawn again:\n"
             f"{_first_difference(text, other.observation_string(p))}")
         assert other.observation_tensor(p) == tensor, (
-            f"{where}: P{p + 1}'s tensor changed when cards hidden from them were dealt again")
+            f"{where}: P{p + 1}'s tensor changed when what they cannot see was drawn again")
+
+
+def _check_recall(now: str, before: str, trail: Any, recalled: dict[str, str],
+                  where: str) -> None:
+    """An information state only grows (its first line is the view now), and the same
+    one never stands for two different sequences of views and own moves."""
+    old, new = before.split("\n")[1:], now.split("\n")[1:]
+    sealed = []  # the player's own picks in a simultaneous step under way come last, until it is over
+    while old and old[-1].startswith(where.rsplit(", ", 1)[1] + ": "):
+        sealed.append(old.pop())
+    assert new[:len(old)] == old and all(pick in new for pick in sealed), (
+        f"{where}: the information state forgot something")
+    seen = trail.copy().hexdigest()
+    key = hashlib.sha256(now.encode()).hexdigest()
+    assert recalled.setdefault(key, seen) == seen, f"{where}: two histories the player told apart share one"
 
 
 def _first_difference(a: str, b: str) -> str:
@@ -93,12 +91,18 @@ def check_learning(game: Game, games: int = GAMES_PER_COUNT) -> int:
     gd = game.definition
     checked = 0
     for n in range(gd.min_players, gd.max_players + 1):
+        # perfect recall: an information state stands for one sequence of what its player
+        # saw (their views and their own moves), whatever game it came from
+        recalled: dict[str, str] = {}  # digests: an information state's -> its trail's
         for g in range(games):
             seed = 1000 * n + g
             st = game.new_initial_state(n, seed=seed)
             twin = game.new_initial_state(n, seed=seed)  # played by text, to compare
             rng = random.Random(f"learning-{seed}")
-            steps = []
+            steps = open_steps(st, game.action_space(n))
+            last_view = [st.observation_string(p) for p in range(n)]
+            trails = [hashlib.sha256(view.encode()) for view in last_view]  # of each player's views and moves
+            before = [information_state_string(st, p, steps, game.action_space(n)) for p in range(n)]
             while not st.is_terminal() and len(st.history) < STEP_CAP:
                 k = len(st.history)
                 where = f"{gd.id} ({n} players, seed {seed}) step {k}"
@@ -110,9 +114,21 @@ def check_learning(game: Game, games: int = GAMES_PER_COUNT) -> int:
                 action = space.legal(st)[a]
                 pending = begin_step(st, action, space)
                 st.apply_action_id(a)
-                steps.append(pending.finish(st))
+                record_step(steps, pending, st)
                 twin.apply_action(action.text)
                 assert st.history == twin.history, f"{where}: id {a} applied another action than '{action.text}'"
+                mover = pending.player
+                for p in range(n):
+                    if p == mover:
+                        trails[p].update(f"\nI {action.text}".encode())
+                    view = st.observation_string(p)
+                    if view != last_view[p]:  # (a view unchanged by another seat's sealed pick)
+                        trails[p].update(("\n" + view).encode())
+                        last_view[p] = view
+                    if (g == 0 and k < FULL_STEPS) or k % SAMPLE_EVERY == 0:
+                        _check_recall(information_state_string(st, p, steps, space), before[p], trails[p],
+                                      recalled, f"{where}, P{p + 1}")
+                        before[p] = information_state_string(st, p, steps, space)
             for p in range(n):
                 replayed = st.information_state_string(p)
                 assert replayed == information_state_string(st, p, steps, game.action_space(n)), (
@@ -150,7 +166,7 @@ def test_redeal_changes_hidden_cards_only() -> None:
     rng = random.Random(0)
     seen_other = set()
     for _ in range(30):
-        copy = redeal(st, 0, rng)
+        copy = st.resample_from_infostate(0, rng)
         assert copy.observation(0)["zones"]["hand"][0] == st.observation(0)["zones"]["hand"][0]
         seen_other.add(copy.card_text(copy.zones[copy.layout.zbase[1] + 1][0]))
     assert len(seen_other) == 2  # P2's card was dealt again: both cards P1 does not hold

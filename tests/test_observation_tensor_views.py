@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import toy
+from conftest import events, toy
 
 from interpreter import GameError, State
 
@@ -64,8 +64,8 @@ def test_decisions_show_the_cards_others_may_see(state: State) -> None:
     state.apply_action_id(space.from_string("show two"))   # P1: face up on the table
     state.apply_action_id(space.from_string("bury ace"))   # P2: face down into the pit...
     state.apply_action_id(space.from_string("choice ace"))  # ...and keeps a card in hand
-    p1 = state.information_state_string(0).splitlines()[1:]
-    p2 = state.information_state_string(1).splitlines()[1:]
+    p1 = events(state.information_state_string(0))
+    p2 = events(state.information_state_string(1))
     assert p1 == ["P1: show two", "P2: bury ?", "P2: choice ?"]
     assert p2 == ["P1: show two", "P2: bury ace", "P2: choice ace"]
 

@@ -36,6 +36,7 @@ game is played, so it costs nothing to ask.
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -48,7 +49,15 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
 
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
-from interpreter.runtime.learning import Steps, action_of_id, begin_step, information_state_string, record_step
+from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS
+from interpreter.runtime.learning import (
+    Steps,
+    action_of_id,
+    begin_step,
+    information_state_string,
+    open_steps,
+    record_step,
+)
 from interpreter.runtime.simultaneous import SIMULTANEOUS, uses_simultaneous
 from interpreter.runtime.state import State
 
@@ -68,14 +77,17 @@ _classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
 
 def load(game: str | Game, *, players: int | None = None, seed: int = 0, variants: list[str] | tuple[str, ...] = (),
          overlays: list[str] | tuple[str, ...] = (), utility: str | None = None, min_utility: float | None = None,
-         max_utility: float | None = None, max_game_length: int | None = None, chance: str | None = None) -> Any:
+         max_utility: float | None = None, max_game_length: int | None = None, chance: str | None = None,
+         max_events: int | None = None) -> Any:
     """An orrery game (an id, a path, or a loaded Game) as a `pyspiel.Game` for
     `players` seats (default: the game's default). `seed` seeds the first new game
     (the next ones take the following seeds). `utility` is one of zero_sum,
     constant_sum, general_sum, identical; `min_utility`/`max_utility` bound the
     returns of a game that declares `returns` (default -1 and 1 otherwise). `chance`
     is "explicit" (chance nodes) or "sampled" (the engine draws); by default explicit
-    when every chance outcome of the game has a chance id."""
+    when every chance outcome of the game has a chance id. `max_events` bounds the
+    events (decisions and chance outcomes) the information-state tensor holds
+    (default 64; runtime/info_tensor.py)."""
     rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
     if utility is not None and utility not in _UTILITIES:
         raise GameError(f"utility '{utility}' is not one of {', '.join(_UTILITIES)}")
@@ -91,6 +103,8 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
         params["max_utility"] = float(max_utility)
     if max_game_length is not None:
         params["max_game_length"] = int(max_game_length)
+    if max_events is not None:
+        params["max_events"] = int(max_events)
     return _classes[name](params)
 
 
@@ -131,7 +145,7 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
     plain = gd.scoring.returns is None
     kind = utility or ("zero_sum" if plain and gd.min_players == gd.max_players == 2 else "general_sum")
     defaults = {"players": gd.default_players, "seed": 0, "min_utility": -1.0, "max_utility": 1.0,
-                "max_game_length": MAX_GAME_LENGTH}
+                "max_game_length": MAX_GAME_LENGTH, "max_events": DEFAULT_MAX_EVENTS}
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"orrery: {gd.name}",
@@ -146,7 +160,7 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
         max_num_players=gd.max_players,
         min_num_players=gd.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=defaults,
@@ -174,6 +188,7 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         self.rules: Game = rules
         self.num_seats = int(values["players"])
         self.next_seed = int(values["seed"])  # the seed of the next random game played
+        self.max_events = int(values["max_events"])  # of the information-state tensor
         self.explicit = _types[name].chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
         space = rules.action_space(self.num_seats)
         zero = _types[name].utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -211,8 +226,16 @@ class _Core:
     the next seed without using it up."""
 
     def __init__(self, game: OrreryGame, state: State | None = None, steps: Steps | None = None):
-        self.game, self._state, self.steps = game, state, steps if steps is not None else []
+        self.game, self._state, self._steps = game, state, steps
         self._played = state is not None
+
+    @property
+    def steps(self) -> Steps:
+        """The events so far and the views after them (recorded from the first state on)."""
+        if self._steps is None:
+            st = self.peek()
+            self._steps = open_steps(st, self.game.rules.action_space(st.n))
+        return self._steps
 
     def peek(self) -> State:
         if self._state is None:
@@ -269,9 +292,10 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         space = self.core.game.rules.action_space(st.n)
         # Either raises, changing nothing, when the id is not legal (not an outcome) now.
         chosen = space.chance_action(st, action) if st.is_chance_node() else action_of_id(st, space, action)
+        steps = self.core.steps  # (the views of the first state are recorded before it changes)
         pending = begin_step(st, chosen, space)
         st.apply_action(chosen)
-        record_step(self.core.steps, pending, st)
+        record_step(steps, pending, st)
 
     def _apply_actions(self, actions: list[int]) -> None:
         """One action per seat; a seat with nothing to pick may give anything (OpenSpiel
@@ -284,10 +308,11 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         if len(actions) != st.n:
             raise IllegalActionError(f"a joint action has one action per seat ({st.n}), got {len(actions)}")
         picks = [(p, action_of_id(st, space, int(a), p)) for p, a in enumerate(actions) if st.pending_for(p)]
+        steps = self.core.steps
         for p, chosen in picks:
             pending = begin_step(st, chosen, space, p)
             st.apply_action(chosen, p)
-            record_step(self.core.steps, pending, st)
+            record_step(steps, pending, st)
 
     def _joint_of_flat(self, flat: int) -> list[int]:
         """A flat joint action as one action per seat (OpenSpiel's FlatJointActionToActions:
@@ -319,6 +344,20 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         return full_text(self.core.state)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OrreryState:
+        """OpenSpiel's ResampleFromInfostate: a state drawn from what `player_id` has
+        observed only (State.resample_from_infostate), as a new pyspiel state whose
+        information state for that player is this one's. `probability_sampler` is
+        OpenSpiel's (a callable giving a number in [0, 1)): it seeds the draw."""
+        st = self.core.state
+        if isinstance(player_id, bool) or not isinstance(player_id, int) or not 0 <= player_id < st.n:
+            raise ValueError(f"no player {player_id!r}: players are 0..{st.n - 1}")
+        seed = int(float(probability_sampler()) * 2**53)
+        world = st.resample_from_infostate(player_id, random.Random(seed))
+        twin = OrreryState(self.core.game)
+        twin.core = _Core(self.core.game, world, list(self.core.steps))
+        return twin
+
     def information_state_text(self, player: int) -> str:
         st = self.core.peek()
         return information_state_string(st, player, self.core.steps, self.core.game.rules.action_space(st.n))
@@ -330,16 +369,17 @@ def full_text(st: State) -> str:
     cards of a shuffled zone not dealt yet, with explicit chance, sorted in braces)."""
     lines = [str(st)]
     layout, gd = st.layout, st.gd
+    space = st.game.action_space(st.n)
     for slot, content in enumerate(st.zones):
         zone = gd.zones[layout.zdef[slot]]
         if zone.visible != "all" and content:
             owner = layout.zowner[slot]
             where = zone.name + (f"(P{owner + 1})" if owner >= 0 else "")
             run = st.unordered.get(slot, set())
-            ids = [gd.cards[st.card_def[iid]].id for iid in content if iid not in run]
+            ids = [space.card_word(st, iid) for iid in content if iid not in run]
             if run:
                 at = next(i for i, iid in enumerate(content) if iid in run)
-                ids.insert(at, "{" + " ".join(sorted(gd.cards[st.card_def[iid]].id for iid in run)) + "}")
+                ids.insert(at, "{" + " ".join(sorted(space.card_word(st, iid) for iid in run)) + "}")
             lines.append(f"{where}: {' '.join(ids)}")
     return "\n".join(lines)
 
@@ -350,17 +390,22 @@ class _Observer:
 
     def __init__(self, game: OrreryGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        if perfect_recall:  # no information-state tensor: only its string
-            self.tensor = None
-            self.dict: dict[str, Any] = {}
+        self.max_events = game.max_events
+        if perfect_recall:  # the information-state tensor, whole (runtime/info_tensor.py)
+            size = game.rules.information_state_tensor_shape(game.num_seats, game.max_events)[0]
+            self.tensor = np.zeros(size, np.float32)
+            self.dict: dict[str, Any] = {"info_state": self.tensor}
             return
         layout = game.rules.tensor_layout(game.num_seats)
         self.tensor = np.zeros(layout.size, np.float32)
         self.dict = {p.name: self.tensor[p.offset:p.offset + p.size] for p in layout.pieces}
 
     def set_from(self, state: OrreryState, player: int) -> None:
-        if self.tensor is not None:
-            self.tensor[:] = state.core.peek().observation_tensor(player)
+        st = state.core.peek()
+        if self.perfect_recall:
+            self.tensor[:] = st.information_state_tensor(player, self.max_events)
+        else:
+            self.tensor[:] = st.observation_tensor(player)
 
     def string_from(self, state: OrreryState, player: int) -> str:
         if self.perfect_recall:

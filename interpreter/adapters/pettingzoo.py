@@ -35,7 +35,14 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
 
 from interpreter.diagnostics import IllegalActionError
 from interpreter.game import Game, load_game
-from interpreter.runtime.learning import Steps, action_of_id, begin_step, information_state_string, record_step
+from interpreter.runtime.learning import (
+    Steps,
+    action_of_id,
+    begin_step,
+    information_state_string,
+    open_steps,
+    record_step,
+)
 from interpreter.runtime.state import State
 
 
@@ -75,7 +82,7 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
         }) for a in self.possible_agents}
         self._next_seed = 0 if seed is None else int(seed)
         self.state: State = self._new_game(None)
-        self.steps: Steps = []
+        self.steps: Steps = open_steps(self.state, rules.action_space(self.num_players))
         self._reset_bookkeeping()
 
     # ---- spaces -------------------------------------------------------------------------
@@ -90,7 +97,7 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.state = self._new_game(seed)
-        self.steps = []
+        self.steps = open_steps(self.state, self.rules.action_space(self.num_players))
         self._reset_bookkeeping()
 
     def _new_game(self, seed: int | None) -> State:

@@ -1,8 +1,9 @@
 """The `ismcts` seat kind: information-set Monte Carlo tree search, for any game.
 
-Every iteration searches a world its seat cannot tell from the true one: the cards it
-cannot see dealt again among the places it cannot see into, and the generator
-reseeded (`runtime.determinize`); the tree is shared by all those worlds.
+Every iteration searches a world its seat cannot tell from the true one, drawn from
+what the seat has observed only (`State.resample_from_infostate`, runtime/resample.py):
+its decision is a function of its information state and its seed. The tree is shared
+by all those worlds.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Monte Carlo tree search over worlds a seat cannot tell apart: the engine of the
 `mcts` and `ismcts` seat kinds.
 
-Each iteration samples a world (`sample`): for `ismcts`, the hidden cards dealt again
-among the places the seat cannot see into and the generator reseeded
-(`runtime.determinize`); for `mcts`, the true state with only the generator reseeded
-(future chance is never known); in both, the picks other seats made already in a
+Each iteration samples a world (`sample`): for `ismcts`, a state drawn from what the
+seat has observed only (`State.resample_from_infostate`, runtime/resample.py); for
+`mcts`, the true state with only the generator reseeded (future chance is never
+known); in both, the picks other seats made already in a
 simultaneous step are forgotten; in a simultaneous step the searching seat picks first
 and the other seats' sealed picks are sampled at random, not searched (in the tree
 they would answer a pick they cannot see). It then walks one tree of actions keyed by their
@@ -23,8 +23,8 @@ the root's actions are compared in the same worlds (common random numbers: the l
 a deal or a die does not decide between them). The move played is the most visited
 root action, the best mean value breaking ties (a small budget visits many once).
 
-Agents see states only through the public API and `determinize`, which reads
-declared visibility, never the hidden cards' places. Each decision's generator is
+Agents see states only through the public API and `resample_from_infostate`, which
+reads what the seat has observed, never the hidden cards' places. Each decision's generator is
 seeded from the agent's seed and the number of actions played so far, so a seeded
 game is reproducible, a resumed agent decides as it would have, and two states the
 seat cannot tell apart get the same decision.
@@ -44,8 +44,8 @@ from interpreter.agents.protocol import BaseAgent
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
 from interpreter.runtime.actions import Action
-from interpreter.runtime.determinize import determinize, forget_sealed_picks
 from interpreter.runtime.errors import HorizonReached
+from interpreter.runtime.resample import forget_sealed_picks, resample
 from interpreter.runtime.state import State
 
 OPTIONS = ("iterations", "seconds", "c", "rollout", "depth", "horizon", "paired", "margin")
@@ -192,7 +192,7 @@ class SearchAgent(BaseAgent):
 
     def _sample(self, state: State, me: int, rng: random.Random) -> State:
         if self.determinizing:
-            return determinize(state, me, rng)
+            return resample(state, me, rng)
         world = state.clone()
         forget_sealed_picks(world, me)
         world.rng = rng.getrandbits(64)

@@ -16,6 +16,7 @@ import attrs
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.board_functions import build_boards
 from interpreter.compile.card_defs import build_cards, compile_cost
+from interpreter.compile.counter_totals import with_totals
 from interpreter.compile.direct import callees_first, compile_direct
 from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
@@ -360,6 +361,7 @@ class Builder:
         for name in order:
             self.procedure(name, {p: "any" for p in self.section("procedures")[name].get("params", ())})
         cards = build_cards(self)
+        counters = with_totals(self, counters)
         values = define_values(self.emitter, values, {c.index: c.applies_to for c in cards if c.applies_to is not None})
         actions = self.actions()
         triggers = self.triggers()

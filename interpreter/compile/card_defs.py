@@ -93,7 +93,8 @@ def build_cards(builder: Builder) -> tuple[CardDef, ...]:
         result.append(CardDef(cid, i, str(spec.get("name", cid)), str(spec.get("type", "card")),
                               int(spec.get("count", 1)), zone_index, properties,
                               effects, tuple(active_in), tuple(spec.get("tags") or ()),
-                              text=card_text(spec), uses=uses, applies_to=applies_to))
+                              text=card_text(spec), uses=uses, applies_to=applies_to,
+                              back=str(spec.get("back") or "")))
     return tuple(result)
 
 

@@ -24,6 +24,7 @@ from interpreter.rules.loader import RawGame, explain_removed, load_raw
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.chance_zones import eager_zones
 from interpreter.runtime.faces import Faces, find_faces
+from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS, info_layout
 from interpreter.runtime.layout import Layout, StartTemplate, start_template
 from interpreter.runtime.programs import uses_chance
 from interpreter.runtime.state import State, load_state, new_state
@@ -96,6 +97,13 @@ class Game:
     def observation_tensor_shape(self, num_players: int | None = None) -> list[int]:
         """The shape of `State.observation_tensor` for `num_players` seats."""
         return self.tensor_layout(self._players(num_players)).shape
+
+    def information_state_tensor_shape(self, num_players: int | None = None,
+                                       max_events: int = DEFAULT_MAX_EVENTS) -> list[int]:
+        """The shape of `State.information_state_tensor` for `num_players` seats and
+        games of at most `max_events` events (runtime/info_tensor.py)."""
+        n = self._players(num_players)
+        return [info_layout(self.action_space(n), self.tensor_layout(n), n, max_events).size]
 
     def uses_chance(self) -> bool:
         """Whether the rules draw random numbers (shuffle, random, pick_random, a

@@ -60,6 +60,9 @@ class CounterDef:
     max: int | None
     visible: str
     label: str
+    # A per-player counter's public total over the players (per key: `key` is bound),
+    # for resampling what a player cannot see of it (runtime/resample.py); None: none.
+    total: Expr | None = None
 
 
 @attrs.frozen
@@ -103,6 +106,7 @@ class CardDef:
     active_in: tuple[int, ...]
     tags: tuple[str, ...]
     text: str = ""  # what the printed card says, for people
+    back: str = ""  # what its back shows ("": the back every card without one shares)
     uses: dict[str, CardUse] = attrs.field(factory=dict)  # effect name -> its condition and cost
     # Whom its modifiers reach (over p, this, owner); None: the holder of an active copy.
     applies_to: Expr | None = None
@@ -290,6 +294,7 @@ class GameDef:
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)
     ends_by_check: dict[str, tuple[EndDef, ...]] = attrs.field(init=False)
+    backs: bool = attrs.field(init=False)  # some card declares its back: hidden zones show backs
 
     def hides_anything(self) -> bool:
         """True when some zone or counter is hidden from someone, or a zone's order is:
@@ -300,6 +305,10 @@ class GameDef:
     @listens.default
     def _listens(self) -> frozenset[tuple[str, int]]:
         return frozenset(self.triggers)
+
+    @backs.default
+    def _backs(self) -> bool:
+        return any(card.back for card in self.cards)
 
     @ends_by_check.default
     def _ends_by_check(self) -> dict[str, tuple[EndDef, ...]]:

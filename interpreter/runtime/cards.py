@@ -25,6 +25,8 @@ MAX_CREATE = 10_000  # copies made by one statement (one operation: outside the 
 def place_card(st: State, iid: int, slot: int, top: bool = True) -> None:
     """Move one card into a zone slot (top = end of the list)."""
     old = st.loc[iid]
+    if st.layout.hides and old != slot:
+        follow(st, iid, old, slot)
     if old >= 0:
         st.zones[old].remove(iid)
         if st.unordered and old in st.unordered:  # explicit chance: taken out of a shuffled zone
@@ -52,6 +54,8 @@ def remove_card(st: State, iid: int) -> None:
     old = st.loc[iid]
     if old < 0:
         return
+    if st.layout.hides:
+        follow(st, iid, old, -1)
     st.zones[old].remove(iid)
     if st.unordered and old in st.unordered:
         leave_run(st, old, iid)
@@ -60,6 +64,36 @@ def remove_card(st: State, iid: int) -> None:
     st.shown.pop(iid, None)
     if st.gd_listens and ("left", st.layout.zdef[old]) in st.gd_listens:
         fire(st, "left", st.layout.zdef[old], {"card": iid, "player": st.layout.zowner[old]})
+
+
+def follow(st: State, iid: int, old: int, new: int) -> None:
+    """Who knows which card `iid` is once it moves from slot `old` to `new` (-1: none),
+    for the seats that will not see it there (`st.known`). A seat that saw it leave
+    (its place was open to them, or it was revealed to them) knows where it went. A
+    seat that did not cannot tell which card left `old`: it forgets the card, and
+    every card of `old` it knew of (one of them left, it cannot tell which).
+    Resampling (resample.py) keeps the cards a seat knows where they are."""
+    layout = st.layout
+    everyone = (1 << st.n) - 1
+    if old < 0:
+        saw = 0  # a card made now: its maker's rule is public, its place may not be
+    elif iid in st.revealed:
+        saw = everyone
+    else:
+        saw = layout.seers[old] | st.shown.get(iid, 0)
+    known = st.known
+    if known and old >= 0 and saw != everyone:
+        for other in st.zones[old]:
+            if other in known:
+                if known[other] & saw:
+                    known[other] &= saw
+                else:
+                    del known[other]
+    keep = saw & ~layout.seers[new] if new >= 0 else 0  # (a card out of the game: see resample.py)
+    if keep:
+        known[iid] = keep
+    else:
+        known.pop(iid, None)
 
 
 def create_cards(st: State, def_index: int, count: int, slot: int) -> None:

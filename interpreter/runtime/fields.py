@@ -440,6 +440,10 @@ FIELDS: tuple[Field, ...] = (
     # Shown to some players only (private.py); saves older than these fields have none.
     Field("shown", "dict", "shown", _dump_shown, _load_shown, default=list),
     Field("notes", "list", "notes", lambda v: [n.to_json() for n in v], _load_notes, default=list),
+    # Cards hidden from some seats who know which they are (they saw them go there):
+    # card -> bit mask of those seats (cards.py keeps it; resample.py reads it). Not
+    # saved: the actions give it, and loading replays them (saves.py).
+    Field("known", "dict"),
     Field("rng", "share", "rng", load=_load_rng),
     # Explicit chance (chance.py): the mode, the unordered runs of shuffled zones.
     Field("explicit", "share", "chance", lambda v: "explicit" if v else "seeded", _load_chance_mode,

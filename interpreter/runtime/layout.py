@@ -36,6 +36,10 @@ class Layout:
     zdef: tuple[int, ...]  # slot -> zone index
     slots: int
     seat: SeatIndex
+    # slot -> bit mask of the seats that see which cards it holds (bit p: seat p), and
+    # whether some slot is hidden from some seat (cards.py then follows who knows what)
+    seers: tuple[int, ...] = ()
+    hides: bool = False
 
     @classmethod
     def build(cls, gd: GameDef, n: int) -> Layout:
@@ -48,7 +52,12 @@ class Layout:
             for owner in owners:
                 zowner.append(owner)
                 zdef.append(zone.index)
-        return cls(tuple(zbase), tuple(zowner), tuple(zdef), len(zowner), SeatIndex(n))
+        everyone = (1 << n) - 1
+        seers = tuple(everyone if gd.zones[z].visible == "all" else
+                      1 << owner if gd.zones[z].visible == "owner" and owner >= 0 else 0
+                      for z, owner in zip(zdef, zowner, strict=True))
+        return cls(tuple(zbase), tuple(zowner), tuple(zdef), len(zowner), SeatIndex(n), seers,
+                   any(mask != everyone for mask in seers))
 
 
 @attrs.frozen

@@ -3,29 +3,39 @@ view plus the player's history (an information state), never showing anything th
 declared visibility hides.
 
 Both come from `observation.observe` (the one place visibility is decided), written
-for machines: cards by their definition (`widget`, not the copy number the
-deal gave it, which a player cannot tell apart), zones whose order is hidden as sorted
+for machines: cards by their face (`widget`, or `card[rank=3,suit=hearts]` for copies of
+one definition told apart by attributes; never the copy number the deal gave it, which
+a player cannot tell apart), zones whose order is hidden as sorted
 lists, the player's legal moves as integer-action texts (action_space.py), and keys in
 a fixed order, so equal views are equal strings.
 
-The history part lists every decision of the game so far, oldest first, as
-`P2: buy widget`. A player sees their own decisions whole; of another
+The information state has perfect recall by construction: it is the player's view
+now, then their view of the first state, then the game's events in order, each as the
+player saw it and followed by what it changed in the player's view (`Seen`,
+`view_change`). The views are what make it perfect:
+a number drawn at random and written in a public counter is `chance ?` as an event but
+is in the view after it, so a later draw overwriting the counter forgets nothing.
+Two histories give a player the same information state exactly when every event and
+every view along them looked the same to that player.
+
+An event is written `P2: buy widget`. A player sees their own decisions whole; of another
 player's decision they see the action (or that it was a choice) and every value but
 the cards they could not see: a card named by a decision is shown to a player who
 could see it just before the decision or just after it was carried out (a card
 played from a hand to the table is seen; a card discarded face down is `?`). Seats,
-numbers and words are public. With explicit chance, chance outcomes are steps too
+numbers and words are public. With explicit chance, chance outcomes are events too
 (`chance: deal king`, `chance: deal ?` to a player who does not see the card dealt;
-a number or word drawn is `?` to all). The state keeps only the texts of its history, so
-`information_state_string` replays the game from its seed to see what each decision
-showed (time grows with the game's length); the OpenSpiel and PettingZoo adapters
-record the steps as they go instead (`begin_step`/`Step`).
+a number or word drawn is `?` to all: what it changed is in the views). The state keeps
+only the texts of its history, so `State.information_state_string` replays the game
+from its seed (time grows with the game's length); the OpenSpiel and PettingZoo
+adapters record the events as they go instead (`open_steps`, `begin_step`,
+`record_step`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -46,14 +56,15 @@ if TYPE_CHECKING:
 
 
 def observation_data(st: State, player: int, space: ActionSpace) -> dict[str, Any]:
-    """`observe(st, player)` with cards by definition and legal moves by id text."""
+    """`observe(st, player)` with cards by face (action_space.card_word) and legal moves by id text."""
     obs = observe(st, player)
     for zdef in st.gd.zones:
         shown = obs["zones"][zdef.name]
         for entry in shown if isinstance(shown, list) else [shown]:
             for key in ("cards", "revealed"):
                 if key in entry:
-                    names = [text.rsplit("#", 1)[0] for text in entry[key]]
+                    names = [space.card_word(st, int(copy)) if sep and copy.isdigit() else text
+                             for text in entry[key] for _, sep, copy in [text.rpartition("#")]]
                     entry[key] = names if key == "cards" and zdef.order_visible else sorted(names)
     if "decision" in obs:
         obs["decision"]["legal"] = [space.to_string(a) for a in space.legal(st, player)]
@@ -81,6 +92,11 @@ class Step:
 
     player: int
     words: tuple[tuple[str, frozenset[int] | None], ...]
+    action_id: int = -1  # its integer id (a chance outcome's: after the players' ids); -1 unknown
+
+    def seen_whole(self, viewer: int) -> bool:
+        """Whether `viewer` saw every word of it (its own decisions always)."""
+        return viewer == self.player or all(who is None or viewer in who for _, who in self.words)
 
     def text_for(self, viewer: int) -> str:
         shown = [w if who is None or viewer == self.player or viewer in who else "?" for w, who in self.words]
@@ -100,6 +116,7 @@ class PendingStep:
     cards: list[tuple[int, ...] | None]
     seen_before: list[frozenset[int]]
     simultaneous: bool = False
+    action_id: int = -1
 
     def text_for(self, viewer: int) -> str | None:
         """A sealed pick, as `viewer` sees it: whole by its player, not at all by others."""
@@ -114,7 +131,7 @@ class PendingStep:
             else:
                 after_seen = frozenset(p for p in range(after.n) if any(card_seen_by(after, c, p) for c in copies))
                 words.append((word, before | after_seen))
-        return Step(self.player, tuple(words))
+        return Step(self.player, tuple(words), self.action_id)
 
 
 HIDDEN: tuple[int, ...] = ()  # the "card" of a chance outcome that is no card: no one sees it by its card
@@ -132,15 +149,17 @@ def begin_step(st: State, action: Action, space: ActionSpace, player: int | None
         copies = pending.copies[pending.options.index(action.payload)] if pending.copies else ()
         is_card = pending.type == "card" and type(action.payload) is int
         word, _, what = action.text.partition(" ")
-        words = [word, st.gd.cards[st.card_def[action.payload]].id if is_card else what]  # cards by definition
+        words = [word, space.card_word(st, action.payload) if is_card else what]  # cards by face
         cards = [None, tuple(copies) or ((action.payload,) if is_card else HIDDEN)]
-        return PendingStep(CHANCE, words, cards, _seen(st, cards))
+        chance_id = space.size + space.chance_id_of(st, action)  # (after the players' ids)
+        return PendingStep(CHANCE, words, cards, _seen(st, cards), action_id=chance_id)
     in_step = simultaneous.in_step(st)
     if player is None:
         player = st.player_asked()
-    words = space.id_words(space.id_of(st, action))
+    a = space.id_of(st, action)
+    words = space.id_words(a)
     cards = [None if iid is None else (iid,) for iid in space.cards_named(st, action)]
-    return PendingStep(player, words, cards, _seen(st, cards), in_step)
+    return PendingStep(player, words, cards, _seen(st, cards), in_step, a)
 
 
 def _seen(st: State, cards: list[tuple[int, ...] | None]) -> list[frozenset[int]]:
@@ -148,13 +167,87 @@ def _seen(st: State, cards: list[tuple[int, ...] | None]) -> list[frozenset[int]
             frozenset(p for p in range(st.n) if any(card_seen_by(st, c, p) for c in copies)) for copies in cards]
 
 
-Steps = list[Step | PendingStep]  # decisions so far; sealed picks of a step under way at the end
+class Seen:
+    """Every player's view after an event (or at the start). Kept as a copy of the
+    state then, and worked out when an information state first asks (most recorded
+    games never do): `full()`, the observation strings; `change(p, before)`, what
+    player p's view changed since the Seen before it (view_change; None: nothing)."""
+
+    __slots__ = ("_changes", "_full", "_state")
+
+    def __init__(self, state: State):
+        self._state: State | None = state
+        self._full: tuple[str, ...] | None = None
+        self._changes: dict[int, str | None] = {}
+
+    def full(self) -> tuple[str, ...]:
+        if self._full is None:
+            st = self._state
+            assert st is not None
+            space = st.game.action_space(st.n)
+            self._full = tuple(observation_string(st, p, space) for p in range(st.n))
+            self._state = None  # (the copy is not needed once its views are written)
+        return self._full
+
+    def change(self, player: int, before: Seen | None) -> str | None:
+        """What `player`'s view changed since `before` (the whole view at the start).
+        A Seen always follows the same one in every record that holds it (records
+        only grow, and copies share their beginning), so the answer is kept."""
+        if player not in self._changes:
+            view = self.full()[player]
+            if before is None:
+                self._changes[player] = view
+            else:
+                last = before.full()[player]
+                self._changes[player] = None if view == last else view_change(last, view)
+        return self._changes[player]
+
+
+# Events so far, each followed by the views after it; sealed picks of a step under way at the end.
+Steps = list[Step | PendingStep | Seen]
+
+_GONE = object()
+
+
+def view_change(before: str, after: str) -> str:
+    """What changed from one observation string to the next, as JSON: each changed
+    entry by its path (`counters.vp`, `zones.hand`, `turn`) with its new value, and
+    under `-` the paths gone. The changes from a first view determine every view after
+    it, so an information state written with them forgets nothing."""
+    old, new = json.loads(before), json.loads(after)
+    changed: dict[str, Any] = {}
+    gone: list[str] = []
+    for key in sorted(old.keys() | new.keys()):
+        a, b = old.get(key, _GONE), new.get(key, _GONE)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            for sub in sorted(a.keys() | b.keys()):
+                x, y = a.get(sub, _GONE), b.get(sub, _GONE)
+                if x != y:
+                    if y is _GONE:
+                        gone.append(f"{key}.{sub}")
+                    else:
+                        changed[f"{key}.{sub}"] = y
+        elif b is _GONE:
+            gone.append(key)
+        else:
+            changed[key] = b
+    if gone:
+        changed["-"] = gone
+    return json.dumps(changed, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def open_steps(st: State, space: ActionSpace) -> Steps:
+    """The record of a game about to start: every player's view of its first state."""
+    return [Seen(st.clone())]
 
 
 def record_step(steps: Steps, pending: PendingStep, after: State) -> None:
-    """Add a decision just made (`after` is the state then). A pick of a simultaneous
-    step stays sealed while the step waits for others; once it is over, its picks are
-    finished against the state after it (what the picks moved is seen then)."""
+    """Add a decision just made (`after` is the state then), and the views after it.
+    A pick of a simultaneous step stays sealed while the step waits for others; once it
+    is over, its picks are finished against the state after it (what the picks moved is
+    seen then)."""
     steps.append(pending)
     if pending.simultaneous and pending.player in simultaneous.picks_so_far(after):
         return
@@ -162,11 +255,14 @@ def record_step(steps: Steps, pending: PendingStep, after: State) -> None:
     while first > 0 and isinstance(steps[first - 1], PendingStep):
         first -= 1
     steps[first:] = [s.finish(after) if isinstance(s, PendingStep) else s for s in steps[first:]]
+    steps.append(Seen(after.clone()))
 
 
-def replay_steps(start: State, history: Iterable[str], space: ActionSpace) -> Steps:
-    """The steps of a history, replayed from the game's first state (which is used up)."""
-    steps: Steps = []
+def replay_steps(start: State, history: Iterable[str], space: ActionSpace,
+                 after: Callable[[State], None] | None = None) -> Steps:
+    """The steps of a history, replayed from the game's first state (which is used up);
+    `after` is called with the state after each decision."""
+    steps: Steps = open_steps(start, space)
     for text in history:
         player: int | None = None
         if simultaneous.in_step(start):
@@ -179,14 +275,26 @@ def replay_steps(start: State, history: Iterable[str], space: ActionSpace) -> St
         pending = begin_step(start, action, space, player)
         start.apply_action(action, player)
         record_step(steps, pending, start)
+        if after is not None:
+            after(start)
     return steps
 
 
 def information_state_string(st: State, player: int, steps: Steps, space: ActionSpace) -> str:
-    """The player's view now, then every decision so far as the player saw it (a pick
-    of a simultaneous step under way only by its own player)."""
+    """The player's view now, then their view of the first state (`  = VIEW`), then
+    every event as the player saw it (a pick of a simultaneous step under way only by
+    its own player), each followed by what it changed in the player's view, if
+    anything (`  ~ CHANGES`, view_change): perfect recall."""
     lines = [observation_string(st, player, space)]
-    lines += [text for step in steps if (text := step.text_for(player)) is not None]
+    before: Seen | None = None
+    for step in steps:
+        if isinstance(step, Seen):
+            change = step.change(player, before)
+            if change is not None:
+                lines.append(("  = " if before is None else "  ~ ") + change)
+            before = step
+        elif (text := step.text_for(player)) is not None:
+            lines.append(text)
     return "\n".join(lines)
 
 

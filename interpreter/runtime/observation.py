@@ -3,7 +3,8 @@
 Counters and zones say who may see them (`all`, `owner`, `none`); a zone's order may be
 hidden. Everything shown to a player — the terminal view, a bot's input, a log shown to
 a person — comes through `observe`, so nothing hidden leaks by accident.
-A card a player may not see is shown as its count only; revealed cards are visible
+A card a player may not see is shown as its count only (and, in a game whose cards
+declare a `back`, its back: how many of each back a hidden zone holds); revealed cards are visible
 to all until they move, and cards revealed to some players (`reveal CARDS to PLAYERS`)
 to those players until they move. Notes shown to some players (`show "TEXT" to
 PLAYERS`) are in the observation of those players only, under `notes`.
@@ -41,6 +42,17 @@ def card_seen_by(st: State, iid: int, player: int) -> bool:
     return _may_see(zone.visible, st.layout.zowner[slot], player)
 
 
+def backs_of(st: State, cards: list[int]) -> dict[str, int]:
+    """How many of `cards` show each back (a card hidden from a player shows its back,
+    `""` when it declares none), as everyone sees them."""
+    counts: dict[str, int] = {}
+    defs = st.gd.cards
+    for iid in cards:
+        back = defs[st.card_def[iid]].back
+        counts[back] = counts.get(back, 0) + 1
+    return counts
+
+
 def observe(st: State, player: int) -> dict[str, Any]:
     """Plain data: what `player` (a seat, or -1 for a spectator) may see now."""
     gd, layout = st.gd, st.layout
@@ -74,6 +86,8 @@ def observe(st: State, player: int) -> dict[str, Any]:
                 entry: dict[str, Any] = {"count": len(cards)}
                 if seen:
                     entry["revealed"] = sorted(seen)
+                if gd.backs and cards:
+                    entry["backs"] = backs_of(st, cards)
                 shown_zones.append(entry)
         zones[zdef.name] = shown_zones if zdef.scope == "player" else shown_zones[0]
     obs: dict[str, Any] = {

@@ -159,6 +159,8 @@ def fill_state(st: State, data: dict[str, Any]) -> None:
             raise GameError(f"corrupt save: field '{key}': {type(err).__name__}: {err}") from None
     _check_decision(st)
     _check_replay(st)
+    # not saved: who saw which hidden card go where follows from the actions (the replay is cached)
+    st.known = replay_of(st).known.copy()
 
 
 def _check_decision(st: State) -> None:

@@ -10,17 +10,19 @@ to_json() is exact. The fields are declared once, in fields.py.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.model import GameDef
-from interpreter.runtime import chance, decisions, learning, simultaneous
+from interpreter.runtime import chance, decisions, info_tensor, learning, simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.fields import FIELDS, SAVED, make_clone
+from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS, info_layout
 from interpreter.runtime.journal import Journal
 from interpreter.runtime.layout import Layout, StartTemplate
 from interpreter.runtime.loop import run, run_on
@@ -36,6 +38,8 @@ from interpreter.runtime.records import (
     PendingChance,
     PendingSimultaneous,
 )
+from interpreter.runtime.resample import resample
+from interpreter.runtime.rng import fresh_seed
 from interpreter.runtime.saves import (
     STATE_FORMAT,
     code_shape,
@@ -89,6 +93,7 @@ class State:
     revealed: set[int]
     shown: dict[int, int]
     notes: list[Note]
+    known: dict[int, int]
     rng: int
     explicit: bool
     unordered: dict[int, set[int]]
@@ -337,6 +342,28 @@ class State:
         steps = learning.replay_steps(start, self.history, space)
         return learning.information_state_string(self, player, steps, space)
 
+    def resample_from_infostate(self, player: int, rng: random.Random | None = None) -> State:
+        """A state `player` could not tell from this one, drawn from what they have
+        observed only (runtime/resample.py says the rule): hidden cards dealt again,
+        hidden counters at what the player can know, future chance reseeded. `rng` is a
+        `random.Random` (default: a fresh one); a terminal state gives a copy."""
+        if rng is None:
+            rng = random.Random(fresh_seed())
+        elif not isinstance(rng, random.Random):
+            raise GameError(f"rng must be a random.Random, not {type(rng).__name__}")
+        return resample(self, player, rng)
+
+    def information_state_tensor(self, player: int, max_events: int = DEFAULT_MAX_EVENTS) -> list[float]:
+        """The player's information state as numbers (runtime/info_tensor.py): the view
+        now, then up to `max_events` events as the player saw them, each with the view
+        after it; the length is `Game.information_state_tensor_shape(n, max_events)[0]`.
+        The game is replayed from its seed; a longer game is refused."""
+        learning.check_player(self, player)
+        space = self.game.action_space(self.n)
+        layout = info_layout(space, self.game.tensor_layout(self.n), self.n, max_events)
+        start = new_state(self.game, self.n, self.seed, self.seats, self.chance_mode)
+        return info_tensor.encode(self, start, player, layout)
+
     def observation_tensor(self, player: int) -> list[float]:
         """What `player` may see now, as numbers (runtime/tensor.py); the length is
         `Game.observation_tensor_shape(n)[0]`."""
@@ -416,6 +443,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     st.revealed = set()
     st.shown = {}
     st.notes = []
+    st.known = {}
     st.rng = seed & _SEED_MASK
     st.explicit = chance_mode == "explicit"
     st.unordered = {}
