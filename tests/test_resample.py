@@ -19,6 +19,7 @@ from conftest import play, toy
 
 from interpreter import Game, GameError, RuleFileError, State, create_agent, load_game
 from interpreter.runtime.resample import hidden_positions
+from interpreter.web.view import observation_view
 
 GAMES = [("kuhn-poker", ()), ("leduc-poker", ()), ("goofspiel", ()), ("race-to-mars", ()),
          ("for-all-mankind", ()), ("rocketmen", ("target-jupiter",))]
@@ -205,6 +206,10 @@ def test_backs_are_seen_and_kept(tmp_path) -> None:
     st = game.new_initial_state(2, 3)
     backs = [st.gd.cards[st.card_def[c]].back for c in st.zones[st.layout.zbase[1] + 1]]
     assert '"backs":{"' + backs[0] + '":1}' in st.observation_string(0)  # P1 sees the back of P2's card
+    assert f"1 card (hidden: 1 {backs[0]})" in str(st)  # the terminal says what the backs show
+    web = observation_view(st.observation(0), game.definition)
+    hand = next(zone for zone in web["zones"] if zone["name"] == "hand")
+    assert hand["entries"][1]["backs"] == {backs[0]: 1} and hand["entries"][1]["hidden"]
     for k in range(20):
         world = st.resample_from_infostate(0, random.Random(k))
         assert [world.gd.cards[world.card_def[c]].back for c in world.zones[world.layout.zbase[1] + 1]] == backs

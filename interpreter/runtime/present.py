@@ -141,6 +141,9 @@ def _zone_text(value: Any, names: dict[str, str] | None = None) -> str:
     if "cards" in value:
         return cards_text(value["cards"], names) if value["cards"] else "empty"
     text = "empty" if count == 0 else f"{count} card{'s' if count != 1 else ''} (hidden)"
+    backs = value.get("backs") or {}
+    if len(backs) > 1 or any(backs):  # what the backs show, in a game whose cards declare them
+        text = text[:-1] + ": " + ", ".join(f"{n} {back or 'plain'}" for back, n in sorted(backs.items())) + ")"
     if value.get("revealed"):
         text += f", revealed: {cards_text(value['revealed'], names)}"
     return text

@@ -56,6 +56,8 @@ def _zone_entry(value: dict[str, Any], gd: GameDef, by_id: dict[str, int]) -> di
     else:
         entry["hidden"] = True
         entry["revealed"] = card_tiles(value.get("revealed", []), gd, by_id)
+        if value.get("backs"):
+            entry["backs"] = dict(value["backs"])  # what the backs of the hidden cards show
     return entry
 
 

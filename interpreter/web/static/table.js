@@ -48,7 +48,10 @@ function zoneEntry(entry) {
     const shown = (entry.revealed || []).reduce((n, c) => n + c.copies.length, 0);
     for (const card of entry.revealed || []) tiles.push(tile(card));
     const hidden = entry.count - shown;
-    if (hidden > 0) tiles.push(el("div", { class: "tile back", text: `${hidden} hidden card${hidden === 1 ? "" : "s"}` }));
+    // what the backs of the hidden cards show, in a game whose cards declare backs
+    const backs = Object.entries(entry.backs || {}).filter(([back]) => back).map(([back, n]) => `${n} ${back}`);
+    if (hidden > 0) tiles.push(el("div", { class: "tile back",
+      text: `${hidden} hidden card${hidden === 1 ? "" : "s"}` + (backs.length ? ` (backs: ${backs.join(", ")})` : "") }));
   }
   if (!tiles.length) tiles.push(el("span", { class: "empty", text: "empty" }));
   return tiles;
