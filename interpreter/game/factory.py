@@ -42,7 +42,8 @@ class Game:
         # Saves hold positions in compiled code: they name the engine and code shape.
         shape = ",".join(str(len(code.ops)) for code in definition.codes)
         self.engine_id = f"{__version__}/{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
-        self._valid_seats: set[str] = set()  # seat specs checked once (playouts make many states)
+        # seat specs checked once (playouts make many states), each with its canonical text
+        self._valid_seats: dict[str, str] = {}
         self.warnings: list[Diagnostic] = []  # conflicts between overlays (load_game fills it)
 
     # ---- facts -------------------------------------------------------------------
@@ -149,11 +150,19 @@ class Game:
         seat_list = list(seats) if seats else ["random"] * n
         if len(seat_list) != n:
             raise GameError(f"{len(seat_list)} seats given for {n} players")
-        for seat in seat_list if seats else seat_list[:1]:  # (by default one kind, checked once)
-            if seat not in self._valid_seats:
-                check_seat(seat, gd)
-                self._valid_seats.add(seat)
+        if seats:
+            # each seat checked, and written the one way (`market-bot `, ` ismcts: c=2` are
+            # `market-bot`, `ismcts:c=2`), so what plays it compares one text
+            seat_list = [self._canonical_seat(seat) for seat in seat_list]
         return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), seat_list, chance)
+
+    def _canonical_seat(self, seat: Any) -> str:
+        known = self._valid_seats.get(seat) if isinstance(seat, str) else None
+        if known is None:
+            if not isinstance(seat, str):
+                raise GameError(f"a seat is a text like 'random' or 'ismcts:iterations=50', not {seat!r}")
+            known = self._valid_seats[seat] = str(check_seat(seat, self.definition))
+        return known
 
     def state_from_json(self, text: str) -> State:
         """A state saved with `State.to_json()` (checked; GameError when corrupt)."""

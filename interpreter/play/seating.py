@@ -44,6 +44,7 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
     # Play follows the game's seat rules (`players.seats`); simulate seats anything.
     rules = gd.seat_rules if allow_human else ()
     seats = seats or [_default_seat(rules, i, first if i == 0 else rest) for i in range(n)]
+    canonical = []
     for i, seat in enumerate(seats):
         try:
             spec = check_seat(seat, gd)
@@ -56,7 +57,8 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
         if spec.name == "human" and not allow_human:
             agents = [k.name for k in seat_kinds(gd) if k.kind != "bot" and k.name != "human"]
             raise UsageError(f"simulate has no human seats; use {', '.join(agents)} or a bot of the game")
-    return n, seats
+        canonical.append(str(spec))  # one way to write each seat: what plays it compares one text
+    return n, canonical
 
 
 def _variant_hint(gd: GameDef, n: int) -> str:

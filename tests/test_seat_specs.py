@@ -1,0 +1,34 @@
+"""A seat is checked and written one way at the edge: `market-bot ` (a space typed after
+the name) is the game's bot `market-bot`, not a seat nobody plays; the CLI, the Python
+API and saved states hold the canonical text; a seat that is no text is refused."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run
+
+from interpreter import GameError, load_game
+from interpreter.play.runner import play_game
+
+
+def test_spaces_around_a_seat_do_not_make_another_seat() -> None:
+    game = load_game("star-market")
+    result = play_game(game, 2, ["market-bot ", " random"], 1)
+    assert result == play_game(game, 2, ["market-bot", "random"], 1)
+    state = game.new_initial_state(2, 1, [" market-bot", "ismcts: iterations = 5 ,c=2"])
+    assert state.seats == ["market-bot", "ismcts:iterations=5,c=2"]
+
+
+def test_a_seat_that_is_no_text_is_refused() -> None:
+    game = load_game("star-market")
+    for bad in (1, None, ["random"]):
+        with pytest.raises(GameError, match="a seat is a text"):
+            game.new_initial_state(2, 1, ["random", bad])  # type: ignore[list-item]
+    with pytest.raises(GameError, match="unknown seat 'market-bo'"):
+        game.new_initial_state(2, 1, ["market-bo", "random"])
+
+
+def test_the_cli_seats_the_canonical_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "star-market", "--seats", "market-bot ,random", "--games", "2", "--json")
+    assert code == 0, err
+    assert "market-bot " not in out and "market-bot" in out
