@@ -116,9 +116,11 @@ def definitions() -> dict:
     d["counter"] = obj({
         "scope": SCOPE,
         "initial": {
-            "description": "Starting value: an integer, or a map of key -> integer for a keyed counter.",
+            "description": "Starting value: an integer (every entry of an array), a list of integers "
+                           "(an array's entries, `size` of them), or a map of key -> integer for a keyed counter.",
             "anyOf": [
                 {"type": "integer"},
+                {"type": "array", "items": {"type": "integer"}},
                 {"type": "object", "additionalProperties": {"type": "integer"}},
             ],
             "examples": [0],
