@@ -384,7 +384,7 @@ BROKEN = [
         """,
         5,
         38,
-        ["counters.resource.initial must be an integer or a map, not 'lots'"],
+        ["counters.resource.initial must be an integer or a list or a map, not 'lots'"],
         None,
         id="wrong-type-any-of",
     ),

@@ -147,7 +147,7 @@ def _syntax_error(err: UnexpectedInput, text: str) -> EffectSyntaxError:
             line, column = prev, len(upto.rstrip()) + 1
         expected = _expected(set(err.expected))
         hint = None
-        special = _misplaced(token, text)
+        special = _misplaced(token, text) or _decimal(token, text)
         if special is not None:
             return special
         if token.type == "_INDENT":
@@ -159,6 +159,27 @@ def _syntax_error(err: UnexpectedInput, text: str) -> EffectSyntaxError:
             line, column, f"unexpected {_describe_token(token)}; expected {expected}", width=width, hint=hint
         )
     return EffectSyntaxError(1, 1, str(err))
+
+
+_DECIMAL = re.compile(r"[0-9]+\.\Z")
+
+
+def _decimal(token: Token, text: str) -> EffectSyntaxError | None:
+    """A number written with a decimal point (`0.5`): Lark reads `0` then stops at `5`;
+    say that numbers are whole, and what to write instead."""
+    start = token.start_pos
+    if not str(token)[:1].isdigit() or start is None or not token.line or not token.column:
+        return None
+    before = _DECIMAL.search(text, 0, start)
+    previous = text[before.start() - 1] if before is not None and before.start() > 0 else " "
+    if before is None or previous.isalnum() or previous == "_":
+        return None  # (a name ending in digits, then a dot: not a number)
+    whole = before.end() - before.start() - 1
+    return EffectSyntaxError(token.line, token.column - whole - 1,
+                             f"'{text[before.start():start]}{token}' has a decimal point: numbers are whole",
+                             width=whole + 1 + len(str(token)), code="unsupported",
+                             hint="count in smaller units (15 for 1.5 in tenths), or divide: '/' divides whole "
+                                  "numbers and drops the remainder (7 / 2 is 3)")
 
 
 _FIRST_WORD = re.compile(r"^([ \t]*)([A-Za-z_][A-Za-z0-9_]*)([ \t]*)")

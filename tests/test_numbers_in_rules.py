@@ -1,6 +1,7 @@
-"""A counter's `initial` may be a list for an array counter (as docs/format.md says): its
-entries in order; a list of the wrong length or of other than whole numbers is refused
-at its place in the file."""
+"""Numbers in rule files: a counter's `initial` may be a list for an array counter (as
+docs/format.md says), its entries in order, and a list of the wrong length or of other
+than whole numbers is refused at its place; numbers are whole, and a decimal in effect
+text is refused at its place saying so and what to write instead."""
 
 from __future__ import annotations
 
@@ -38,3 +39,17 @@ def test_a_bad_list_is_refused_where_it_is(tmp_path, initial: str, message: str)
     assert message in diagnostic.message
     line, _ = find_column(path, f"initial: {initial}")
     assert diagnostic.line == line
+
+
+@pytest.mark.parametrize(("text", "shown"), [("gain 1.5 vp(me)", "1.5"), ("gain 10 * 0.25 vp(me)", "0.25")])
+def test_a_decimal_number_is_refused_with_what_to_write_instead(tmp_path, text: str, shown: str) -> None:
+    path = write_toy(tmp_path, TRACK.replace("gain 1 track[0]", text).replace(
+        "counters:", "counters:\n  vp: {scope: player}"))
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    diagnostic = caught.value.diagnostics[0]
+    assert diagnostic.code == "unsupported"
+    assert f"'{shown}' has a decimal point: numbers are whole" in diagnostic.message
+    assert "smaller units" in (diagnostic.hint or "")
+    line, column = find_column(path, shown)
+    assert (diagnostic.line, diagnostic.column) == (line, column)
