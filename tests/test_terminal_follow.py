@@ -381,3 +381,35 @@ flow: |
     assert "for 5 players, add --variant big-table" in capsys.readouterr().err
     assert main(["simulate", str(path), "--players", "7", "--games", "1"]) == 2
     assert "add --variant" not in capsys.readouterr().err
+
+
+MANY_WAYS = """
+counters:
+  credits: {scope: player, initial: 2}
+actions:
+  swap:
+    during: main
+    params: {a: "[1, 2, 3]", b: "[4, 5, 6]"}
+    condition: "credits(me) > 10"
+    effect: ""
+    label: "swap {a} for {b}"
+  buy: {during: main, params: {n: "[3, 4, 1]"}, cost: {credits: "n"}, effect: "", label: "buy {n} widgets"}
+  stop: {during: main, ends: turn, effect: "", label: "stop"}
+flow: |
+  turn 0:
+    take actions main
+"""
+
+
+def test_choices_out_of_reach_for_one_reason_are_one_line(tmp_path: pathlib.Path) -> None:
+    """Nine combinations blocked by one condition are one line, counted; choices blocked
+    for different reasons (costs that differ) keep a line each."""
+    from conftest import toy
+
+    from interpreter.play.blocked import blocked_actions
+
+    state = toy(tmp_path, MANY_WAYS).new_initial_state(2, seed=1)
+    found = blocked_actions(state, {a.text for a in state.legal_actions()})
+    assert [(b.text, b.reason) for b in found] == [("swap (9 ways)", "not now"),
+                                                   ("buy 3 widgets", "needs 3 credits (you have 2)"),
+                                                   ("buy 4 widgets", "needs 4 credits (you have 2)")]

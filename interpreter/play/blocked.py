@@ -5,8 +5,10 @@ Shown after the legal actions so a person learns what is out of reach and why:
 per turn` (its `limit`), or `not now` (its `condition`). Candidates are the action's
 parameter choices as the rules list them; a choice the rules filter out already (an
 affordable-only list) is not known here and is not shown, nor is a candidate naming a
-card the player may not see (runtime/blind.py). Reading never changes the state:
-domains, conditions and costs are pure expressions.
+card the player may not see (runtime/blind.py). Four or more choices of one action
+out of reach for one reason are one line, `use Chopsticks (12 ways) - not now`, not one
+line per combination. Reading never changes the state: domains, conditions and costs are pure
+expressions.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from interpreter.runtime.records import PendingActions
 from interpreter.runtime.state import State
 
 MOST_CANDIDATES = 200  # parameter combinations looked at per action (a listing, not a search)
+COUNTED_FROM = 4  # an action's choices out of reach for one reason: listed up to 3, counted from 4
 LIMIT_WORDS = {"turn": "once per turn", "round": "once per round", "game": "once per game"}
 
 
@@ -47,10 +50,12 @@ def blocked_actions(state: State, legal_texts: set[str]) -> list[Blocked]:
     work, state.work, state.memo = state.work, 0, {}
     try:
         for action in state.gd.groups.get(pending.group, ()):
+            mine: list[Blocked] = []
             try:
-                _blocked_of(state, action, pending.player, legal_texts, found, seen)
+                _blocked_of(state, action, pending.player, legal_texts, mine, seen)
             except (*RULE_SLIPS, RecursionError):  # a reading the rules do not support: show nothing for it
                 continue
+            found += _grouped(action, mine)
     finally:
         state.work, state.memo = work, None
     return found
@@ -72,6 +77,19 @@ def _blocked_of(state: State, action: ActionDef, player: int, legal: set[str], o
         if reason:
             seen.add(text)
             out.append(Blocked(text, reason))
+
+
+def _grouped(action: ActionDef, blocked: list[Blocked]) -> list[Blocked]:
+    """An action's choices out of reach, by reason (in the order each reason first
+    came): a few are listed, many for one reason are counted on one line."""
+    by_reason: dict[str, list[Blocked]] = {}
+    for item in blocked:
+        by_reason.setdefault(item.reason, []).append(item)
+    name = action.id.replace("_", " ")
+    out: list[Blocked] = []
+    for reason, items in by_reason.items():
+        out += items if len(items) < COUNTED_FROM else [Blocked(f"{name} ({len(items)} ways)", reason)]
+    return out
 
 
 def _candidates(state: State, action: ActionDef, player: int) -> list[tuple[Any, ...]]:
