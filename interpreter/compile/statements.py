@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.choose_one import choose_one_op
 from interpreter.compile.draws import check_count, deal, draw_op, plain_lines, written_lines
 from interpreter.compile.expressions import (
     ME,
@@ -398,6 +399,9 @@ class CodeBuilder:
         if len(set(labels)) != len(labels):
             raise CompileError(node, "duplicate-option", "two options of one choice have the same label")
         conditions = [self.expr(o.condition, "bool") if o.condition is not None else None for o in node.options]
+        # labels are templates like every other label: `"take {n} points"` is filled in
+        # when the choice is made, and the filled-in text is the option's text
+        templates = [self.prompt(o, o.label) if "{" in o.label else None for o in node.options]
         start = self.emit(node, _placeholder)
         jumps: list[int] = []
         targets: list[int] = []
@@ -411,20 +415,7 @@ class CodeBuilder:
         self.entries.update(targets)
         self.entries.add(end)
 
-        def choose_one(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            if answer in env:
-                fr.pc = targets[labels.index(env.pop(answer))]
-                return False
-            open_ = [lbl for lbl, cond in zip(labels, conditions, strict=True) if cond is None or cond(st, env)]
-            if not open_:
-                fr.pc = end
-                return False
-            if len(open_) == 1:
-                fr.pc = targets[labels.index(open_[0])]
-                return False
-            return suspend_for_choice(st, fr, by(st, env), open_, "str", prompt(st, env), answer, False)
-        self.patch(start, choose_one)
+        self.patch(start, choose_one_op(labels, templates, conditions, targets, end, by, prompt, answer))
 
     def s_TakeActions(self, node: ast.TakeActions) -> None:
         if node.group not in self.ctx.symbols.groups:

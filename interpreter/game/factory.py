@@ -151,8 +151,8 @@ class Game:
         if len(seat_list) != n:
             raise GameError(f"{len(seat_list)} seats given for {n} players")
         if seats:
-            # each seat checked, and written the one way (`market-bot `, ` ismcts: c=2` are
-            # `market-bot`, `ismcts:c=2`), so what plays it compares one text
+            # each seat checked, and written the one way (`a-bot `, ` ismcts: c=2` are
+            # `a-bot`, `ismcts:c=2`), so what plays it compares one text
             seat_list = [self._canonical_seat(seat) for seat in seat_list]
         return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), seat_list, chance)
 
