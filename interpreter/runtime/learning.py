@@ -169,36 +169,37 @@ def _seen(st: State, cards: list[tuple[int, ...] | None]) -> list[frozenset[int]
 
 class Seen:
     """Every player's view after an event (or at the start). Kept as a copy of the
-    state then, and worked out when an information state first asks (most recorded
-    games never do): `full()`, the observation strings; `change(p, before)`, what
-    player p's view changed since the Seen before it (view_change; None: nothing)."""
+    state then, and worked out when an information state first asks, player by player
+    (most recorded games never ask): `view(p)`, the observation string; `change(p,
+    before)`, what it changed since the Seen before it (view_change; None: nothing)."""
 
-    __slots__ = ("_changes", "_full", "_state")
+    __slots__ = ("_changes", "_state", "_views")
 
     def __init__(self, state: State):
         self._state: State | None = state
-        self._full: tuple[str, ...] | None = None
+        self._views: dict[int, str] = {}
         self._changes: dict[int, str | None] = {}
 
-    def full(self) -> tuple[str, ...]:
-        if self._full is None:
+    def view(self, player: int) -> str:
+        view = self._views.get(player)
+        if view is None:
             st = self._state
             assert st is not None
-            space = st.game.action_space(st.n)
-            self._full = tuple(observation_string(st, p, space) for p in range(st.n))
-            self._state = None  # (the copy is not needed once its views are written)
-        return self._full
+            view = self._views[player] = observation_string(st, player, st.game.action_space(st.n))
+            if len(self._views) == st.n:
+                self._state = None  # (every view is written: the copy is not needed)
+        return view
 
     def change(self, player: int, before: Seen | None) -> str | None:
         """What `player`'s view changed since `before` (the whole view at the start).
         A Seen always follows the same one in every record that holds it (records
         only grow, and copies share their beginning), so the answer is kept."""
         if player not in self._changes:
-            view = self.full()[player]
+            view = self.view(player)
             if before is None:
                 self._changes[player] = view
             else:
-                last = before.full()[player]
+                last = before.view(player)
                 self._changes[player] = None if view == last else view_change(last, view)
         return self._changes[player]
 
