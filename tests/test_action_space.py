@@ -12,7 +12,7 @@ from conftest import play, texts, toy, toy_errors
 from interpreter import GameError, IllegalActionError, load_game
 from interpreter.lang.parser import parse_expression
 from interpreter.runtime.action_space import ActionSpaceError
-from interpreter.runtime.domains import EMPTY, Analyzer, Ints, Values, finite
+from interpreter.analysis.domains import EMPTY, Analyzer, Ints, Values, finite
 from interpreter.runtime.records import PendingChoice
 
 # ---- tic-tac-toe: the simplest space -------------------------------------------------------------

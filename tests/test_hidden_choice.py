@@ -30,7 +30,6 @@ from interpreter import Game, IllegalActionError, State, load_game
 from interpreter.cli import main
 from interpreter.play.blocked import blocked_actions
 from interpreter.play.narrate import move_words, told
-from interpreter.runtime.blind import read_rules
 from interpreter.runtime.present import option_text
 from interpreter.web.view import decision_view, observation_view
 
@@ -372,5 +371,5 @@ def test_bundled_games_never_offer_a_hidden_card(name: str) -> None:
     """Read from their rules: no parameter and no choice offers a card its chooser may
     not see, so their listings, ids and states are as before (no place gets an id)."""
     bundled = load_game(name)
-    reading = read_rules(bundled.definition, bundled.raw)
+    reading = bundled.definition.facts.hidden
     assert not reading.groups and not reading.params and not reading.choices

@@ -6,7 +6,8 @@ Layers, bottom first (a module may import its own package and lower layers only)
      limits                            the engine's hard limits (sizes, numbers)
   1  model                              the compiled game definition (plain records)
   2  lang, rules                        effect language; rule files (YAML, schema, overlays)
-  3  runtime                            state, run loop, primitives, decisions, saves
+  3  analysis, runtime                  the rules read as a whole, once (facts on the model);
+                                        state, run loop, primitives, decisions, saves
   4  compile                            checked AST -> operations over the runtime
   5  agents                             seat registry, agent protocol, built-in agents
   6  game                               Game and load_game: the pipeline's entry
@@ -34,7 +35,7 @@ LAYERS = {
     "interpreter.diagnostics": 0, "interpreter.resources": 0, "interpreter.version": 0, "interpreter.limits": 0,
     "interpreter.model": 1,
     "interpreter.lang": 2, "interpreter.rules": 2,
-    "interpreter.runtime": 3,
+    "interpreter.analysis": 3, "interpreter.runtime": 3,
     "interpreter.compile": 4,
     "interpreter.agents": 5,
     "interpreter.game": 6,
@@ -164,6 +165,26 @@ def test_every_module_has_a_layer() -> None:
 
 def test_imports_point_down_the_pipeline_and_never_cycle() -> None:
     assert problems_in(package_sources()) == []
+
+
+def rule_text_readers(sources: dict[str, tuple[str, bool]]) -> list[str]:
+    """Imports of the effect language, the rule files or their analysis by the runtime."""
+    return [f"{module}:{line} imports {name}" for module, (source, is_package) in sources.items()
+            if unit(module) == "interpreter.runtime"
+            for name, _, line in imports_of(source, module, is_package)
+            if unit(name) in ("interpreter.lang", "interpreter.rules", "interpreter.analysis")]
+
+
+def test_the_runtime_never_reads_rule_text() -> None:
+    """The runtime knows the rules only as the model records them: it imports neither the
+    effect language nor the rule files (what it needs of their text, the analysis found
+    when the rules loaded and recorded on the definition)."""
+    assert rule_text_readers(package_sources()) == []
+    sources = package_sources()
+    source, is_package = sources["interpreter.runtime.rng"]
+    sources["interpreter.runtime.rng"] = (source + "\ndef later():\n    from interpreter.lang import parser\n", is_package)
+    assert "interpreter.runtime.rng:" + str(len(source.splitlines()) + 3) + " imports interpreter.lang.parser" \
+        in rule_text_readers(sources)
 
 
 def test_no_module_is_over_700_lines() -> None:

@@ -19,7 +19,6 @@ from interpreter import SIMULTANEOUS, GameError, IllegalActionError, RuleRuntime
 from interpreter.agents import BaseAgent
 from interpreter.cli import main
 from interpreter.play.runner import play_game, replay_actions, seat_agents
-from interpreter.runtime.simultaneous import uses_simultaneous
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RPS = str(ROOT / "examples" / "rock-paper-scissors")
@@ -116,8 +115,8 @@ def test_rule_errors_in_the_players_list(tmp_path: pathlib.Path) -> None:
 
 
 def test_the_statement_is_found_in_the_rules(tmp_path: pathlib.Path) -> None:
-    assert uses_simultaneous(load_game(RPS).definition, load_game(RPS).raw)
-    assert not uses_simultaneous(load_game("tic-tac-toe").definition, load_game("tic-tac-toe").raw)
+    assert load_game(RPS).definition.facts.uses_simultaneous
+    assert not load_game("tic-tac-toe").definition.facts.uses_simultaneous
 
 
 # ---- the State API -------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ from interpreter.runtime.learning import (
     open_steps,
     record_step,
 )
-from interpreter.runtime.simultaneous import SIMULTANEOUS, uses_simultaneous
+from interpreter.runtime.simultaneous import SIMULTANEOUS
 from interpreter.runtime.state import State
 
 MAX_GAME_LENGTH = 10_000  # a bound OpenSpiel needs; pass max_game_length for a tighter one
@@ -149,7 +149,7 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"orrery: {gd.name}",
-        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if uses_simultaneous(gd, rules.raw)
+        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if gd.facts.uses_simultaneous
                   else pyspiel.GameType.Dynamics.SEQUENTIAL),
         chance_mode=(_CHANCE.DETERMINISTIC if not rules.uses_chance()
                      else _CHANCE.EXPLICIT_STOCHASTIC if mode == "explicit" else _CHANCE.SAMPLED_STOCHASTIC),

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.analysis.facts import find_facts
 from interpreter.compile import builtin_functions  # noqa: F401 - registers the built-in functions
 from interpreter.compile.board_functions import build_boards
 from interpreter.compile.card_defs import build_cards, compile_cost
@@ -665,7 +666,8 @@ def build(raw: RawGame, seat_kinds: Mapping[str, tuple[str, ...]]) -> GameDef:
         found = []
     else:
         if not pending:
-            return game
+            # the rules as a whole, analysed once: the runtime reads the findings, not the text
+            return attrs.evolve(game, facts=find_facts(game, raw.data))
         found = []
     seen = {(d.path, d.line) for d in pending}
     found = [d for d in found if (d.path, d.line) not in seen]  # not the same mistake twice

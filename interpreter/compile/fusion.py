@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import attrs
 
+from interpreter.analysis.programs import RANDOM_CALLS
 from interpreter.compile.pysource import Emitter
 from interpreter.lang import ast
 from interpreter.model import Code, Op
 from interpreter.runtime.loop import ERROR_AT
-from interpreter.runtime.programs import RANDOM_CALLS
 
 MAX_RUN = 24  # operations joined at most (a bound on generated code per entry point)
 LAPS = 8  # turns of a loop inside one run before the run loop gets control back (one step)

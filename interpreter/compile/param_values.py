@@ -1,7 +1,7 @@
 """`params: {x: {in: DOMAIN, max: 10}}`: the values an action parameter declares it may
 take. The integer action space (runtime/action_space.py) numbers a parameter's values
 once for the whole game; cards and seats are numbered by their type, and other values
-are found from the domain's text when they can be (runtime/domains.py). A domain whose
+are found from the domain's text when they can be (analysis/domains.py). A domain whose
 values cannot be found (`range(1, credits(me) + 1)` with no `max` on credits) declares
 them here: `min`/`max` for numbers (min 0 by default), or `values: [...]`."""
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.analysis.domains import MAX_VALUES
 from interpreter.compile.expressions import describe
-from interpreter.runtime.domains import MAX_VALUES
 
 Report = Callable[..., None]  # Builder.error: (logical path, code, message, hint)
 

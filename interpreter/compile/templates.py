@@ -1,6 +1,7 @@
 """Templates: text with `{expression}` parts (log lines, labels, prompts, views).
 
-A template compiles to a list of strings and (compiled expression, type) pairs; the
+A template compiles to a list of strings and `TemplatePart`s (compiled expression,
+type, and the names it reads); the
 runtime renders it for people (`present.render_template`). Statements that write one
 on every run (log, show, a choice's prompt) use `template_source` instead: the same
 text as one generated Python expression, with numbers, texts and players written out
@@ -13,8 +14,10 @@ from typing import Any
 
 from interpreter.compile.expressions import Context, compile_expr
 from interpreter.compile.pysource import Emitter
+from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 from interpreter.lang.symbols import CompileError
+from interpreter.model.definitions import TemplatePart
 from interpreter.runtime.present import people_text
 
 # How a value of a type is written inline (`{t}` the value, computed once; `{slow}` the
@@ -28,7 +31,7 @@ _INLINE = {
 
 
 def compile_template(text: str, ctx: Context) -> list[Any]:
-    """Split "text {expr} text" into strings and (compiled expression, type) pairs.
+    """Split "text {expr} text" into strings and TemplateParts.
     Errors are CompileErrors at their line and column within `text`."""
     parts: list[Any] = []
     at = 0
@@ -44,7 +47,10 @@ def compile_template(text: str, ctx: Context) -> list[Any]:
         parts.append(text[at:opening])
         inner = text[opening + 1:closing]
         try:
-            parts.append(compile_expr(parse_expression(inner), ctx))
+            node = parse_expression(inner)
+            fn, type_ = compile_expr(node, ctx)
+            names = frozenset(n.name for n in ast.walk([node]) if isinstance(n, ast.Name | ast.Call))
+            parts.append(TemplatePart(fn, type_, node.name if isinstance(node, ast.Name) else None, names))
         except EffectSyntaxError as err:
             raise CompileError(_At(line, column + err.column), "syntax", err.message, err.hint) from None
         except CompileError as err:
@@ -70,7 +76,7 @@ def template_source(parts: list[Any], em: Emitter) -> str:
             if part:
                 out.append(repr(part))
             continue
-        fn, type_ = part
+        fn, type_ = part.fn, part.type
         value = em.inline(fn, "template")
         shape = _INLINE.get(type_)
         if shape is None:

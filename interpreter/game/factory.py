@@ -22,11 +22,9 @@ from interpreter.game.summary import describe_cards, describe_game
 from interpreter.model import GameDef
 from interpreter.rules.loader import RawGame, explain_removed, load_raw
 from interpreter.runtime.action_space import ActionSpace
-from interpreter.runtime.chance_zones import eager_zones
 from interpreter.runtime.faces import Faces, find_faces
 from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS, info_layout
 from interpreter.runtime.layout import Layout, StartTemplate, start_template
-from interpreter.runtime.programs import uses_chance
 from interpreter.runtime.state import State, load_state, new_state
 from interpreter.runtime.tensor import TensorLayout
 from interpreter.version import __version__
@@ -75,7 +73,7 @@ class Game:
         """The integer action space for `num_players` seats (ActionSpaceError when a
         parameter has no fixed list of values)."""
         n = self._players(num_players)
-        return ActionSpace(self.definition, self.raw, n, self.faces(n))
+        return ActionSpace(self.definition, n, self.faces(n))
 
     @functools.lru_cache(maxsize=8)  # noqa: B019
     def tensor_layout(self, num_players: int) -> TensorLayout:
@@ -88,7 +86,7 @@ class Game:
         what integer actions and the observation tensor count cards by. Read once from
         the setups of a few fixed seeds, so it is the same for every run."""
         n = self._players(num_players)
-        return find_faces(self.definition, self.raw, lambda seed: new_state(self, n, seed, ["random"] * n))
+        return find_faces(self.definition, lambda seed: new_state(self, n, seed, ["random"] * n))
 
     def num_distinct_actions(self, num_players: int | None = None) -> int:
         """How many integer actions the game has for `num_players` seats (default: the
@@ -109,13 +107,13 @@ class Game:
     def uses_chance(self) -> bool:
         """Whether the rules draw random numbers (shuffle, random, pick_random, a
         refill that shuffles): states then depend on their seed."""
-        return uses_chance(self.definition, self.raw)
+        return self.definition.facts.uses_chance
 
     @functools.lru_cache(maxsize=1)  # noqa: B019
     def eager_zones(self) -> frozenset[int]:
         """The zones (definition indexes) a shuffle deals whole in explicit chance mode,
-        because the rules may look at their order (runtime/chance_zones.py)."""
-        return eager_zones(self.definition, self.raw)
+        because the rules may look at their order (analysis/chance_zones.py)."""
+        return self.definition.facts.eager_zones
 
     def max_chance_outcomes(self, num_players: int | None = None) -> int:
         """How many chance ids the game has for `num_players` seats: the outcomes of

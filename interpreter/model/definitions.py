@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from interpreter.model.facts import RuleFacts
+
 # A compiled expression: evaluated against a state and the local variables of a frame.
 Expr = Callable[[Any, dict[str, Any]], Any]
 # A compiled operation of an effect: returns True when the game must wait for a decision.
@@ -77,6 +79,18 @@ class ZoneDef:
     label: str
 
 
+class TemplatePart(NamedTuple):
+    """One `{expression}` of a template (label, log line, view): its compiled code and
+    type, and what it reads, found when it compiled: the name it is when it is a name
+    alone (`{card}`), and every name and function it mentions (a label must not work
+    out anything from a card its reader may not see)."""
+
+    fn: Expr
+    type: str
+    bare: str | None = None
+    names: frozenset[str] = frozenset()
+
+
 class Cost(NamedTuple):
     """One counter paid by the acting player: an action's or a card effect's `cost`."""
 
@@ -124,7 +138,7 @@ class Param:
     domain: Expr
     type: str
     # The values the rules declare it may take (`params: {x: {in: ..., max: 10}}`), for
-    # the integer action space; None: found from the domain's text (runtime/domains.py).
+    # the integer action space; None: found from the domain's text (analysis/domains.py).
     values: tuple[Any, ...] | None = None
 
 
@@ -290,6 +304,9 @@ class GameDef:
     # condition, cost or use limit: "pass", "end turn"), the same in every state for every
     # player: the runtime's Actions, made once when the rules compile (absent: list it).
     fixed_listings: dict[str, tuple[Any, ...]] = attrs.field(factory=dict)
+    # What the analysis of the rule text found (model/facts.py), recorded when the rules
+    # load: the runtime reads these and never the text.
+    facts: RuleFacts = attrs.field(factory=RuleFacts)
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)

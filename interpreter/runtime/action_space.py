@@ -10,7 +10,8 @@ every run:
   varies fastest): a `card` parameter ranges over the card *faces* (not the copies:
   see below), a `player` parameter over the seats, any other parameter over the
   values its rules declare (`params: {x: {in: ..., max: 10}}`) or, when they declare
-  none, the values found from its domain's text (domains.py);
+  none, the values found from its domain's text when the rules load
+  (analysis/action_domains.py);
 * then one block for the choices made inside effects (`choose`, `choose one`,
   `choose up to`): `done`, every card face, every seat, then every value a `choose` of
   the game can offer, found the same way.
@@ -53,21 +54,16 @@ legal-action order; the text API (`State.legal_actions`) still tells every copy 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from interpreter.diagnostics import GameError, IllegalActionError
-from interpreter.lang import ast
-from interpreter.lang.parser import parse_expression
 from interpreter.model import ActionDef, GameDef
-from interpreter.runtime import domains
+from interpreter.model.facts import Zones, scalar_key
 from interpreter.runtime.actions import Action, HiddenCard, render, slot_name
-from interpreter.runtime.blind import Zones, read_rules
 from interpreter.runtime.faces import Faces
 from interpreter.runtime.layout import Layout
-from interpreter.runtime.programs import programs, walk_statements
 from interpreter.runtime.records import PendingActions, PendingChance
 from interpreter.runtime.rng import derived_below
 
@@ -147,16 +143,15 @@ class Block:
 class ActionSpace:
     """The integer action space of one game for `num_players` seats."""
 
-    def __init__(self, gd: GameDef, raw: dict[str, Any], num_players: int, faces: Faces | None = None):
+    def __init__(self, gd: GameDef, num_players: int, faces: Faces | None = None):
         self.gd, self.num_players = gd, num_players
         # the kinds of card copy ids tell apart (faces.py; Game.faces reads them from setup)
         self.faces = faces if faces is not None else Faces.plain(gd)
-        analyzer = domains.Analyzer(gd, raw)
-        self.hidden = read_rules(gd, raw)  # what may be offered as a hidden card, and from where
+        self.hidden = gd.facts.hidden  # what may be offered as a hidden card, and from where
         blocks: list[Block] = []
         offset = 0
         for action in gd.actions:
-            slots = tuple(self._slot(action, i, analyzer, raw) for i in range(len(action.params)))
+            slots = tuple(self._slot(action, i) for i in range(len(action.params)))
             strides = []
             size = 1
             for slot in reversed(slots):
@@ -165,7 +160,7 @@ class ActionSpace:
             blocks.append(Block(action, offset, slots, tuple(reversed(strides)), size))
             offset += size
         self.blocks = tuple(blocks)
-        kinds = find_choices(gd, raw, analyzer)
+        kinds = gd.facts.choices
         # The choices' block holds only the kinds of answer some `choose` can give.
         self.choice_offset = offset
         self.done_id = offset if kinds.done else None
@@ -173,22 +168,22 @@ class ActionSpace:
         self.player_base = self.card_base + (self.faces.size if kinds.cards else 0)
         self.value_base = self.player_base + (num_players if kinds.players else 0)
         self.choice_values = kinds.values
-        self.value_index = {domains.scalar_key(v): i for i, v in enumerate(self.choice_values)}
+        self.value_index = {scalar_key(v): i for i, v in enumerate(self.choice_values)}
         self.choice_places = places_of(gd, self.hidden.choices, num_players, self.value_base + len(self.choice_values))
         self.size = self.choice_places.base + self.choice_places.size
         if self.size > MAX_SPACE:
             raise ActionSpaceError(f"{gd.name}: {self.size} integer actions are too many (at most {MAX_SPACE}); "
                                    "declare smaller lists of values for its parameters")
-        chances = find_chances(gd, raw, analyzer)
+        chances = gd.facts.chances
         self.chance_card_base = self.faces.size if chances.deals else 0  # deals are 0..faces-1
         self.chance_player_base = self.chance_card_base + (self.faces.size if chances.cards else 0)
         self.chance_value_base = self.chance_player_base + (num_players if chances.players else 0)
         self.chance_values = chances.values
-        self.chance_value_index = {domains.scalar_key(v): i for i, v in enumerate(self.chance_values)}
+        self.chance_value_index = {scalar_key(v): i for i, v in enumerate(self.chance_values)}
         self.chance_size = self.chance_value_base + len(self.chance_values)
         self.chance_complete = chances.complete
 
-    def _slot(self, action: ActionDef, i: int, analyzer: domains.Analyzer, raw: dict[str, Any]) -> Slot:
+    def _slot(self, action: ActionDef, i: int) -> Slot:
         param = action.params[i]
         if param.type == "card" and param.values is None:
             zones = self.hidden.params.get((action.index, i), frozenset())
@@ -198,15 +193,14 @@ class ActionSpace:
             return Slot(param.name, "player", self.num_players)
         values = param.values
         if values is None:
-            found = analyzer.element(parse_expression(_domain_text(raw, action.id, param.name)))
-            values = domains.finite(found)
+            values = self.gd.facts.param_values.get((action.index, i))
         if values is None:
             example = f"params: {{{param.name}: {{in: \"...\", max: 10}}}}" if param.type == "int" else \
                 f"params: {{{param.name}: {{in: \"...\", values: [a, b]}}}}"
             raise ActionSpaceError(
                 f"{self.gd.name}: action '{action.id}', parameter '{param.name}': its values ({param.type}) have no "
                 f"fixed, finite list to number them by; declare them in the rules, e.g. {example}")
-        index = {domains.scalar_key(v): j for j, v in enumerate(values)}
+        index = {scalar_key(v): j for j, v in enumerate(values)}
         return Slot(param.name, "value", len(values), tuple(values), index)
 
     # ---- ids of a state's legal actions --------------------------------------------------
@@ -451,16 +445,9 @@ class ActionSpace:
         return self.faces.word_of(st, iid)
 
 
-def _domain_text(raw: dict[str, Any], action_id: str, param: str) -> str:
-    spec = ((raw.get("actions") or {}).get(action_id) or {}).get("params", {}).get(param)
-    if isinstance(spec, dict):
-        spec = spec.get("in")
-    return spec if isinstance(spec, str) else "none"
-
-
 def _lookup(index: dict[tuple[str, Any], int], value: Any) -> int | None:
     try:
-        return index.get(domains.scalar_key(value))
+        return index.get(scalar_key(value))
     except TypeError:  # an unhashable value (a list) is in no table
         return None
 
@@ -472,112 +459,3 @@ def _text(value: Any) -> str:
 def _sample(values: tuple[Any, ...]) -> str:
     shown = ", ".join(_text(v) for v in values[:8])
     return (shown + (", ..." if len(values) > 8 else "")) or "no values"
-
-
-def _analysed_programs(gd: GameDef, raw: dict[str, Any],
-                       analyzer: domains.Analyzer) -> Iterator[tuple[Any, domains.Analyzer]]:
-    """Each effect program of the game, with the analyzer that knows its locals (and a
-    procedure's parameters)."""
-    procedures: dict[str, Any] = raw.get("procedures") or {}
-    for name, body in programs(gd, raw):
-        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
-        params = tuple(str(p) for p in (spec.get("params") or ())) if isinstance(spec, dict) else ()
-        yield body, analyzer.in_program(domains.locals_of(body), params)
-
-
-@attrs.frozen
-class ChoiceKinds:
-    """What the choices of a game can answer: `done`, cards, seats, and these values."""
-
-    done: bool
-    cards: bool
-    players: bool
-    values: tuple[Any, ...]
-
-
-class _Offered:
-    """The cards, seats and distinct other values a game's lists of options may give."""
-
-    def __init__(self) -> None:
-        self.cards = self.players = False
-        self.keys: set[tuple[str, Any]] = set()
-        self.values: list[Any] = []
-
-    def add(self, items: tuple[Any, ...]) -> None:
-        for v in items:
-            key = domains.scalar_key(v)
-            if key not in self.keys:
-                self.keys.add(key)
-                self.values.append(v)
-
-    def take(self, options: Any) -> bool:
-        """Note what an abstract list of options gives; False when it cannot be read."""
-        listed = domains.finite(options)
-        if options is domains.CARDS:
-            self.cards = True
-        elif isinstance(options, domains.Seats):
-            self.players = True
-        elif listed is not None:
-            self.add(listed)
-        else:
-            return False
-        return True
-
-
-def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -> ChoiceKinds:
-    """What every `choose`, `choose up to` and `choose one` of the game can offer
-    (values other than cards and seats in a stable order). A choice whose list cannot
-    be read may offer cards or seats: both get their ids."""
-    done = False
-    offered = _Offered()
-    for body, inner in _analysed_programs(gd, raw, analyzer):
-        for node in walk_statements(body):
-            if isinstance(node, ast.ChooseOne):
-                offered.add(tuple(option.label for option in node.options))
-            elif isinstance(node, ast.Choose):
-                done = done or node.up_to is not None
-                if not offered.take(inner.element(node.options)):
-                    offered.cards = offered.players = True
-    values = offered.values
-    done = done or "done" in values  # the word "done" is answered by the `done` id
-    return ChoiceKinds(done, offered.cards, offered.players,
-                       tuple(sorted((v for v in values if v != "done"), key=domains.sort_key)))
-
-
-@attrs.frozen
-class ChanceKinds:
-    """What the random events of a game can give: deals of shuffled zones, cards,
-    seats and these values; `complete` when every outcome is among them."""
-
-    deals: bool
-    cards: bool
-    players: bool
-    values: tuple[Any, ...]
-    complete: bool
-
-
-_RANDOM_LISTS = ("pick_random", "shuffled")
-
-
-def find_chances(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -> ChanceKinds:
-    """What the random events of the game can give (see ChanceKinds), read from its
-    rules as `find_choices` reads its choices."""
-    deals = any(zone.refill_shuffle and zone.refill_from is not None for zone in gd.zones)
-    complete = True
-    offered = _Offered()
-    for body, inner in _analysed_programs(gd, raw, analyzer):
-        for node in ast.walk(body):
-            if isinstance(node, ast.ZoneStmt) and node.verb == "shuffle":
-                deals = True
-                continue
-            if not isinstance(node, ast.Call) or not node.args:
-                continue
-            if node.name == "random":
-                outcome = inner.scalar(node)
-            elif node.name in _RANDOM_LISTS:
-                outcome = inner.element(node.args[0])
-            else:
-                continue
-            complete = offered.take(outcome) and complete
-    return ChanceKinds(deals, offered.cards, offered.players, tuple(sorted(offered.values, key=domains.sort_key)),
-                       complete)

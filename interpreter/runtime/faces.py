@@ -47,10 +47,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import GameError
-from interpreter.lang import ast
 from interpreter.model import GameDef
 from interpreter.runtime.actions import render
-from interpreter.runtime.programs import programs
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -194,18 +192,6 @@ def _text(value: Any, strict: bool) -> str:
 # ---- reading the table from the rules and from setups ---------------------------------------
 
 
-def sets_attributes(gd: GameDef, raw: dict[str, Any]) -> bool:
-    """Whether any effect of the game sets a card attribute (`set c.x to ...`)."""
-    return any(isinstance(node, ast.Set) and isinstance(node.target, ast.Attr)
-               for _, body in programs(gd, raw) for node in ast.walk(body))
-
-
-def created_cards(gd: GameDef, raw: dict[str, Any]) -> set[int]:
-    """The definitions the rules `create` copies of in play."""
-    return {gd.card_index[node.card_id] for _, body in programs(gd, raw) for node in ast.walk(body)
-            if isinstance(node, ast.Create) and node.card_id in gd.card_index}
-
-
 Copies = list[tuple[int, dict[str, Any]]]  # per copy: its definition and the attributes that change it
 
 
@@ -237,9 +223,9 @@ def finish_setup(st: State) -> State:
     return st
 
 
-def find_faces(gd: GameDef, raw: dict[str, Any], start: Callable[[int], State]) -> Faces:
+def find_faces(gd: GameDef, start: Callable[[int], State]) -> Faces:
     """The faces of a game: `start(seed)` makes a new state of the player count."""
-    if not sets_attributes(gd, raw):
+    if not gd.facts.sets_attributes:
         return Faces.plain(gd)
     runs: list[Copies] = []
     for seed in SEEDS:
@@ -247,7 +233,7 @@ def find_faces(gd: GameDef, raw: dict[str, Any], start: Callable[[int], State]) 
             runs.append(copies_of(finish_setup(start(seed))))
         except GameError:  # a setup that fails for this seed: the others tell the faces
             continue
-    return faces_from(gd, runs, created_cards(gd, raw))
+    return faces_from(gd, runs, set(gd.facts.created_cards))
 
 
 _UNSET: Key = ("unset", None)

@@ -9,13 +9,10 @@ hand)", in values, labels and options alike.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
-from interpreter.lang import ast
-from interpreter.lang.parser import parse_expression
 from interpreter.limits import MAX_LENGTH
 from interpreter.model import GameDef
 from interpreter.runtime.actions import DONE, HiddenCard
@@ -232,43 +229,27 @@ def action_label(state: State, action: Action) -> str:
     env.update((p.name, v) for p, v in zip(adef.params, values, strict=True))
     hidden = {name for name, v in env.items() if type(v) is HiddenCard}
     # (a budget of its own: a label is worked out between decisions, runtime/work.py)
-    label = own_budget(state, _blind_label, state, adef.label, adef.label_parts, env, hidden) if hidden else \
+    label = own_budget(state, _blind_label, state, adef.label_parts, env, hidden) if hidden else \
         own_budget(state, render_template, state, adef.label_parts, env)
     return "" if label == action.text else label
 
 
-def _blind_label(st: State, text: str, parts: tuple[Any, ...], env: dict[str, Any], hidden: set[str]) -> str:
+def _blind_label(st: State, parts: tuple[Any, ...], env: dict[str, Any], hidden: set[str]) -> str:
     """A label some of whose parameters are hidden cards. A part that is such a
     parameter alone reads as its place; any other part that reads one is `?`, since
     working it out (`{card.cost}`) would tell what the card is; the rest as usual."""
     out = []
-    expressions = iter(_label_expressions(text))
     for part in parts:
         if isinstance(part, str):
             out.append(part)
             continue
-        node = next(expressions)
-        names = {n.name for n in ast.walk([node]) if isinstance(n, ast.Name | ast.Call)}
-        if isinstance(node, ast.Name) and node.name in hidden:
-            out.append(hidden_card_text(st, env[node.name]))
-        elif names & hidden:
+        if part.bare in hidden:
+            out.append(hidden_card_text(st, env[part.bare]))
+        elif part.names & hidden:
             out.append("?")
         else:
             out.append(people_text(st, part[0](st, env), part[1]))
     return "".join(out)
-
-
-@functools.lru_cache(maxsize=256)
-def _label_expressions(text: str) -> tuple[ast.Node, ...]:
-    """The `{expressions}` of a label, in order, as the compiler split them
-    (compile/templates.py: from each `{` to the next `}`)."""
-    found = []
-    at = 0
-    while (opening := text.find("{", at)) >= 0:
-        closing = text.find("}", opening)
-        found.append(parse_expression(text[opening + 1:closing]))
-        at = closing + 1
-    return tuple(found)
 
 
 def option_text(state: State, action: Action) -> str:

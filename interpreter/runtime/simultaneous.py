@@ -29,13 +29,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeError
-from interpreter.lang import ast
-from interpreter.model import Expr, GameDef, Op
+from interpreter.model import Expr, Op
 from interpreter.runtime.actions import Action, effect_payload
 from interpreter.runtime.decisions import group_actions, legal_actions, match, pay_for, sample
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.loop import run
-from interpreter.runtime.programs import programs, walk_statements
 from interpreter.runtime.records import TURN, Frame, PendingSimultaneous
 from interpreter.runtime.rng import randbelow
 
@@ -333,12 +331,3 @@ def load_pending(st: State, value: list[Any]) -> PendingSimultaneous:
         else:
             need(c in {a.text for a in group_actions(st, group, p)}, f"the pick of P{p + 1} is not legal there")
     return PendingSimultaneous(player, group, key, list(players), list(chosen))
-
-
-def uses_simultaneous(gd: GameDef, raw: dict[str, Any]) -> bool:
-    """Whether any effect of the game has a simultaneous step."""
-    for _, body in programs(gd, raw):
-        for node in walk_statements(body):
-            if isinstance(node, ast.TakeActions) and node.simultaneous:
-                return True
-    return False

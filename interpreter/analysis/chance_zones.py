@@ -31,10 +31,10 @@ from typing import Any
 
 import attrs
 
+from interpreter.analysis.domains import locals_of
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression, parse_program
 from interpreter.model import GameDef
-from interpreter.runtime.domains import locals_of
 
 # Rule data that holds names or prose, not expressions: not read.
 _SKIP_SECTIONS = frozenset({"zones", "counters", "constants", "events", "variants", "assumptions", "players",

@@ -1,7 +1,7 @@
 """The effect programs of a game, read back from its rules: their texts (by the names
-the compiler gave them), their syntax trees, and walks over them. For what the runtime
-works out from the rule text itself (domains.py), and whether a game draws random
-numbers at all.
+the compiler gave them), their syntax trees, and walks over them, for the analyses
+that read the rules as a whole (what a game's moves can be, which zones a shuffle
+deals whole, whether it draws random numbers or has simultaneous steps).
 """
 
 from __future__ import annotations
@@ -85,3 +85,21 @@ def uses_chance(gd: GameDef, raw: dict[str, Any]) -> bool:
             if isinstance(node, ast.Call) and node.name in RANDOM_CALLS:
                 return True
     return False
+
+
+def uses_simultaneous(gd: GameDef, raw: dict[str, Any]) -> bool:
+    """Whether any effect of the game has a simultaneous step."""
+    return any(isinstance(node, ast.TakeActions) and node.simultaneous
+               for _, body in programs(gd, raw) for node in walk_statements(body))
+
+
+def sets_attributes(gd: GameDef, raw: dict[str, Any]) -> bool:
+    """Whether any effect of the game sets a card attribute (`set c.x to ...`)."""
+    return any(isinstance(node, ast.Set) and isinstance(node.target, ast.Attr)
+               for _, body in programs(gd, raw) for node in ast.walk(body))
+
+
+def created_cards(gd: GameDef, raw: dict[str, Any]) -> frozenset[int]:
+    """The definitions the rules `create` copies of in play."""
+    return frozenset(gd.card_index[node.card_id] for _, body in programs(gd, raw) for node in ast.walk(body)
+                     if isinstance(node, ast.Create) and node.card_id in gd.card_index)

@@ -24,10 +24,11 @@ from typing import Any
 
 import attrs
 
+from interpreter.analysis.programs import walk_statements
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression
 from interpreter.model import GameDef
-from interpreter.runtime.programs import walk_statements
+from interpreter.model.facts import sort_key
 
 MAX_VALUES = 4096  # a space per parameter longer than this is refused (declare a bound)
 _EXACT = 256  # sets of scalars are kept exact up to this size, then become ranges
@@ -72,16 +73,6 @@ def _is_int(v: Any) -> bool:
 
 def _is_scalar(v: Any) -> bool:
     return v is None or isinstance(v, str | int | bool)
-
-
-def scalar_key(v: Any) -> tuple[str, Any]:
-    """A key that tells 1, True and "1" apart (they are different answers)."""
-    return (type(v).__name__, v)
-
-
-def sort_key(v: Any) -> tuple[int, Any]:
-    order = {"NoneType": 0, "bool": 1, "int": 2, "str": 3}
-    return (order.get(type(v).__name__, 4), v if v is not None else 0)
 
 
 def _hull(a: Abstract) -> Ints | None:
