@@ -10,9 +10,9 @@ import pytest
 from conftest import play, texts, toy, toy_errors
 
 from interpreter import GameError, IllegalActionError, load_game
+from interpreter.analysis.domains import EMPTY, Analyzer, Ints, Values, finite
 from interpreter.lang.parser import parse_expression
 from interpreter.runtime.action_space import ActionSpaceError
-from interpreter.analysis.domains import EMPTY, Analyzer, Ints, Values, finite
 from interpreter.runtime.records import PendingChoice
 
 # ---- tic-tac-toe: the simplest space -------------------------------------------------------------

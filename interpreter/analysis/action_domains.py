@@ -18,6 +18,7 @@ from typing import Any
 from interpreter.analysis import domains
 from interpreter.analysis.programs import programs, walk_statements
 from interpreter.lang import ast
+from interpreter.lang.builtins import facts_of
 from interpreter.lang.parser import parse_expression
 from interpreter.model import GameDef
 from interpreter.model.facts import ChanceKinds, ChoiceKinds, scalar_key, sort_key
@@ -107,9 +108,6 @@ def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
                        tuple(sorted((v for v in values if v != "done"), key=sort_key)))
 
 
-_RANDOM_LISTS = ("pick_random", "shuffled")
-
-
 def find_chances(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -> ChanceKinds:
     """What the random events of the game can give (see ChanceKinds), read from its
     rules as `find_choices` reads its choices."""
@@ -123,12 +121,11 @@ def find_chances(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
                 continue
             if not isinstance(node, ast.Call) or not node.args:
                 continue
-            if node.name == "random":
-                outcome = inner.scalar(node)
-            elif node.name in _RANDOM_LISTS:
-                outcome = inner.element(node.args[0])
-            else:
+            facts = facts_of(node.name)
+            if facts is None or not facts.random:
                 continue
+            # a random value (`random`, `pick_random`), or a random order of a list's elements
+            outcome = inner.scalar(node) if facts.scalar is not None else inner.element(node)
             complete = offered.take(outcome) and complete
     return ChanceKinds(deals, offered.cards, offered.players, tuple(sorted(offered.values, key=sort_key)),
                        complete)

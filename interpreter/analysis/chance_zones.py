@@ -33,6 +33,7 @@ import attrs
 
 from interpreter.analysis.domains import locals_of
 from interpreter.lang import ast
+from interpreter.lang.builtins import named
 from interpreter.lang.parser import parse_expression, parse_program
 from interpreter.model import GameDef
 
@@ -44,7 +45,7 @@ _SKIP_KEYS = frozenset({"description", "name", "id", "assumed", "tags", "during"
 _EFFECT_KEYS = frozenset({"effect", "setup", "flow", "turn"})  # and every entry of a card's `effects`
 _TEMPLATE_KEYS = frozenset({"label", "text"})
 # Built-ins whose result does not depend on the order of their one list argument.
-_ORDER_FREE = frozenset({"len", "count", "size", "sum", "any", "all", "min", "max", "pick_random", "shuffled"})
+_ORDER_FREE = named("order_free")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

@@ -26,6 +26,7 @@ import attrs
 
 from interpreter.analysis.programs import walk_statements
 from interpreter.lang import ast
+from interpreter.lang.builtins import facts_of
 from interpreter.lang.parser import parse_expression
 from interpreter.model import GameDef
 from interpreter.model.facts import sort_key
@@ -222,9 +223,6 @@ def locals_of(body: tuple[ast.Node, ...]) -> dict[str, list[Assign]]:
 
 
 _PLAYER_NAMES = ("me", "active", "owner", "player", "p")
-_LIST_OF_ARG = ("sorted", "reversed", "shuffled")
-
-
 class Analyzer:
     """Abstract values of expressions of one game; `scope` is one program's locals."""
 
@@ -347,37 +345,7 @@ class Analyzer:
             return self._call_function(node, element=False)
         if name in self.values:
             return self._expr_text(self.values[name].get("base"), element=False)
-        if name in ("len", "uses"):
-            return Ints(0, None)
-        if name in ("max", "min"):
-            if len(args) == 1:
-                return self.element(args[0])
-            result: Abstract = EMPTY
-            for arg in args:
-                result = join(result, self.scalar(arg))
-            return result
-        if name == "abs":
-            hull = _hull(self.scalar(args[0]))
-            if hull is None or hull.lo is None or hull.hi is None:
-                return Ints(0, None)
-            low = 0 if hull.lo <= 0 <= hull.hi else min(abs(hull.lo), abs(hull.hi))
-            return Ints(low, max(abs(hull.lo), abs(hull.hi)))
-        if name == "select":
-            return join(self.scalar(args[1]), self.scalar(args[2]))
-        if name == "random":
-            lo, hi = _hull(self.scalar(args[0])), _hull(self.scalar(args[1]))
-            return Ints(lo.lo if lo else None, hi.hi if hi else None)
-        if name == "pick_random":
-            return self.element(args[0])
-        if name in ("next_player", "owner", "seat"):
-            return self.players
-        if name in ("top", "bottom") and len(args) == 1:
-            return CARDS
-        if name in ("exists", "has_grant", "is_bot", "any", "all"):
-            return BOOLS
-        if name == "index_of":
-            return Ints(-1, None)
-        return None
+        return self._builtin(name, args, element=False)
 
     def _scalar_attr(self, node: ast.Attr) -> Abstract:
         found = self.concrete(node)
@@ -456,13 +424,7 @@ class Analyzer:
 
     def _element_call(self, node: ast.Call) -> Abstract:
         name, args = node.name, node.args
-        if name == "range":
-            if len(args) == 1:
-                hi = _hull(self.scalar(args[0]))
-                return Ints(0, None if hi is None or hi.hi is None else hi.hi - 1)
-            lo, hi = _hull(self.scalar(args[0])), _hull(self.scalar(args[1]))
-            return Ints(None if lo is None else lo.lo, None if hi is None or hi.hi is None else hi.hi - 1)
-        if name in self.zones or name in ("cards_named", "top", "bottom"):
+        if name in self.zones:
             return CARDS
         if name in self.functions:
             return self._call_function(node, element=True)
@@ -471,16 +433,47 @@ class Analyzer:
         counter = self.counters.get(name)
         if counter is not None and counter.width > 1:
             return Ints(counter.min, counter.max)
-        if name in _LIST_OF_ARG and args:
+        return self._builtin(name, args, element=True)
+
+    def _builtin(self, name: str, args: tuple[ast.Node, ...], element: bool) -> Abstract:
+        """A built-in's result, one value or a list's element, by the rule its declaration
+        names (lang/builtins.py)."""
+        facts = facts_of(name)
+        kind = None if facts is None else facts.element if element else facts.scalar
+        rule = (_ELEMENT_RULES if element else _SCALAR_RULES).get(kind) if kind is not None else None
+        return rule(self, args) if rule is not None else None
+
+    def _extreme(self, args: tuple[ast.Node, ...]) -> Abstract:
+        if len(args) == 1:
             return self.element(args[0])
-        if name == "players_from":
-            return self.players
-        if name in ("cells", "neighbors", "ray") and args and isinstance(args[0], ast.Name):
+        result: Abstract = EMPTY
+        for arg in args:
+            result = join(result, self.scalar(arg))
+        return result
+
+    def _abs(self, args: tuple[ast.Node, ...]) -> Abstract:
+        hull = _hull(self.scalar(args[0]))
+        if hull is None or hull.lo is None or hull.hi is None:
+            return Ints(0, None)
+        low = 0 if hull.lo <= 0 <= hull.hi else min(abs(hull.lo), abs(hull.hi))
+        return Ints(low, max(abs(hull.lo), abs(hull.hi)))
+
+    def _between(self, args: tuple[ast.Node, ...]) -> Abstract:
+        lo, hi = _hull(self.scalar(args[0])), _hull(self.scalar(args[1]))
+        return Ints(lo.lo if lo else None, hi.hi if hi else None)
+
+    def _range(self, args: tuple[ast.Node, ...]) -> Abstract:
+        if len(args) == 1:
+            hi = _hull(self.scalar(args[0]))
+            return Ints(0, None if hi is None or hi.hi is None else hi.hi - 1)
+        lo, hi = _hull(self.scalar(args[0])), _hull(self.scalar(args[1]))
+        return Ints(None if lo is None else lo.lo, None if hi is None or hi.hi is None else hi.hi - 1)
+
+    def _cells(self, args: tuple[ast.Node, ...]) -> Abstract:
+        if args and isinstance(args[0], ast.Name):
             board = self.boards.get(args[0].name)
             if board is not None and isinstance(board.get("width"), int) and isinstance(board.get("height"), int):
                 return Ints(0, board["width"] * board["height"] - 1)  # the board's cells
-        if name == "select":
-            return join(self.element(args[1]), self.element(args[2]))
         return None
 
     # -- constants as concrete data: `locations[l].mtype`, `rd_cost[t].cash`
@@ -578,6 +571,31 @@ class Analyzer:
         except Exception:  # the game was checked at load; a text that fails here is not ours
             return None
         return self.element(node) if element else self.scalar(node)
+
+
+# The abstract value of a built-in's result by the kind its declaration names
+# (lang/builtins.py): read as one value, and as a list's element.
+_Rule = Callable[[Analyzer, tuple[ast.Node, ...]], Abstract]
+_SCALAR_RULES: dict[str, _Rule] = {
+    "nat": lambda a, args: Ints(0, None),
+    "index": lambda a, args: Ints(-1, None),
+    "bool": lambda a, args: BOOLS,
+    "players": lambda a, args: a.players,
+    "cards": lambda a, args: CARDS if len(args) == 1 else None,  # top(deck, 2) is a list
+    "extreme": Analyzer._extreme,
+    "abs": Analyzer._abs,
+    "select": lambda a, args: join(a.scalar(args[1]), a.scalar(args[2])),
+    "between": Analyzer._between,
+    "of_arg": lambda a, args: a.element(args[0]),
+}
+_ELEMENT_RULES: dict[str, _Rule] = {
+    "players": lambda a, args: a.players,
+    "cards": lambda a, args: CARDS,
+    "select": lambda a, args: join(a.element(args[1]), a.element(args[2])),
+    "of_arg": lambda a, args: a.element(args[0]) if args else None,
+    "range": Analyzer._range,
+    "cells": Analyzer._cells,
+}
 
 
 def _conjuncts(node: ast.Node) -> Iterator[ast.Node]:

@@ -19,19 +19,18 @@ from typing import Any
 from interpreter.analysis.domains import Analyzer, Assign, Ints, Values, locals_of
 from interpreter.analysis.programs import programs, walk_statements
 from interpreter.lang import ast
+from interpreter.lang.builtins import BUILTIN_FACTS
 from interpreter.lang.parser import parse_expression
 from interpreter.model import GameDef
 from interpreter.model.facts import HiddenOffers, Zones
 
 NONE: Zones = frozenset()
 
-# Built-ins whose result is never a card (numbers, players, truth values, texts).
-_NO_CARD = frozenset({"len", "count", "sum", "any", "all", "exists", "has_effect", "can_use", "has_grant", "owner",
-                      "seat", "next_player", "players_from", "range", "random", "index_of", "abs", "text", "join",
-                      "pad", "uses", "is_bot", "zone_of", "cells", "neighbors", "ray"})
-# Built-ins whose result holds only cards of one argument (by its index), or of several.
-_OF_ARG = {"top": 0, "bottom": 0, "sorted": 0, "reversed": 0, "shuffled": 0, "pick_random": 0, "cards_named": 1}
-_OF_ARGS = frozenset({"select", "min", "max"})
+# Built-ins whose result is never a card (numbers, players, truth values, texts); whose
+# result holds only cards of one argument (by its index), or of any (lang/builtins.py).
+_NO_CARD = frozenset(b.name for b in BUILTIN_FACTS.values() if b.cards == "none")
+_OF_ARG = {b.name: b.card_arg for b in BUILTIN_FACTS.values() if b.cards == "arg"}
+_OF_ARGS = frozenset(b.name for b in BUILTIN_FACTS.values() if b.cards == "args")
 _NO_CARD_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "notin"})
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from interpreter.lang import ast
+from interpreter.lang.builtins import named
 from interpreter.lang.parser import parse_program
 from interpreter.model import GameDef
 
@@ -69,7 +70,7 @@ def programs(gd: GameDef, raw: dict[str, Any]) -> list[tuple[str, tuple[ast.Node
 
 # The built-ins that draw random numbers (the compiler keeps statements calling them
 # apart, explicit chance asks for their outcomes).
-RANDOM_CALLS = frozenset({"random", "pick_random", "shuffled"})
+RANDOM_CALLS = named("random")
 
 
 def uses_chance(gd: GameDef, raw: dict[str, Any]) -> bool:

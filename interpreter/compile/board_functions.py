@@ -133,24 +133,24 @@ def board_arg(node: ast.Call, ctx: Context) -> str:
     return ctx.const(boards[arg.name], "board")  # (a generated name: the board's own is rule text)
 
 
-def _method(name: str, arity: tuple[int, ...], args: tuple[str, ...], type_: str) -> None:
+def _method(name: str, args: tuple[str, ...], type_: str) -> None:
     """Register `name(B, ...)` as a call of Board.name with the other arguments."""
     def compile_(node: ast.Call, ctx: Context) -> Gen:
         board = board_arg(node, ctx)
         rest = [gen_expect(a, ctx, want) for a, want in zip(node.args[1:], args, strict=False)]
         return f"{board}.{name}({', '.join(rest)})", type_
-    builtin(name, arity)(compile_)
+    builtin(name)(compile_)
 
 
-_method("cells", (1,), (), "list:int")
-_method("cell", (3,), ("int", "int"), "any")  # none off the board
-_method("column", (2,), ("int",), "int")
-_method("row", (2,), ("int",), "int")
-_method("neighbors", (2,), ("int",), "list:int")
-_method("step", (3,), ("int", "str"), "any")  # none off the board
-_method("ray", (3,), ("int", "str"), "list:int")
-_method("lines", (2,), ("int",), "list:list:int")
-_method("directions", (1,), (), "list:str")
+_method("cells", (), "list:int")
+_method("cell", ("int", "int"), "any")  # none off the board
+_method("column", ("int",), "int")
+_method("row", ("int",), "int")
+_method("neighbors", ("int",), "list:int")
+_method("step", ("int", "str"), "any")  # none off the board
+_method("ray", ("int", "str"), "list:int")
+_method("lines", ("int",), "list:list:int")
+_method("directions", (), "list:str")
 
 
 def build_boards(specs: dict[str, Any], error: Any) -> dict[str, Board]:

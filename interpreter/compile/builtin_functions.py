@@ -70,7 +70,7 @@ def _helper(ctx: Context, fn: Callable[..., Any]) -> str:
     return ctx.const(fn, fn.__name__.strip("_"))
 
 
-@builtin("len", (1,))
+@builtin("len")
 def _len(node: ast.Call, ctx: Context) -> Gen:
     return f"len({_read_arg(node, ctx)[0]})", "int"  # (a length is known: nothing gone through)
 
@@ -79,7 +79,7 @@ BUILTINS["count"] = BUILTINS["len"]
 BUILTINS["size"] = BUILTINS["len"]
 
 
-@builtin("sum", (1,))
+@builtin("sum")
 def _sum(node: ast.Call, ctx: Context) -> Gen:
     return f"sum({_scan_arg(node, ctx)[0]})", "int"
 
@@ -94,11 +94,11 @@ def _minmax(pick: str) -> Builtin:
     return compile_
 
 
-builtin("min", (1, 2, 3, 4))(_minmax("min"))
-builtin("max", (1, 2, 3, 4))(_minmax("max"))
+builtin("min")(_minmax("min"))
+builtin("max")(_minmax("max"))
 
 
-@builtin("any", (1,))
+@builtin("any")
 def _any(node: ast.Call, ctx: Context) -> Gen:
     scan = early_exit(node.args[0], scan_context(node.args[0], ctx), True)
     if scan is not None:
@@ -106,7 +106,7 @@ def _any(node: ast.Call, ctx: Context) -> Gen:
     return f"any({_scan_arg(node, ctx)[0]})", "bool"
 
 
-@builtin("all", (1,))
+@builtin("all")
 def _all(node: ast.Call, ctx: Context) -> Gen:
     scan = early_exit(node.args[0], scan_context(node.args[0], ctx), False)
     if scan is not None:
@@ -123,7 +123,7 @@ def bounded_range(lo: int, hi: int) -> list[int]:
     return list(range(lo, hi))
 
 
-@builtin("range", (1, 2))
+@builtin("range")
 def _range(node: ast.Call, ctx: Context) -> Gen:
     args = [gen_expect(a, ctx, "int") for a in node.args]
     if len(args) == 1:
@@ -144,7 +144,7 @@ def _roll(st: Any, a: int, b: int) -> int:
     return int(a + randbelow(st, b - a + 1))
 
 
-@builtin("random", (2,))
+@builtin("random")
 def _random(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
     lo, hi = gen_expect(node.args[0], ctx, "int"), gen_expect(node.args[1], ctx, "int")
@@ -157,7 +157,7 @@ def _pick(st: Any, items: list[Any], elem: str = "any") -> Any:
     return items[randbelow(st, len(items))] if items else None
 
 
-@builtin("pick_random", (1,))
+@builtin("pick_random")
 def _pick_random(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
     src, type_ = _read_arg(node, ctx)  # (one item picked: nothing gone through)
@@ -172,7 +172,7 @@ def _shuffled_copy(st: Any, items: Any, elem: str = "any") -> list[Any]:
     return copy
 
 
-@builtin("shuffled", (1,))
+@builtin("shuffled")
 def _shuffled(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
     src, type_ = _read_arg(node, ctx)  # (the shuffle charges its list: rng.shuffle_in_place)
@@ -249,8 +249,8 @@ def _zone_end(top: bool) -> Builtin:
     return compile_
 
 
-builtin("top", (1, 2))(_zone_end(True))
-builtin("bottom", (1, 2))(_zone_end(False))
+builtin("top")(_zone_end(True))
+builtin("bottom")(_zone_end(False))
 
 
 def _owner_of(st: Any, card: int) -> Any:
@@ -258,7 +258,7 @@ def _owner_of(st: Any, card: int) -> Any:
     return None if slot < 0 or st.layout.zowner[slot] < 0 else st.layout.zowner[slot]
 
 
-@builtin("owner", (1,))
+@builtin("owner")
 def _owner(node: ast.Call, ctx: Context) -> Gen:
     return f"{_helper(ctx, _owner_of)}(st, {gen_expect(node.args[0], ctx, 'card')})", "player"
 
@@ -268,7 +268,7 @@ def _zone_name(st: Any, card: int) -> Any:
     return None if slot < 0 else st.gd.zones[st.layout.zdef[slot]].name
 
 
-@builtin("zone_of", (1,))
+@builtin("zone_of")
 def _zone_of(node: ast.Call, ctx: Context) -> Gen:
     return f"{_helper(ctx, _zone_name)}(st, {gen_expect(node.args[0], ctx, 'card')})", "str"
 
@@ -292,7 +292,7 @@ def _step(node: ast.Call, ctx: Context, i: int) -> str:
     return f"(1 if {_helper(ctx, _checked_direction)}({value}) == 'clockwise' else -1)"
 
 
-@builtin("next_player", (1, 2))
+@builtin("next_player")
 def _next_player(node: ast.Call, ctx: Context) -> Gen:
     player, step = gen_expect(node.args[0], ctx, "player"), _step(node, ctx, 1)
     return f"(({player} + {step}) % st.n)", "player"
@@ -302,29 +302,29 @@ def _order(st: Any, start: int, step: int) -> list[int]:
     return [(start + i * step) % st.n for i in range(st.n)]
 
 
-@builtin("players_from", (1, 2))
+@builtin("players_from")
 def _players_from(node: ast.Call, ctx: Context) -> Gen:
     player, step = gen_expect(node.args[0], ctx, "player"), _step(node, ctx, 1)
     return f"{_helper(ctx, _order)}(st, {player}, {step})", "list:player"
 
 
-@builtin("seat", (1,))
+@builtin("seat")
 def _seat(node: ast.Call, ctx: Context) -> Gen:
     return f"st.seats[{gen_player_arg(node.args[0], ctx)}]", "str"
 
 
-@builtin("is_bot", (1,))
+@builtin("is_bot")
 def _is_bot(node: ast.Call, ctx: Context) -> Gen:
     return f"(st.seats[{gen_player_arg(node.args[0], ctx)}] in st.gd.bots)", "bool"
 
 
-@builtin("sorted", (1,))
+@builtin("sorted")
 def _sorted(node: ast.Call, ctx: Context) -> Gen:
     src, type_ = _scan_arg(node, ctx)
     return f"sorted({src})", type_
 
 
-@builtin("reversed", (1,))
+@builtin("reversed")
 def _reversed(node: ast.Call, ctx: Context) -> Gen:
     src, type_ = _scan_arg(node, ctx)
     return f"list(reversed({src}))", type_
@@ -334,18 +334,18 @@ def _position(items: Any, value: Any) -> int:
     return items.index(value) if value in items else -1
 
 
-@builtin("index_of", (2,))
+@builtin("index_of")
 def _index_of(node: ast.Call, ctx: Context) -> Gen:
     items = _scan_arg(node, ctx)[0]
     return f"{_helper(ctx, _position)}({items}, {gen_expect(node.args[1], ctx, 'any')})", "int"
 
 
-@builtin("abs", (1,))
+@builtin("abs")
 def _abs(node: ast.Call, ctx: Context) -> Gen:
     return f"abs({gen_expect(node.args[0], ctx, 'int')})", "int"
 
 
-@builtin("exists", (1,))
+@builtin("exists")
 def _exists(node: ast.Call, ctx: Context) -> Gen:
     return f"({gen(node.args[0], ctx)[0]} is not None)", "bool"
 
@@ -366,7 +366,7 @@ def _def_of(st: Any, index: int, cards: Any) -> list[int]:
     return [c for c in cards if card_def[c] == index]
 
 
-@builtin("cards_named", (2,))
+@builtin("cards_named")
 def _cards_named(node: ast.Call, ctx: Context) -> Gen:
     """The cards of one definition id in a list: cards_named("boost", hand). In a zone,
     they are found from the definition's copies (`cards.copies_in_zone`); for `c.id` of a card, the
@@ -407,7 +407,7 @@ def _granted(st: Any, modifier: int, player: Any) -> bool:
     return any(g.modifier == modifier and g.player == player for g in st.grants)
 
 
-@builtin("has_grant", (2,))
+@builtin("has_grant")
 def _has_grant(node: ast.Call, ctx: Context) -> Gen:
     arg = node.args[0]
     if not (isinstance(arg, ast.Literal) and arg.value in ctx.symbols.modifiers):
@@ -418,7 +418,7 @@ def _has_grant(node: ast.Call, ctx: Context) -> Gen:
     return f"{_helper(ctx, _granted)}(st, {mi}, {player})", "bool"
 
 
-@builtin("uses", (1,))
+@builtin("uses")
 def _uses(node: ast.Call, ctx: Context) -> Gen:
     """How often an action was taken this turn by the acting player: uses("buy")."""
     arg = node.args[0]
@@ -443,7 +443,7 @@ def _has_effect_of(st: Any, card: Any, name: str) -> bool:
     return card is not None and name in st.gd.cards[st.card_def[card]].effects
 
 
-@builtin("has_effect", (2,))
+@builtin("has_effect")
 def _has_effect(node: ast.Call, ctx: Context) -> Gen:
     """has_effect(c, "activate"): whether the card has that named effect."""
     name = _effect_name(node, ctx, "has_effect")
@@ -457,7 +457,7 @@ def _has_effect(node: ast.Call, ctx: Context) -> Gen:
     return f"({card} is not None and {name!r} in st.gd.cards[st.card_def[{card}]].effects)", "bool"
 
 
-@builtin("can_use", (2,))
+@builtin("can_use")
 def _can_use(node: ast.Call, ctx: Context) -> Gen:
     """can_use(c, "activate"): whether `me` may use the card's effect now: the card has
     it, its condition holds and `me` can pay its cost (what `use` checks first)."""
@@ -469,7 +469,7 @@ def _can_use(node: ast.Call, ctx: Context) -> Gen:
 # ---- text for people (views and log lines) -------------------------------------------------
 
 
-@builtin("text", (1,))
+@builtin("text")
 def _text(node: ast.Call, ctx: Context) -> Gen:
     """A value as people read it: text(c) is the card's name, text(p) is P1.."""
     src, type_ = gen(node.args[0], ctx)
@@ -481,7 +481,7 @@ def _joined(st: Any, sep: str, items: Any, type_: str) -> str:
     return charge(st, joined_text(sep, [people_text(st, v, type_) for v in items]))
 
 
-@builtin("join", (1, 2))
+@builtin("join")
 def _join(node: ast.Call, ctx: Context) -> Gen:
     """join(L[, sep]): the items of a list as text, separated (default ", ")."""
     src, type_ = _scan_arg(node, ctx)
@@ -489,7 +489,7 @@ def _join(node: ast.Call, ctx: Context) -> Gen:
     return f"{_helper(ctx, _joined)}(st, {sep}, {src}, {elem_of(type_)!r})", "str"
 
 
-@builtin("select", (3,))
+@builtin("select")
 def _select(node: ast.Call, ctx: Context) -> Gen:
     """select(cond, a, b): a when cond holds, else b (only the one chosen is evaluated)."""
     cond = gen_expect(node.args[0], ctx, "bool")
@@ -506,7 +506,7 @@ def _padded(st: Any, value: Any, type_: str, n: int) -> str:
     return charge(st, text.rjust(n) if n >= 0 else text.ljust(-n))  # (what it made: runtime/work.py)
 
 
-@builtin("pad", (2,))
+@builtin("pad")
 def _pad(node: ast.Call, ctx: Context) -> Gen:
     """pad(x, n): x as text, right-aligned to n characters (negative n: left-aligned)."""
     src, type_ = gen(node.args[0], ctx)

@@ -29,6 +29,7 @@ from interpreter.compile.pysource import Emitter
 from interpreter.compile.values import value_name
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
+from interpreter.lang.builtins import facts_of
 from interpreter.lang.symbols import CompileError, Symbols, elem_of, is_list, list_of
 from interpreter.model import Expr
 from interpreter.runtime.work import charge
@@ -676,13 +677,17 @@ _DISPATCH: dict[type, Callable[[Any, Context], Gen]] = {
     ast.Call: _call,
 }
 
-# ---- built-in functions ----------------------------------------------------------------
-
+# ---- built-in functions: their lowerings, by name --------------------------------------
 Builtin = Callable[[ast.Call, Context], Gen]
 BUILTINS: dict[str, Builtin] = {}
 
 
-def builtin(name: str, arity: tuple[int, ...]) -> Callable[[Builtin], Builtin]:
+def builtin(name: str) -> Callable[[Builtin], Builtin]:
+    """Register the lowering of built-in `name`, declared (arity too) in lang/builtins.py."""
+    if (facts := facts_of(name)) is None:
+        raise ValueError(f"built-in {name!r} is not declared in interpreter/lang/builtins.py")
+    arity = facts.arity
+
     def register(fn: Builtin) -> Builtin:
         def checked(node: ast.Call, ctx: Context) -> Gen:
             if len(node.args) not in arity:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from interpreter.lang import ast
+from interpreter.lang.builtins import named
 from interpreter.limits import CALL_WORK
 from interpreter.runtime.work import charge_again
 
@@ -115,8 +116,7 @@ def kept_scan(scanned: ast.Node, src: str, ctx: Context) -> str:
 
 
 # Built-ins that only read what they are given (no random numbers, no values).
-_PURE_BUILTINS = frozenset(("len", "count", "size", "abs", "sum", "min", "max", "any", "all", "exists",
-                            "index_of", "sorted", "reversed"))
+_PURE_BUILTINS = named("pure")
 
 
 def reads_no_item(node: ast.Node, ctx: Context) -> bool:
