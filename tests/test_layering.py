@@ -182,7 +182,8 @@ def test_the_runtime_never_reads_rule_text() -> None:
     assert rule_text_readers(package_sources()) == []
     sources = package_sources()
     source, is_package = sources["interpreter.runtime.rng"]
-    sources["interpreter.runtime.rng"] = (source + "\ndef later():\n    from interpreter.lang import parser\n", is_package)
+    planted = "\ndef later():\n    from interpreter.lang import parser\n"
+    sources["interpreter.runtime.rng"] = (source + planted, is_package)
     assert "interpreter.runtime.rng:" + str(len(source.splitlines()) + 3) + " imports interpreter.lang.parser" \
         in rule_text_readers(sources)
 
