@@ -140,6 +140,35 @@ def test_describe_code_prints_the_generated_python(capsys) -> None:
             compile(source, "<listing>", "exec")
 
 
+def _rule_at(data, parts: list[str]):
+    """The rule data at a listing's label (`views.board.text`, `end.0.when`), or None."""
+    if not parts:
+        return data
+    if isinstance(data, list) and parts[0].isdigit() and int(parts[0]) < len(data):
+        return _rule_at(data[int(parts[0])], parts[1:])
+    if isinstance(data, dict):
+        for cut in range(len(parts), 0, -1):  # (keys may hold dots: card ids)
+            key = ".".join(parts[:cut])
+            if key in data and (found := _rule_at(data[key], parts[cut:])) is not None:
+                return found
+    return None
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "rocketmen"])
+def test_describe_code_labels_each_function_by_its_own_rule(name: str) -> None:
+    """Each generated function is listed under the rule it was made from: the views of
+    tic-tac-toe under `views.board.text` (they were listed as `scoring.score`), a
+    choice's prompt under its effect."""
+    game = load_game(name)
+    labels = {what.split(" (")[0] for what, _ in game.definition.generated_code}
+    # (an action without effect text has an empty program, listed under its `effect`)
+    wrong = {label for label in labels if label not in ("flow", "setup", "end")
+             and _rule_at(game.raw, label.removesuffix(".effect").split(".")) is None}
+    assert wrong == set()
+    if name == "tic-tac-toe":
+        assert "views.board.text" in labels
+
+
 def test_describe_code_of_an_unknown_game_is_a_clear_error(capsys) -> None:
     code, _, err = run(capsys, "describe", "no-such-game", "--code")
     assert code != 0

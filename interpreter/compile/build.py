@@ -145,7 +145,7 @@ class Builder:
         self.place = logical
         try:
             node = parse_expression(text)
-            fn, type_ = compile_expr(node, self.context(locals_, pure))
+            fn, type_ = compile_expr(node, self.context(locals_, logical, pure))
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
             return None
@@ -160,7 +160,10 @@ class Builder:
             return None
         return fn, type_
 
-    def context(self, locals_: dict[str, str], pure: bool = False) -> Context:
+    def context(self, locals_: dict[str, str], where: tuple[Any, ...], pure: bool = False) -> Context:
+        """The context to compile the rule at `where` (its logical path) in: what is
+        generated for it is listed under that rule's name (`describe --code`)."""
+        self.emitter.where = ".".join(str(p) for p in where)
         return Context(self.sym, dict(locals_), pure, emitter=self.emitter)
 
     def new_code(self, name: str) -> Code:
@@ -185,12 +188,13 @@ class Builder:
         try:
             stmts = parse_program(text)
             locate = self.locator(logical)
-            builder = CodeBuilder(code, self.context(locals_), lambda line, column: locate(line, column + shift))
+            ctx = self.context(locals_, logical)
+            builder = CodeBuilder(code, ctx, lambda line, column: locate(line, column + shift))
             for stmt in stmts:
                 builder.statement(stmt)
             builder.finish()
             if direct is not None:
-                self.directs[code.index] = compile_direct(self.context(locals_), builder.locate, stmts, direct,
+                self.directs[code.index] = compile_direct(self.context(locals_, logical), builder.locate, stmts, direct,
                                                           where, seeded)
         except EffectSyntaxError as err:
             self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
@@ -499,7 +503,7 @@ class Builder:
             limits = tuple((scope.removeprefix("per_"), int(n)) for scope, n in (spec.get("limit") or {}).items())
             label = str(spec.get("label", aid))
             try:
-                label_parts = tuple(compile_template(label, self.context(locals_, pure=True)))
+                label_parts = tuple(compile_template(label, self.context(locals_, logical + ("label",), pure=True)))
             except CompileError as err:
                 self.text_error(logical + ("label",), err.line, err.column, err.code, err.message, err.hint, err.width)
                 label_parts = ()
@@ -629,7 +633,7 @@ class Builder:
         for vid, spec in self.section("views").items():
             logical = ("views", vid, "text")
             try:
-                parts = compile_template(str(spec.get("text", "")), self.context({"me": "player"}, pure=True))
+                parts = compile_template(str(spec.get("text", "")), self.context({"me": "player"}, logical, pure=True))
             except CompileError as err:
                 self.text_error(logical, err.line, err.column, err.code, err.message, err.hint, err.width)
                 continue

@@ -340,7 +340,8 @@ class CodeBuilder:
                 err.column = node.column
             err.line += node.line - 1
             raise
-        return self.ctx.emitter.function(template_source(parts, self.ctx.emitter), "prompt")
+        emitter = self.ctx.emitter
+        return emitter.function(template_source(parts, emitter), f"{emitter.where} (prompt)")
 
     def s_Choose(self, node: ast.Choose) -> None:
         options, type_ = compile_expr(node.options, self.ctx)
