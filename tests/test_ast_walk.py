@@ -57,3 +57,22 @@ def test_walk_reaches_a_deeply_nested_text_without_recursion() -> None:
     for _ in range(depth):
         node = ast.Unary(1, 1, "-", node)
     assert len(ast.walk([node])) == depth + 1
+
+
+@pytest.mark.parametrize("target", ["race-to-mars", "rocketmen"])
+def test_statements_are_the_statement_nodes_of_the_walk(target: str) -> None:
+    """`ast.statements` gives exactly the statements `walk` meets, in the same order, and
+    never an expression: every node kind is one or the other (or a part, `Option`)."""
+    for text in all_effect_texts(load_raw(target).data):
+        body = parse_program(text)
+        nodes = ast.walk(body)
+        assert ast.statements(body) == [n for n in nodes if isinstance(n, ast.Statement)]
+        assert all(isinstance(n, ast.Expression | ast.Statement | ast.Option) for n in nodes)
+
+
+def test_statements_reach_every_kind_of_body() -> None:
+    body = parse_program(
+        'if 1 > 0:\n  let y = 2\nelif 2 > 1:\n  log "a"\nelse:\n  choose one:\n    "a":\n      log "b"\n'
+        'repeat 2:\n  turn me:\n    log "c"\nwhile 1 > 2:\n  log "d"\nround:\n  log "e"\n')
+    assert [type(n).__name__ for n in ast.statements(body)] == [
+        "If", "Let", "Log", "ChooseOne", "Log", "Repeat", "Turn", "Log", "While", "Log", "Round", "Log"]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from interpreter.analysis import domains
-from interpreter.analysis.programs import programs, walk_statements
+from interpreter.analysis.programs import programs
 from interpreter.lang import ast
 from interpreter.lang.builtins import facts_of
 from interpreter.lang.parser import parse_expression
@@ -95,7 +95,7 @@ def find_choices(gd: GameDef, raw: dict[str, Any], analyzer: domains.Analyzer) -
     done = False
     offered = _Offered()
     for body, inner in _analysed_programs(gd, raw, analyzer):
-        for node in walk_statements(body):
+        for node in ast.statements(body):
             if isinstance(node, ast.ChooseOne):
                 offered.add(tuple(option.label for option in node.options))
             elif isinstance(node, ast.Choose):

@@ -24,7 +24,6 @@ from typing import Any
 
 import attrs
 
-from interpreter.analysis.programs import walk_statements
 from interpreter.lang import ast
 from interpreter.lang.builtins import facts_of
 from interpreter.lang.parser import parse_expression
@@ -207,7 +206,7 @@ class Assign:
 def locals_of(body: tuple[ast.Node, ...]) -> dict[str, list[Assign]]:
     """Every assignment of every local name in a program, wherever it is."""
     found: dict[str, list[Assign]] = {}
-    for node in walk_statements(body):
+    for node in ast.statements(body):
         if isinstance(node, ast.Let):
             found.setdefault(node.name, []).append(Assign(node.value, False))
         elif isinstance(node, ast.Set) and isinstance(node.target, ast.Name):
@@ -223,6 +222,8 @@ def locals_of(body: tuple[ast.Node, ...]) -> dict[str, list[Assign]]:
 
 
 _PLAYER_NAMES = ("me", "active", "owner", "player", "p")
+
+
 class Analyzer:
     """Abstract values of expressions of one game; `scope` is one program's locals."""
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from interpreter.analysis.domains import Analyzer, Assign, Ints, Values, locals_of
-from interpreter.analysis.programs import programs, walk_statements
+from interpreter.analysis.programs import programs
 from interpreter.lang import ast
 from interpreter.lang.builtins import BUILTIN_FACTS
 from interpreter.lang.parser import parse_expression
@@ -228,7 +228,7 @@ def _chosen_zones(gd: GameDef, raw: dict[str, Any]) -> Zones:
         reader, values = _Reader(gd, raw, scope), analyzer.in_program(scope, tuple(params))
         for param in params:
             reader.bound[param] = reader.hidable  # a procedure's arguments: any card
-        for node in walk_statements(body):
+        for node in ast.statements(body):
             if isinstance(node, ast.Choose) and not _no_cards(values, node.options):
                 reader.chooser = reader._player(node.by)
                 found |= _read(reader, node.options)

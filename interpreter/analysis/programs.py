@@ -6,28 +6,12 @@ deals whole, whether it draws random numbers or has simultaneous steps).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from interpreter.lang import ast
 from interpreter.lang.builtins import named
 from interpreter.lang.parser import parse_program
 from interpreter.model import GameDef
-
-
-def walk_statements(body: tuple[ast.Node, ...]) -> Iterator[ast.Node]:
-    """Every statement of a program, nested bodies included."""
-    for node in body:
-        yield node
-        if isinstance(node, ast.If):
-            for _, inner in node.branches:
-                yield from walk_statements(inner)
-            yield from walk_statements(node.orelse)
-        elif isinstance(node, ast.ChooseOne):
-            for option in node.options:
-                yield from walk_statements(option.body)
-        elif isinstance(node, ast.ForEach | ast.Repeat | ast.While | ast.Turn | ast.Round):
-            yield from walk_statements(node.body)
 
 
 def program_texts(gd: GameDef, raw: dict[str, Any]) -> list[tuple[str, str]]:
@@ -91,7 +75,7 @@ def uses_chance(gd: GameDef, raw: dict[str, Any]) -> bool:
 def uses_simultaneous(gd: GameDef, raw: dict[str, Any]) -> bool:
     """Whether any effect of the game has a simultaneous step."""
     return any(isinstance(node, ast.TakeActions) and node.simultaneous
-               for _, body in programs(gd, raw) for node in walk_statements(body))
+               for _, body in programs(gd, raw) for node in ast.statements(body))
 
 
 def sets_attributes(gd: GameDef, raw: dict[str, Any]) -> bool:

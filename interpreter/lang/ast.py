@@ -29,6 +29,26 @@ def walk(roots: Iterable[Any]) -> list[Node]:
     return out
 
 
+def statements(body: Iterable[Any]) -> list[Statement]:
+    """Every statement of a program, nested bodies included, each before the statements
+    under it, in the order written; expressions are never looked into (none holds a
+    statement). The one walk over statements: a new statement kind with a body needs
+    nothing here."""
+    out: list[Statement] = []
+    todo: list[Any] = list(body)[::-1]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, Expression):
+            continue
+        if isinstance(item, Node):
+            if isinstance(item, Statement):
+                out.append(item)
+            todo.extend(getattr(item, field.name) for field in reversed(item.__attrs_attrs__))  # type: ignore[attr-defined]
+        elif isinstance(item, tuple | list):
+            todo.extend(reversed(item))
+    return out
+
+
 def children(node: Node) -> list[Node]:
     """The nodes directly under `node`, in the order written."""
     out: list[Node] = []
@@ -48,26 +68,37 @@ class Node:
     column: int
 
 
+@attrs.frozen
+class Expression(Node):
+    """A node that gives a value (holds no statement)."""
+
+
+@attrs.frozen
+class Statement(Node):
+    """A node that does something; some hold bodies of statements (`if`, loops,
+    `choose one`'s options)."""
+
+
 # ---- expressions -------------------------------------------------------------------
 
 
 @attrs.frozen
-class Literal(Node):
+class Literal(Expression):
     value: object
 
 
 @attrs.frozen
-class Name(Node):
+class Name(Expression):
     name: str
 
 
 @attrs.frozen
-class ListExpr(Node):
+class ListExpr(Expression):
     items: tuple[Node, ...]
 
 
 @attrs.frozen
-class Comprehension(Node):
+class Comprehension(Expression):
     element: Node
     var: str
     source: Node
@@ -78,31 +109,31 @@ class Comprehension(Node):
 
 
 @attrs.frozen
-class Attr(Node):
+class Attr(Expression):
     target: Node
     name: str
 
 
 @attrs.frozen
-class Index(Node):
+class Index(Expression):
     target: Node
     index: Node
 
 
 @attrs.frozen
-class Call(Node):
+class Call(Expression):
     name: str
     args: tuple[Node, ...]
 
 
 @attrs.frozen
-class Unary(Node):
+class Unary(Expression):
     op: str  # "not" or "-"
     operand: Node
 
 
 @attrs.frozen
-class Binary(Node):
+class Binary(Expression):
     op: str  # + - * / % == != < <= > >= in notin and or
     left: Node
     right: Node
@@ -112,52 +143,52 @@ class Binary(Node):
 
 
 @attrs.frozen
-class Let(Node):
+class Let(Statement):
     name: str
     value: Node
 
 
 @attrs.frozen
-class Set(Node):
+class Set(Statement):
     target: Node
     value: Node
 
 
 @attrs.frozen
-class Change(Node):
+class Change(Statement):
     verb: str  # gain, lose, pay
     amount: Node
     target: Node
 
 
 @attrs.frozen
-class Move(Node):
+class Move(Statement):
     cards: Node
     zone: Node
     place: str  # "top" or "bottom"
 
 
 @attrs.frozen
-class Draw(Node):
+class Draw(Statement):
     count: Node
     source: Node
     dest: Node
 
 
 @attrs.frozen
-class ZoneStmt(Node):
+class ZoneStmt(Statement):
     verb: str  # shuffle
     zone: Node
 
 
 @attrs.frozen
-class CardsStmt(Node):
+class CardsStmt(Statement):
     verb: str  # destroy, reveal
     cards: Node
 
 
 @attrs.frozen
-class RevealTo(Node):
+class RevealTo(Statement):
     """`reveal CARDS to PLAYERS`: the cards become visible to those players only."""
 
     cards: Node
@@ -165,7 +196,7 @@ class RevealTo(Node):
 
 
 @attrs.frozen
-class Show(Node):
+class Show(Statement):
     """`show "TEXT" to PLAYERS`: a line (a template, like log's) only those players read."""
 
     text: str
@@ -173,14 +204,14 @@ class Show(Node):
 
 
 @attrs.frozen
-class Create(Node):
+class Create(Statement):
     count: Node
     card_id: str
     zone: Node
 
 
 @attrs.frozen
-class Choose(Node):
+class Choose(Statement):
     var: str
     options: Node
     by: Node | None
@@ -196,67 +227,67 @@ class Option(Node):
 
 
 @attrs.frozen
-class ChooseOne(Node):
+class ChooseOne(Statement):
     by: Node | None
     prompt: str | None
     options: tuple[Option, ...]
 
 
 @attrs.frozen
-class TakeActions(Node):
+class TakeActions(Statement):
     group: str
     player: Node | None  # `for P`; with `simultaneously`, `for LIST` (a list of players)
     simultaneous: bool = False
 
 
 @attrs.frozen
-class CallStmt(Node):
+class CallStmt(Statement):
     name: str
     args: tuple[Node, ...]
 
 
 @attrs.frozen
-class Use(Node):
+class Use(Statement):
     card: Node
     effect: str
 
 
 @attrs.frozen
-class Emit(Node):
+class Emit(Statement):
     event: str
     args: tuple[Node, ...]
 
 
 @attrs.frozen
-class Grant(Node):
+class Grant(Statement):
     modifier: str
     player: Node
     duration: str
 
 
 @attrs.frozen
-class EndGame(Node):
+class EndGame(Statement):
     winners: Node | None
 
 
 @attrs.frozen
-class Log(Node):
+class Log(Statement):
     text: str
 
 
 @attrs.frozen
-class Stop(Node):
+class Stop(Statement):
     pass
 
 
 @attrs.frozen
-class If(Node):
+class If(Statement):
     branches: tuple[tuple[Node, tuple[Node, ...]], ...]  # (condition, body)
     orelse: tuple[Node, ...]
 
 
 @attrs.frozen
-class ForEach(Node):
+class ForEach(Statement):
     var: str
     source: Node
     body: tuple[Node, ...]
@@ -264,23 +295,23 @@ class ForEach(Node):
 
 
 @attrs.frozen
-class Repeat(Node):
+class Repeat(Statement):
     count: Node | None  # None: forever
     body: tuple[Node, ...]
 
 
 @attrs.frozen
-class While(Node):
+class While(Statement):
     condition: Node
     body: tuple[Node, ...]
 
 
 @attrs.frozen
-class Turn(Node):
+class Turn(Statement):
     player: Node
     body: tuple[Node, ...]
 
 
 @attrs.frozen
-class Round(Node):
+class Round(Statement):
     body: tuple[Node, ...]
