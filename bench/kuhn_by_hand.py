@@ -6,7 +6,7 @@ with the engine's very fields (`runtime/fields.py`: the same lists, journals, fr
 and shuffle), beside the engine playing the rule file, with the bench's own loop
 (bench_loops.OrreryLoop, interleaved slices). The gap is what the engine's general
 steps cost (the run loop, frames, `take`, setup's operations), not the state's shape:
-docs/architecture.md, "Speed", says where it goes.
+docs/speed.md says where it goes.
 
     python bench/kuhn_by_hand.py                 # 3 s each
     python bench/kuhn_by_hand.py --seconds 8
