@@ -400,6 +400,35 @@ procedures:
     assert list(st.log) == ["P1 scores 2", "P2 scores 3", "tally 1"]
 
 
+def test_a_player_passed_through_two_procedure_calls_prints_as_a_player(tmp_path):
+    """`outer(p)` passing its parameter to `inner(p)`: once `outer`'s is typed player, so
+    is `inner`'s, declared in either order (the log read "P2 challenges 0's claim")."""
+    st = run_flow(tmp_path, """
+outer(next_player(me))
+relay(me)
+""", COUNTERS + """
+procedures:
+  inner: {params: [p], effect: "log \\"{me} challenges {p}'s claim\\""}
+  outer: {params: [who], effect: "inner(who)"}
+  relay: {params: [a], effect: "hop(a)"}
+  hop: {params: [b], effect: "last(b)"}
+  last: {params: [c], effect: "log \\"{c} ends\\""}
+""")
+    assert list(st.log) == ["P1 challenges P2's claim", "P1 ends"]
+
+
+def test_a_procedure_called_with_a_player_and_a_number_keeps_a_plain_parameter(tmp_path):
+    st = run_flow(tmp_path, """
+outer(me)
+inner(7)
+""", COUNTERS + """
+procedures:
+  outer: {params: [who], effect: "inner(who)"}
+  inner: {params: [p], effect: "log \\"to {p}\\""}
+""")
+    assert list(st.log) == ["to 0", "to 7"]
+
+
 def test_a_procedure_whose_player_typed_body_would_not_compile_keeps_its_first_compilation(tmp_path):
     st = run_flow(tmp_path, """
 bump(me)

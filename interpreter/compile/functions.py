@@ -240,33 +240,55 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
 
 def retype_procedures(b: Builder) -> None:
     """Compile again, with player parameters, the procedures whose every call passes
-    a player (once every call is compiled; only when the game has no error)."""
+    a player (once every call is compiled; only when the game has no error). A
+    procedure compiled again passes its own parameters on typed: `outer(p)` calling
+    `inner(p)` makes `inner`'s parameter a player too, so this goes on until no
+    procedure's types change (each can only go from any to player, so it ends)."""
     if b.diagnostics:
         return
-    for name, spec in b.section("procedures").items():
-        info = b.sym.procedures[name]
-        seen = b.sym.call_arg_types.get(name)
-        if not seen or not isinstance(spec, dict):
-            continue
-        types = ["player" if kinds == {"player"} else "any" for kinds in seen]
-        if "player" not in types:
-            continue
-        code = b.codes[info.code]
-        before = (list(code.ops), list(code.wheres))
-        alias = procedure_alias(info.code)
-        direct_before = b.directs.get(info.code), b.emitter.ns[alias]
-        listing = b.emitter.listing
-        mark = len(listing)
-        code.ops.clear()
-        code.wheres.clear()
-        b.procedure(name, dict(zip(info.params, types, strict=True)))
-        # The stricter type refused the body, or it lost the direct function that direct
-        # functions compiled since may call: keep what compiled before.
-        if b.diagnostics or (direct_before[0] is not None and b.directs.get(info.code) is None):
-            b.diagnostics.clear()
-            code.ops[:], code.wheres[:] = before
-            b.directs[info.code], b.emitter.ns[alias] = direct_before
-            del listing[mark:]
-        else:  # `describe --code` lists the code that runs, once
-            mine = (f"procedures.{name}.", f"procedures.{name} (")
-            listing[:mark] = [entry for entry in listing[:mark] if not entry[0].startswith(mine)]
+    typed: dict[str, list[str]] = {}  # procedure -> the parameter types it was compiled with
+    for _ in range(len(b.section("procedures")) + 1):
+        changed = False
+        for name, spec in b.section("procedures").items():
+            callers = b.sym.call_arg_types.get(name)
+            if not callers or not isinstance(spec, dict):
+                continue
+            per_param: list[set[str]] = [set().union(*kinds) for kinds in zip(*callers.values(), strict=True)]
+            types = ["player" if kinds == {"player"} else "any" for kinds in per_param]
+            if "player" not in types or types == typed.get(name):
+                continue
+            typed[name] = types
+            changed = _retype(b, name, types) or changed
+        if not changed:
+            return
+
+
+def _retype(b: Builder, name: str, types: list[str]) -> bool:
+    """Compile procedure `name` again with parameter `types`; whether it kept them."""
+    info = b.sym.procedures[name]
+    code = b.codes[info.code]
+    before = (list(code.ops), list(code.wheres))
+    alias = procedure_alias(info.code)
+    direct_before = b.directs.get(info.code), b.emitter.ns[alias]
+    listing = b.emitter.listing
+    mark = len(listing)
+    rule = f"procedures.{name}.effect"
+    calls_before = {callee: dict(callers) for callee, callers in b.sym.call_arg_types.items()}
+    for callers in b.sym.call_arg_types.values():  # its calls are recorded anew as it compiles
+        callers.pop(rule, None)
+    code.ops.clear()
+    code.wheres.clear()
+    b.procedure(name, dict(zip(info.params, types, strict=True)))
+    # The stricter type refused the body, or it lost the direct function that direct
+    # functions compiled since may call: keep what compiled before.
+    if b.diagnostics or (direct_before[0] is not None and b.directs.get(info.code) is None):
+        b.diagnostics.clear()
+        code.ops[:], code.wheres[:] = before
+        b.directs[info.code], b.emitter.ns[alias] = direct_before
+        b.sym.call_arg_types = calls_before
+        del listing[mark:]
+        return False
+    # `describe --code` lists the code that runs, once
+    mine = (f"procedures.{name}.", f"procedures.{name} (")
+    listing[:mark] = [entry for entry in listing[:mark] if not entry[0].startswith(mine)]
+    return True

@@ -472,7 +472,8 @@ class CodeBuilder:
             raise CompileError(node, "arity", f"{node.name}() takes {len(proc.params)} argument(s), "
                                               f"got {len(node.args)}", width=len(node.name))
         compiled = [gen(a, self.ctx) for a in node.args]
-        seen = self.ctx.symbols.call_arg_types.setdefault(node.name, [set() for _ in proc.params])
+        callers = self.ctx.symbols.call_arg_types.setdefault(node.name, {})
+        seen = callers.setdefault(self.ctx.emitter.where, [set() for _ in proc.params])
         for kinds, (_, type_) in zip(seen, compiled, strict=True):
             kinds.add(type_)  # a parameter every call gives a player is typed player (build.py)
         args = ", ".join(f"{name!r}: {src}" for name, (src, _) in zip(proc.params, compiled, strict=True))

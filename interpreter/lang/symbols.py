@@ -61,8 +61,9 @@ class Symbols:
     function_positional: dict[int, str] = attrs.field(factory=dict)
     boards: dict[str, Any] = attrs.field(factory=dict)  # name -> board_functions.Board
     function_types: dict[str, str] = attrs.field(factory=dict)  # name -> result type, when known
-    # procedure -> per parameter, the types its calls pass (filled while compiling)
-    call_arg_types: dict[str, list[set[str]]] = attrs.field(factory=dict)
+    # procedure -> the rule that calls it -> per parameter, the types that rule's calls
+    # pass (filled while compiling; a rule compiled again replaces its own entry)
+    call_arg_types: dict[str, dict[str, list[set[str]]]] = attrs.field(factory=dict)
     # What the rules can never do, known before any effect compiles, so generated code
     # leaves out tests that would always fail (each costs a look-up at every turn).
     # Filled by compile/never.py; the defaults claim nothing.
