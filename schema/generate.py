@@ -27,6 +27,18 @@ ENTRY = {
     "views": "view", "functions": "function", "card_types": "card_type", "boards": "board",
     "seat_options": "seat_option",
 }
+# The parameters of a function or procedure: names, or names with their types.
+PARAM_TYPE_WORDS = ["any", "number", "numbers", "text", "texts", "truth", "player", "players", "card", "cards"]
+TYPED_PARAMS = {
+    "oneOf": [
+        {"type": "array", "items": {"type": "string", "pattern": NAME_PATTERN}},
+        {"type": "object", "propertyNames": {"pattern": NAME_PATTERN},
+         "additionalProperties": {"enum": PARAM_TYPE_WORDS}},
+    ],
+    "description": "Parameter names ([hand, p]), or names with their types ({hand: cards, p: player}): a "
+                   "declared type is checked at every call and decides how the value prints.",
+    "examples": [["p"], {"hand": "cards", "p": "player"}],
+}
 SET_KEYS = ["setup", "flow", "players", "end", "scoring", "description", "name"]
 
 
@@ -217,7 +229,7 @@ def definitions() -> dict:
         "assumed": ASSUMED,
     }, ["value", "op", "amount"], "A continuous change to a value.")
     d["procedure"] = obj({
-        "params": {"type": "array", "items": ref("name"), "description": "Parameter names."},
+        "params": TYPED_PARAMS,
         "effect": text("Effect text."),
         "assumed": ASSUMED,
     }, ["effect"], "A named effect with parameters, called as `NAME(args)`.")
@@ -286,8 +298,7 @@ def definitions() -> dict:
         "examples": [{"rollout": "my-bot", "iterations": 40}],
     }
     d["function"] = obj({
-        "params": {"type": "array", "items": {"type": "string", "pattern": NAME_PATTERN},
-                   "description": "Parameter names."},
+        "params": TYPED_PARAMS,
         "let": {"type": "object", "propertyNames": {"pattern": NAME_PATTERN},
                 "additionalProperties": {"type": ["string", "integer", "boolean"]},
                 "description": "Local names bound in order before `value`, each an expression that may read "

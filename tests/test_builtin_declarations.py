@@ -10,7 +10,7 @@ import interpreter.compile.build  # noqa: F401 - registers every lowering
 from interpreter.analysis.chance_zones import _ORDER_FREE
 from interpreter.analysis.hidden_offers import _NO_CARD, _OF_ARG
 from interpreter.analysis.programs import RANDOM_CALLS
-from interpreter.compile.expressions import BUILTINS, builtin
+from interpreter.compile.builtin_registry import BUILTINS, builtin
 from interpreter.compile.hoisting import _PURE_BUILTINS
 from interpreter.lang.builtins import BUILTIN_FACTS
 

@@ -19,7 +19,8 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile.expressions import Context, Gen, builtin, gen_expect
+from interpreter.compile.builtin_registry import builtin
+from interpreter.compile.expressions import Context, Gen, gen_expect
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError

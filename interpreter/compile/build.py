@@ -22,7 +22,7 @@ from interpreter.compile.direct import callees_first, compile_direct
 from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
-from interpreter.compile.functions import compile_functions, retype_procedures, texts_of
+from interpreter.compile.functions import compile_functions, retype_procedures, texts_of, undeclared_types
 from interpreter.compile.game_info import assumptions_of, seat_options_of, variant_players_of
 from interpreter.compile.never import BUILTIN_EVENTS, EVENT_ALIASES, fill_never
 from interpreter.compile.param_values import declared_values
@@ -35,7 +35,7 @@ from interpreter.compile.values import define_values
 from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, common_indent, parse_expression, parse_program
-from interpreter.lang.symbols import CompileError, ProcInfo, Symbols, elem_of, is_list
+from interpreter.lang.symbols import CompileError, ProcInfo, Symbols, declared_params, elem_of, is_list
 from interpreter.model import (
     ActionDef,
     BotDef,
@@ -72,6 +72,7 @@ class Builder:
         self.data = raw.data
         self.origins = raw.origins
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []  # what type-checks but had better be said (lint too)
         self.sym = Symbols()
         self.codes: list[Code] = []
         self._all_nodes: tuple[list[ast.Node], bool] | None = None
@@ -91,6 +92,11 @@ class Builder:
         source = self._source_line(logical, line)
         self.diagnostics.append(Diagnostic(path, line, col, code, message, hint=hint, source_line=source))
         self.emitter.compiles = False
+
+    def warn(self, logical: tuple[Any, ...], code: str, message: str, hint: str | None = None) -> None:
+        path, line, col = self.origins.locate_key(logical)
+        self.warnings.append(Diagnostic(path, line, col, code, message, hint=hint, severity="warning",
+                                        source_line=self._source_line(logical, line)))
 
     def _source_line(self, logical: tuple[Any, ...], line: int) -> str | None:
         try:
@@ -351,10 +357,12 @@ class Builder:
             sym.values[name] = (i, spec.get("of", "player") == "player", type_)
         for name, spec in self.section("procedures").items():
             code = self.new_code(f"procedures.{name}")
-            sym.procedures[name] = ProcInfo(name, tuple(spec.get("params", ())), code.index)
+            names, types = declared_params(spec)
+            sym.procedures[name] = ProcInfo(name, names, code.index, types)
 
         for i, (name, spec) in enumerate(self.section("functions").items()):
-            sym.functions[name] = ProcInfo(name, tuple(spec.get("params", ())), i)
+            names, types = declared_params(spec)
+            sym.functions[name] = ProcInfo(name, names, i, types)
 
         self.value_cycles(mod_specs, value_specs)
         # Now every name is known: compile.
@@ -364,7 +372,8 @@ class Builder:
         order, self.recursive = callees_first({name: spec.get("effect", "")
                                                for name, spec in self.section("procedures").items()})
         for name in order:
-            self.procedure(name, {p: "any" for p in self.section("procedures")[name].get("params", ())})
+            info = sym.procedures[name]
+            self.procedure(name, dict(zip(info.params, info.types, strict=True)))
         cards = build_cards(self)
         counters = with_totals(self, counters)
         values = define_values(self.emitter, values, {c.index: c.applies_to for c in cards if c.applies_to is not None})
@@ -393,6 +402,7 @@ class Builder:
         seat_rules = build_seat_rules(players, [*self.seat_kinds, *bots], self.error)
         seat_options = seat_options_of(self.section("seat_options"), self.seat_kinds, bots, self.error)
         retype_procedures(self)
+        undeclared_types(self)
         if self.diagnostics:
             raise RuleFileError(self.diagnostics)
         groups: dict[str, tuple[ActionDef, ...]] = {}
@@ -415,7 +425,7 @@ class Builder:
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
             generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options,
             variant_players=variant_players_of(self.section("variants")),
-            fixed_listings=fixed_listings)
+            fixed_listings=fixed_listings, warnings=tuple(self.warnings))
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:

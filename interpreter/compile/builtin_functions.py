@@ -3,7 +3,7 @@
 Each one checks its arguments at compile time and returns the Python source of its
 value (and the value's type), like every compiled expression; work too big to write
 inline calls a helper defined here, bound as a constant of the game's namespace.
-Importing this module fills the table `expressions.BUILTINS`; `build.py` imports it
+Importing this module fills the table `builtin_registry.BUILTINS`; `build.py` imports it
 before compiling any rule.
 """
 
@@ -14,13 +14,11 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.builtin_registry import BUILTINS, Builtin, builtin
 from interpreter.compile.expressions import (
-    BUILTINS,
     ME,
-    Builtin,
     Context,
     Gen,
-    builtin,
     describe,
     early_exit,
     gen,

@@ -23,13 +23,13 @@ import attrs
 
 from interpreter.compile.bounds import bounded_arithmetic, charged_already, scanned, small_source, uncharged
 from interpreter.compile.bounds import yields_seats as yields_seats  # (where other modules find it)
+from interpreter.compile.builtin_registry import BUILTINS
 from interpreter.compile.card_defs import card_text
 from interpreter.compile.hoisting import hoisted, hoisting_root, with_hoists
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.values import value_name
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
-from interpreter.lang.builtins import facts_of
 from interpreter.lang.symbols import CompileError, Symbols, elem_of, is_list, list_of
 from interpreter.model import Expr
 from interpreter.runtime.work import charge
@@ -638,7 +638,7 @@ def _call(node: ast.Call, ctx: Context) -> Gen:
         return hoisted(node, ctx, f"{value_name(ctx.emitter, vi)}(st, {player})", True), type_
     function = sym.functions.get(name)
     if function is not None and name not in ctx.locals:
-        return _call_function(node, ctx, function.params, function.code)
+        return _call_function(node, ctx, function.params, function.code, function.types)
     builtin = BUILTINS.get(name)
     if builtin is None:
         if name in sym.procedures:
@@ -648,13 +648,14 @@ def _call(node: ast.Call, ctx: Context) -> Gen:
     return builtin(node, ctx)
 
 
-def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index: int) -> Gen:
+def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index: int, types: tuple[str, ...]) -> Gen:
     """A game-defined function: its parameters bound in a fresh env (plus `me`). The
     table is read at run time: functions may call each other in any order."""
     if len(node.args) != len(params):
         raise CompileError(node, "arity", f"{node.name}() takes {len(params)} argument(s), got {len(node.args)}",
                            width=len(node.name))
-    args = [gen(a, ctx)[0] for a in node.args]
+    seen = ctx.symbols.function_call_types.setdefault(node.name, [set() for _ in params])
+    args = [src for src, _ in call_args(node, ctx, params, types, seen)]
     result = ctx.symbols.function_types.get(node.name, "any")
     positional = ctx.symbols.function_positional.get(index)
     if positional is not None:  # its locals as arguments, in the order the dict below has them
@@ -663,6 +664,21 @@ def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index:
     local = ", ".join([f"'me': {ME}", *(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))])
     return hoisted(node, ctx, f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})",
                    False), result
+
+
+def call_args(node: ast.Call | ast.CallStmt, ctx: Context, params: tuple[str, ...], types: tuple[str, ...],
+              seen: list[set[str]]) -> list[Gen]:
+    """The arguments of a call of one of the game's functions or procedures: each
+    compiled, checked against the type its rule declares for it (`params: {hand: cards}`),
+    and its type noted in `seen` (per parameter: what the calls pass)."""
+    args = [gen(a, ctx) for a in node.args]
+    for i, (arg, (_, got)) in enumerate(zip(node.args, args, strict=True)):
+        want = types[i] if i < len(types) else "any"
+        if not compatible(got, want):
+            raise CompileError(arg, "type", f"{node.name}() takes {describe(want)} as '{params[i]}', "
+                                            f"got {describe(got)}")
+        seen[i].add(got)
+    return args
 
 
 _DISPATCH: dict[type, Callable[[Any, Context], Gen]] = {
@@ -676,25 +692,3 @@ _DISPATCH: dict[type, Callable[[Any, Context], Gen]] = {
     ast.Binary: _binary,
     ast.Call: _call,
 }
-
-# ---- built-in functions: their lowerings, by name --------------------------------------
-Builtin = Callable[[ast.Call, Context], Gen]
-BUILTINS: dict[str, Builtin] = {}
-
-
-def builtin(name: str) -> Callable[[Builtin], Builtin]:
-    """Register the lowering of built-in `name`, declared (arity too) in lang/builtins.py."""
-    if (facts := facts_of(name)) is None:
-        raise ValueError(f"built-in {name!r} is not declared in interpreter/lang/builtins.py")
-    arity = facts.arity
-
-    def register(fn: Builtin) -> Builtin:
-        def checked(node: ast.Call, ctx: Context) -> Gen:
-            if len(node.args) not in arity:
-                want = " or ".join(str(a) for a in arity)
-                raise CompileError(node, "arity", f"{name}() takes {want} argument(s), got {len(node.args)}",
-                                   width=len(name))
-            return fn(node, ctx)
-        BUILTINS[name] = checked
-        return fn
-    return register

@@ -200,8 +200,8 @@ def _charge_lines(b: Builder, charged: bool) -> list[str]:
 
 def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str],
                  charged: bool) -> CompiledFunction | None:
-    params = tuple(spec.get("params", ()))
-    locals_: dict[str, str] = {p: "any" for p in params}
+    info = b.sym.functions[name]
+    locals_: dict[str, str] = dict(zip(info.params, info.types, strict=True))
     locals_.setdefault("me", "player")
     lets = spec.get("let") or {}
     if not isinstance(lets, dict):
@@ -254,8 +254,10 @@ def retype_procedures(b: Builder) -> None:
             if not callers or not isinstance(spec, dict):
                 continue
             per_param: list[set[str]] = [set().union(*kinds) for kinds in zip(*callers.values(), strict=True)]
-            types = ["player" if kinds == {"player"} else "any" for kinds in per_param]
-            if "player" not in types or types == typed.get(name):
+            declared = b.sym.procedures[name].types  # (a declared type is never changed)
+            types = [t if t != "any" else "player" if kinds == {"player"} else "any"
+                     for t, kinds in zip(declared, per_param, strict=True)]
+            if types == list(declared) or types == typed.get(name):
                 continue
             typed[name] = types
             changed = _retype(b, name, types) or changed
@@ -292,3 +294,32 @@ def _retype(b: Builder, name: str, types: list[str]) -> bool:
     mine = (f"procedures.{name}.", f"procedures.{name} (")
     listing[:mark] = [entry for entry in listing[:mark] if not entry[0].startswith(mine)]
     return True
+
+
+# Types worth declaring: what a parameter of another type would print or check otherwise.
+_WORDS = {"card": "card", "list:card": "cards", "player": "player", "list:player": "players"}
+
+
+def undeclared_types(b: Builder) -> None:
+    """A warning at each parameter of a function or procedure that declares no type while
+    every call passes it one kind of card or player value: declared, it is checked at
+    each call and prints as what it is (a card by name, a player as P2)."""
+    for section, infos, seen_of in (
+            ("functions", b.sym.functions, lambda name: b.sym.function_call_types.get(name)),
+            ("procedures", b.sym.procedures, lambda name: _union(b.sym.call_arg_types.get(name)))):
+        for name, info in infos.items():
+            seen = seen_of(name)
+            if not seen:
+                continue
+            for param, declared, kinds in zip(info.params, info.types, seen, strict=False):
+                word = _WORDS.get(next(iter(kinds))) if declared == "any" and len(kinds) == 1 else None
+                if section == "procedures" and word == "player":
+                    continue  # typed player by the calls already (retype_procedures)
+                if word is not None:
+                    b.warn((section, name, "params"), "undeclared-type",
+                           f"every call of {name}() passes {word} as '{param}', which declares no type",
+                           f"declare it: params: {{{param}: {word}, ...}} (it is then checked and shown as {word})")
+
+
+def _union(callers: dict[str, list[set[str]]] | None) -> list[set[str]] | None:
+    return [set().union(*kinds) for kinds in zip(*callers.values(), strict=True)] if callers else None

@@ -25,6 +25,7 @@ from interpreter.compile.draws import check_count, deal, draw_op, plain_lines, w
 from interpreter.compile.expressions import (
     ME,
     Context,
+    call_args,
     compile_expr,
     describe,
     expect,
@@ -471,11 +472,10 @@ class CodeBuilder:
         if len(node.args) != len(proc.params):
             raise CompileError(node, "arity", f"{node.name}() takes {len(proc.params)} argument(s), "
                                               f"got {len(node.args)}", width=len(node.name))
-        compiled = [gen(a, self.ctx) for a in node.args]
         callers = self.ctx.symbols.call_arg_types.setdefault(node.name, {})
         seen = callers.setdefault(self.ctx.emitter.where, [set() for _ in proc.params])
-        for kinds, (_, type_) in zip(seen, compiled, strict=True):
-            kinds.add(type_)  # a parameter every call gives a player is typed player (build.py)
+        # (a parameter every call gives a player is typed player: functions.retype_procedures)
+        compiled = call_args(node, self.ctx, proc.params, proc.types, seen)
         args = ", ".join(f"{name!r}: {src}" for name, (src, _) in zip(proc.params, compiled, strict=True))
         at = self.emit(node, _placeholder)
         # A procedure that never waits runs as one call (compile/direct.py: the name is

@@ -209,7 +209,8 @@ def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
     except RuleFileError as err:  # the base may use what an overlay removed: say so
         raise RuleFileError(explain_removed(err.diagnostics, raw)) from None
     check_seat_options(definition, raw)
-    doubtful = lint(raw, definition)  # what can hardly be meant: warnings, errors when strict
+    # what can hardly be meant: warnings, errors when strict
+    doubtful = [*definition.warnings, *lint(raw, definition)]
     if strict and doubtful:
         raise RuleFileError([attrs.evolve(d, severity="error") for d in doubtful])
     game = Game(definition, raw.data)

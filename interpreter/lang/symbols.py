@@ -32,6 +32,24 @@ class ProcInfo:
     name: str
     params: tuple[str, ...]
     code: int
+    # per parameter, the type its rule declares (`params: {hand: cards}`), "any" when none
+    types: tuple[str, ...] = ()
+
+
+# The words a rule may declare a function's or procedure's parameter type with, and
+# the types they mean.
+PARAM_TYPES = {"any": "any", "number": "int", "numbers": "list:int", "text": "str", "texts": "list:str",
+               "truth": "bool", "player": "player", "players": "list:player", "card": "card", "cards": "list:card"}
+
+
+def declared_params(spec: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The parameter names of a function or procedure and their declared types: `params`
+    is a list of names (every type "any") or a map of name to type word."""
+    params = spec.get("params") if isinstance(spec, dict) else None
+    if isinstance(params, dict):
+        return tuple(str(p) for p in params), tuple(PARAM_TYPES.get(str(t), "any") for t in params.values())
+    names = tuple(str(p) for p in params or ()) if isinstance(params, list | tuple) else ()
+    return names, ("any",) * len(names)
 
 
 @attrs.define
@@ -64,6 +82,8 @@ class Symbols:
     # procedure -> the rule that calls it -> per parameter, the types that rule's calls
     # pass (filled while compiling; a rule compiled again replaces its own entry)
     call_arg_types: dict[str, dict[str, list[set[str]]]] = attrs.field(factory=dict)
+    # function -> per parameter, the types its calls pass (filled while compiling)
+    function_call_types: dict[str, list[set[str]]] = attrs.field(factory=dict)
     # What the rules can never do, known before any effect compiles, so generated code
     # leaves out tests that would always fail (each costs a look-up at every turn).
     # Filled by compile/never.py; the defaults claim nothing.

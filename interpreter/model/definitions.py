@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from interpreter.diagnostics import Diagnostic
 from interpreter.model.facts import RuleFacts
 
 # A compiled expression: evaluated against a state and the local variables of a frame.
@@ -307,6 +308,9 @@ class GameDef:
     # What the analysis of the rule text found (model/facts.py), recorded when the rules
     # load: the runtime reads these and never the text.
     facts: RuleFacts = attrs.field(factory=RuleFacts)
+    # What the compiler found that type-checks but had better be said: warnings, as
+    # lint's are (errors when loading strictly).
+    warnings: tuple[Diagnostic, ...] = ()
     # Derived once from the fields above (never given): the events some trigger listens
     # to, and the end conditions of each check point in the order written.
     listens: frozenset[tuple[str, int]] = attrs.field(init=False)
