@@ -278,14 +278,17 @@ def _retype(b: Builder, name: str, types: list[str]) -> bool:
     calls_before = {callee: dict(callers) for callee, callers in b.sym.call_arg_types.items()}
     for callers in b.sym.call_arg_types.values():  # its calls are recorded anew as it compiles
         callers.pop(rule, None)
+    waits_before = dict(code.turn_waits)
     code.ops.clear()
     code.wheres.clear()
+    code.turn_waits.clear()
     b.procedure(name, dict(zip(info.params, types, strict=True)))
     # The stricter type refused the body, or it lost the direct function that direct
     # functions compiled since may call: keep what compiled before.
     if b.diagnostics or (direct_before[0] is not None and b.directs.get(info.code) is None):
         b.diagnostics.clear()
         code.ops[:], code.wheres[:] = before
+        code.turn_waits.update(waits_before)
         b.directs[info.code], b.emitter.ns[alias] = direct_before
         b.sym.call_arg_types = calls_before
         del listing[mark:]

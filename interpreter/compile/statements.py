@@ -51,7 +51,7 @@ from interpreter.runtime.actions import DONE
 from interpreter.runtime.card_powers import start_use
 from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
-from interpreter.runtime.decisions import ActionWait, suspend_for_actions, suspend_for_choice, unique_choices
+from interpreter.runtime.decisions import ActionWait, end_turn, suspend_for_actions, suspend_for_choice, unique_choices
 from interpreter.runtime.ending import finish
 from interpreter.runtime.events import fire
 from interpreter.runtime.private import reveal_to, show_to
@@ -451,6 +451,7 @@ class CodeBuilder:
                     return False
             return suspend_for_actions(st, fr, p, wait)
         at = self.emit(node, take_actions)
+        self.code.turn_waits[at] = done  # what `end turn` sets (runtime/decisions.end_turn)
         # In a run (fusion.py): what follows the decision runs in the same call, up to the
         # next decision. `fr.pc` is its successor while it runs; it moves `fr.pc` back to
         # itself when it waits, or when a bot's turn or pick is pushed on top.
@@ -531,6 +532,9 @@ class CodeBuilder:
         winners = self.src(node.winners) if node.winners is not None else "None"
         line = f"{self.const(finish, 'finish')}(st, {winners}, 'end-game')"
         self.emit_src(node, OpSource([line], ends=True), not draws_random(node))
+
+    def s_EndTurn(self, node: ast.EndTurn) -> None:
+        self.emit_src(node, OpSource([f"{self.const(end_turn, 'end_turn')}(st)"]))
 
     def s_Log(self, node: ast.Log) -> None:
         line = f"st.log.append({template_source(_template(node, self.ctx), self.ctx.emitter)})"

@@ -271,6 +271,11 @@ class EndGame(Statement):
 
 
 @attrs.frozen
+class EndTurn(Statement):
+    """`end turn`: the turn's actions end once this action is done (as `ends: turn`)."""
+
+
+@attrs.frozen
 class Log(Statement):
     text: str
 

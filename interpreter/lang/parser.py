@@ -500,6 +500,9 @@ class _ToAst(Transformer[Token, Any]):
     def end_game(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.EndGame(*_pos(meta), c[0])
 
+    def end_turn(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.EndTurn(*_pos(meta))
+
     def log(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.Log(*_pos(meta), _unquote(c[0]))
 

@@ -49,6 +49,9 @@ class Code:
     wheres: list[Where] = attrs.field(factory=list)
     # Called when a frame of this code returns (action bookkeeping, procedure results).
     kind: str = "effect"
+    # Operation index -> the local its `take actions` reads for "turn over" (`end turn`
+    # sets it in the nearest frame waiting there: runtime/decisions.end_turn).
+    turn_waits: dict[int, str] = attrs.field(factory=dict)
 
 
 @attrs.frozen

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from interpreter.diagnostics import IllegalActionError
+from interpreter.diagnostics import IllegalActionError, RuleRuntimeError
 from interpreter.model import ActionDef
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE, Action, effect_payload, renderer
@@ -443,3 +443,17 @@ def pay_for(st: State, player: int, index: int, values: Any) -> dict[str, Any]:
     if act.cost:
         pay(st, act.cost, player, env)
     return env
+
+
+def end_turn(st: State) -> None:
+    """`end turn`: the nearest `take actions` below (the one whose decision is being
+    carried out, or about to be asked) takes no more actions this turn, as when an
+    action that `ends: turn` is taken. A rule error where no `take actions` waits."""
+    codes = st.gd.codes
+    for frame in reversed(st.stack):
+        key = codes[frame.code].turn_waits.get(frame.pc)
+        if key is not None:
+            frame.env[key] = True
+            return
+    raise RuleRuntimeError("'end turn' where no `take actions` waits: it ends a turn's actions, "
+                           "so it belongs in an action's effect or what it calls")
