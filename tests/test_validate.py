@@ -304,3 +304,19 @@ def test_validate_with_variant_checks_only_those(tmp_path):
     assert code == 1 and '"code"' in shown
     code, shown = _validate(str(path), "--variant", "nope")
     assert code == 2 and "unknown-variant" in shown and "Traceback" not in shown  # (a usage error, as in play)
+
+
+def test_validate_checks_a_game_with_each_bundled_overlay_made_for_it(tmp_path):
+    """A change to a game that breaks an expansion made for it is found where the game
+    is checked: here Rocketmen's `pre_launch` renamed, which Target: Jupiter replaces."""
+    import shutil
+    folder = tmp_path / "rocketmen"
+    shutil.copytree(pathlib.Path(__file__).parent.parent / "games" / "rocketmen", folder)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("  pre_launch:", "  before_launch:", 1)
+                    .replace("pre_launch(", "before_launch("), encoding="utf-8")
+    code, shown = _validate(str(game))
+    assert code == 1 and "(with 'target-jupiter')" in shown and "pre_launch" in shown
+    assert "(with 'rocketmen-setup-mission')" not in shown  # the mod that still works says nothing
+    code, shown = _validate("rocketmen")
+    assert code == 0 and "; with target-jupiter, rocketmen-setup-mission" in shown

@@ -4,7 +4,9 @@ A target is a game or an overlay (checked applied to its base game), by path or 
 bundled name. Its findings are the diagnostics of loading it (YAML, schema, meaning),
 the overlays' warnings, and a rule error starting a game at each player count; then
 the same for each of its variants alone, so that a mistake only a variant makes (a
-misspelt counter in its patch) is found by validate rather than by play. With
+misspelt counter in its patch) is found by validate rather than by play, and for the
+game with each bundled expansion or mod made for it (a change to the base that breaks
+one is found where the change is made). With
 `--variant`, the game is checked with those variants together instead, as play would
 run it.
 """
@@ -49,11 +51,28 @@ def validate_target(target: str, overlays: list[str], strict: bool = False,
     if not variants:  # each variant on its own: a mistake only a variant makes is still found
         for variant in gd.available_variants:
             problems += _variant_problems(game_of, variant, problems)
+    # and with each bundled expansion or mod made for this game, when it is checked alone
+    extras = [] if what or variants or overlays else [e for e in bundled_entries() if e["base"] == gd.id]
+    for entry in extras:
+        problems += _overlay_problems(partial(game_of, overlays=[entry["path"]]), entry["id"], problems)
     cards, actions = len(gd.cards), len(gd.actions)
     with_variants = f" with variant{'s' if len(checked) != 1 else ''} {', '.join(checked)}" if checked else ""
+    with_overlays = "; with " + ", ".join(e["id"] for e in extras) if extras else ""
     named = f"{what} on {gd.name}" if what else gd.name
     return problems, (f"{named}: {cards} card{'s' if cards != 1 else ''}, {actions} action"
-                      f"{'s' if actions != 1 else ''}{'; checked' + with_variants if checked else ''}")
+                      f"{'s' if actions != 1 else ''}{'; checked' + with_variants if checked else ''}{with_overlays}")
+
+
+def _overlay_problems(game_of: Callable[..., Game], overlay: str, known: list[Diagnostic]) -> list[Diagnostic]:
+    """What the game with the bundled `overlay` adds to the `known` findings, each saying so."""
+    try:
+        game = game_of(variants=[])
+        found = [*game.warnings, *smoke_test(game)]
+    except RuleFileError as err:
+        found = list(err.diagnostics)
+    seen = {(d.path, d.line, d.column, d.code, d.message) for d in known}
+    return [attrs.evolve(d, message=f"{d.message} (with '{overlay}')") for d in found
+            if (d.path, d.line, d.column, d.code, d.message) not in seen]
 
 
 def _variant_problems(game_of: Callable[..., Game], variant: str, known: list[Diagnostic]) -> list[Diagnostic]:
