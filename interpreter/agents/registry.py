@@ -10,7 +10,7 @@ one `register` call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -19,22 +19,10 @@ from interpreter.agents.builtin import FirstAgent, RandomAgent, agent_seed
 from interpreter.agents.protocol import Agent
 from interpreter.diagnostics import GameError, hint_for
 from interpreter.model import GameDef
+from interpreter.model.seats import SeatSpec, parse_seat
 
 # (spec, game definition, seed of the game, seat number) -> the agent for that seat
 AgentFactory = Callable[["SeatSpec", GameDef, int, int], Agent]
-
-
-@attrs.frozen
-class SeatSpec:
-    """A parsed seat spec: the kind's name and its options (strings as given)."""
-
-    name: str
-    options: Mapping[str, str] = attrs.field(factory=dict)
-
-    def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
 
 
 @attrs.frozen
@@ -74,22 +62,7 @@ def seat_kinds(gd: GameDef) -> list[SeatKind]:
     return [*_KINDS.values(), *bots]
 
 
-def parse_seat(spec: str) -> SeatSpec:
-    """`NAME` or `NAME:KEY=VALUE,...` as a SeatSpec; GameError when malformed."""
-    name, _, rest = spec.strip().partition(":")
-    options: dict[str, str] = {}
-    if rest:
-        for item in rest.split(","):
-            key, eq, value = item.partition("=")
-            if not eq or not key.strip():
-                raise GameError(f"seat '{spec}': options are KEY=VALUE separated by commas, not '{item}'")
-            options[key.strip()] = value.strip()
-    if not name:
-        raise GameError(f"seat '{spec}' has no name")
-    return SeatSpec(name.strip(), options)
-
-
-def check_seat(spec: str, gd: GameDef) -> SeatSpec:
+def check_seat(spec: str | SeatSpec, gd: GameDef) -> SeatSpec:
     """The parsed spec if `spec` names a kind of seat this game can use, with options
     that kind accepts and values it takes (its `check`); otherwise a GameError that lists
     the kinds (and a guess), or says what is wrong."""
@@ -99,40 +72,40 @@ def check_seat(spec: str, gd: GameDef) -> SeatSpec:
     return parsed
 
 
-def _kind_of(spec: str, gd: GameDef) -> tuple[SeatSpec, SeatKind]:
+def _kind_of(spec: str | SeatSpec, gd: GameDef) -> tuple[SeatSpec, SeatKind]:
     """The parsed spec and its kind, with options the kind accepts (not yet their values)."""
     parsed = parse_seat(spec)
     kinds = {k.name: k for k in seat_kinds(gd)}
-    kind = kinds.get(parsed.name)
+    kind = kinds.get(parsed.kind)
     if kind is None:
-        hint = hint_for(parsed.name, kinds)
-        raise GameError(f"unknown seat '{parsed.name}'; seats: {', '.join(kinds)}" + (f" ({hint})" if hint else ""))
+        hint = hint_for(parsed.kind, kinds)
+        raise GameError(f"unknown seat '{parsed.kind}'; seats: {', '.join(kinds)}" + (f" ({hint})" if hint else ""))
     unknown = [key for key in parsed.options if key not in kind.options]
     if unknown:
         accepted = ", ".join(kind.options) if kind.options else "none"
-        raise GameError(f"seat '{parsed.name}' has no option '{unknown[0]}' (options: {accepted})")
+        raise GameError(f"seat '{parsed.kind}' has no option '{unknown[0]}' (options: {accepted})")
     return parsed, kind
 
 
 def _with_defaults(parsed: SeatSpec, gd: GameDef) -> SeatSpec:
     """The spec's options over the game's `seat_options` for that kind."""
-    defaults = gd.seat_options.get(parsed.name)
-    return SeatSpec(parsed.name, {**defaults, **parsed.options}) if defaults else parsed
+    defaults = gd.seat_options.get(parsed.kind)
+    return SeatSpec(parsed.kind, {**defaults, **parsed.options}) if defaults else parsed
 
 
-def is_bot(spec: str, gd: GameDef) -> bool:
+def is_bot(spec: str | SeatSpec, gd: GameDef) -> bool:
     """True when the seat is played by a bot of the game (inside the state)."""
-    return parse_seat(spec).name in gd.bots
+    return parse_seat(spec).kind in gd.bots
 
 
-def create_agent(spec: str, gd: GameDef, seed: int = 0, seat: int = 0) -> Agent:
+def create_agent(spec: str | SeatSpec, gd: GameDef, seed: int = 0, seat: int = 0) -> Agent:
     """The agent for a seat of kind `spec` in a game seeded `seed`, its options over the
     game's `seat_options` for that kind (GameError for a kind that has no agent: `human`
     and game bots)."""
     parsed, kind = _kind_of(spec, gd)  # (the factory checks the option values as it reads them)
     if kind.factory is None:
-        what = "a game bot, which plays inside the state" if parsed.name in gd.bots else "played by a person"
-        raise GameError(f"seat '{parsed.name}' has no agent: it is {what}")
+        what = "a game bot, which plays inside the state" if parsed.kind in gd.bots else "played by a person"
+        raise GameError(f"seat '{parsed.kind}' has no agent: it is {what}")
     return kind.factory(_with_defaults(parsed, gd), gd, seed, seat)
 
 

@@ -43,10 +43,11 @@ from interpreter.agents.builtin import legal_or_fail
 from interpreter.agents.protocol import BaseAgent
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
+from interpreter.model.seats import SeatSpec
 from interpreter.runtime.actions import Action
 from interpreter.runtime.errors import HorizonReached
 from interpreter.runtime.resample import forget_sealed_picks, resample
-from interpreter.runtime.state import State
+from interpreter.runtime.state import State, seat
 
 OPTIONS = ("iterations", "seconds", "c", "rollout", "depth", "horizon", "paired", "margin")
 DEFAULT_ITERATIONS = 400
@@ -263,7 +264,7 @@ class SearchAgent(BaseAgent):
     def _rollout(self, world: State, rng: random.Random, steps: int) -> list[float]:
         opts = self.options
         if opts.rollout not in ("random", "first"):
-            world.seats = [opts.rollout] * world.n  # the game's bot picks inside the state
+            seat(world, [SeatSpec(opts.rollout)] * world.n)  # the game's bot picks inside the state
         while not world.terminal and (opts.depth == 0 or steps < opts.depth):
             waiting = world.players_to_act()
             legal = world.legal_actions(_named(world, waiting[0])) if waiting else []

@@ -443,7 +443,7 @@ class CodeBuilder:
             env = fr.env
             p = st.active if player is None else player(st, env)
             if st.gd.bots:
-                bot = st.gd.bots.get(st.seats[p])
+                bot = st.seat_bots[p]
                 if bot is not None and bot.turn is not None:
                     env[done] = True
                     fr.pc -= 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import operator
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -20,6 +21,7 @@ from interpreter.compile.lint import lint
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
 from interpreter.game.summary import describe_cards, describe_game
 from interpreter.model import GameDef
+from interpreter.model.seats import RANDOM, SeatSpec, parse_seat
 from interpreter.rules.loader import RawGame, explain_removed, load_raw
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.faces import Faces, find_faces
@@ -41,7 +43,7 @@ class Game:
         shape = ",".join(str(len(code.ops)) for code in definition.codes)
         self.engine_id = f"{__version__}/{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
         # seat specs checked once (playouts make many states), each with its canonical text
-        self._valid_seats: dict[str, str] = {}
+        self._valid_seats: dict[str, SeatSpec] = {}  # a seat's text -> its record, checked
         self.warnings: list[Diagnostic] = []  # conflicts between overlays (load_game fills it)
 
     # ---- facts -------------------------------------------------------------------
@@ -86,7 +88,7 @@ class Game:
         what integer actions and the observation tensor count cards by. Read once from
         the setups of a few fixed seeds, so it is the same for every run."""
         n = self._players(num_players)
-        return find_faces(self.definition, lambda seed: new_state(self, n, seed, ["random"] * n))
+        return find_faces(self.definition, lambda seed: new_state(self, n, seed, [RANDOM] * n))
 
     def num_distinct_actions(self, num_players: int | None = None) -> int:
         """How many integer actions the game has for `num_players` seats (default: the
@@ -138,28 +140,30 @@ class Game:
     # ---- states ------------------------------------------------------------------
 
     def new_initial_state(self, num_players: int | None = None, seed: int = 0,
-                          seats: list[str] | None = None, chance: str = "seeded") -> State:
+                          seats: Sequence[str | SeatSpec] | None = None, chance: str = "seeded") -> State:
         """A new game for `num_players` seats (default: the game's default), seeded.
-        With `chance="explicit"`, random events are chance nodes (docs/chance.md)."""
+        A seat is a spec's text (`random`, `ismcts:iterations=50`) or a SeatSpec, checked
+        here, once. With `chance="explicit"`, random events are chance nodes (docs/chance.md)."""
         gd = self.definition
         n = gd.default_players if num_players is None else _whole(num_players, "num_players")
         if not gd.min_players <= n <= gd.max_players:
             raise GameError(f"{gd.name} is for {gd.min_players}-{gd.max_players} players, not {n}")
-        seat_list = list(seats) if seats else ["random"] * n
+        if isinstance(seats, str):
+            raise GameError(f"seats is a list of seats, one per player, not the text {seats!r}")
+        seat_list = list(seats) if seats else [RANDOM] * n
         if len(seat_list) != n:
             raise GameError(f"{len(seat_list)} seats given for {n} players")
-        if seats:
-            # each seat checked, and written the one way (`a-bot `, ` ismcts: c=2` are
-            # `a-bot`, `ismcts:c=2`), so what plays it compares one text
-            seat_list = [self._canonical_seat(seat) for seat in seat_list]
-        return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), seat_list, chance)
+        specs = [self._seat_spec(seat) for seat in seat_list]
+        return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), specs, chance)
 
-    def _canonical_seat(self, seat: Any) -> str:
-        known = self._valid_seats.get(seat) if isinstance(seat, str) else None
+    def _seat_spec(self, seat: Any) -> SeatSpec:
+        """A seat parsed and checked against this game once (`a-bot ` and ` ismcts: c=2`
+        are the records `a-bot` and `ismcts:c=2`; below this, nothing reads the text)."""
+        key = str(seat) if isinstance(seat, SeatSpec) else seat
+        known = self._valid_seats.get(key) if isinstance(key, str) else None
         if known is None:
-            if not isinstance(seat, str):
-                raise GameError(f"a seat is a text like 'random' or 'ismcts:iterations=50', not {seat!r}")
-            known = self._valid_seats[seat] = str(check_seat(seat, self.definition))
+            known = check_seat(parse_seat(seat), self.definition)
+            self._valid_seats[key] = known
         return known
 
     def state_from_json(self, text: str) -> State:

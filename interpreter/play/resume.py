@@ -40,7 +40,7 @@ def start_logged(game: Game, target: str, overlays: list[str], players: int, sea
     log.sign_key = key
     log.seed_known = seed_known
     state = game.new_initial_state(players, seed, seats)
-    return LoggedGame(game, state, seat_agents(game, seats, seed), log, log_path, [])
+    return LoggedGame(game, state, seat_agents(game, state.seat_specs, seed), log, log_path, [])
 
 
 def resume_log(log_file: str, key: bytes | None, log_path: Path | None, target: str | None) -> LoggedGame:
@@ -58,7 +58,7 @@ def resume_log(log_file: str, key: bytes | None, log_path: Path | None, target: 
         raise GameError(f"cannot resume {log_file}: that game is over ({len(log.actions)} actions); "
                         f"use orrery replay to see it")
     state = game.new_initial_state(log.players, log.seed, log.seats)
-    agents = seat_agents(game, log.seats, log.seed)
+    agents = seat_agents(game, state.seat_specs, log.seed)
     moves: list[tuple[int, str]] = []
     replay_actions(state, log.actions, agents, lambda _s, player, text: moves.append((player, text)))
     return LoggedGame(game, state, agents, log, path, moves)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from interpreter.agents import Agent, create_agent, is_bot, parse_seat
+from interpreter.agents import Agent, SeatSpec, create_agent, is_bot, parse_seat
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game
 from interpreter.runtime.actions import Action
@@ -27,15 +27,15 @@ MAX_ACTIONS = 100_000
 OnAction = Callable[[State, int, str], None]
 
 
-def seat_agents(game: Game, seats: Sequence[str], seed: int,
+def seat_agents(game: Game, seats: Sequence[str | SeatSpec], seed: int,
                 humans: Mapping[int, Agent] | Agent | None = None) -> dict[int, Agent]:
     """An agent per seat that has one: humans from `humans` (one agent for every human
     seat, or a seat -> agent map), every other kind made by the seat registry, seeded
     from (seed, seat). Game bots have none: they decide inside the state."""
     gd = game.definition
     agents: dict[int, Agent] = {}
-    for i, seat in enumerate(seats):
-        if parse_seat(seat).name == "human":
+    for i, seat in enumerate(map(parse_seat, seats)):  # (state.seat_specs: parsed already)
+        if seat.kind == "human":
             human = humans.get(i) if isinstance(humans, Mapping) else humans
             if human is not None:
                 agents[i] = human
@@ -120,7 +120,7 @@ def play_game(game: Game, num_players: int | None, seats: Sequence[str], seed: i
               on_action: OnAction | None = None, max_actions: int = MAX_ACTIONS) -> State:
     """Play one game from its start to its end with agents in every seat."""
     state = game.new_initial_state(num_players, seed, list(seats))
-    agents = seat_agents(game, seats, seed, agents_for_humans)
+    agents = seat_agents(game, state.seat_specs, seed, agents_for_humans)
     return run(state, agents, on_action, max_actions)
 
 

@@ -51,10 +51,10 @@ def choose_seats(gd: GameDef, players: int | None, seats_text: str | None, first
         except GameError as err:
             raise UsageError(str(err)) from None
         accepts = rules[min(i, len(rules) - 1)].accepts if rules else ()
-        if accepts and spec.name not in accepts:
-            raise UsageError(f"seat {i + 1} of {gd.name} takes {' or '.join(accepts)} in play, not '{spec.name}' "
+        if accepts and spec.kind not in accepts:
+            raise UsageError(f"seat {i + 1} of {gd.name} takes {' or '.join(accepts)} in play, not '{spec.kind}' "
                              f"(orrery simulate seats any kind anywhere)")
-        if spec.name == "human" and not allow_human:
+        if spec.kind == "human" and not allow_human:
             agents = [k.name for k in seat_kinds(gd) if k.kind != "bot" and k.name != "human"]
             raise UsageError(f"simulate has no human seats; use {', '.join(agents)} or a bot of the game")
         canonical.append(str(spec))  # one way to write each seat: what plays it compares one text

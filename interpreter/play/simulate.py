@@ -125,7 +125,7 @@ def play_one(spec: SimulationSpec, seed: int) -> Outcome:
         with watching_uses(count_use) if spec.record else contextlib.nullcontext():
             state = game.new_initial_state(spec.players, seed, list(spec.seats))
             real.append(state)
-            run(state, seat_agents(game, spec.seats, seed), count if spec.record else None, spec.max_actions)
+            run(state, seat_agents(game, state.seat_specs, seed), count if spec.record else None, spec.max_actions)
     except GameError as err:
         return Outcome(seed, error=str(err))
     except RecursionError:

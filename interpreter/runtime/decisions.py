@@ -74,7 +74,7 @@ def suspend_for_actions(st: State, fr: Frame, player: int, wait: ActionWait) -> 
         st.pending = None
         return False
     fr.pc -= 1  # run the `take actions` operation again after the action
-    bot = st.gd.bots.get(st.seats[player]) if wait.bots else None
+    bot = st.seat_bots[player] if wait.bots else None
     if bot is None:
         return True
     chosen = legal[0] if bot.choose == "first" else legal[randbelow(st, len(legal))]
@@ -92,7 +92,7 @@ def suspend_for_choice(
     repeats), the listing is kept at once: the same Actions `legal_actions` would make,
     without rendering every option a second time."""
     fr.pc -= 1  # the choosing operation runs again and takes the answer
-    bot = st.gd.bots.get(st.seats[player])
+    bot = st.seat_bots[player]
     if bot is not None:
         choices = options + [DONE] if allow_done else options
         fr.env[answer] = choices[0] if bot.choose == "first" else choices[randbelow(st, len(choices))]

@@ -315,7 +315,7 @@ def _load_queue(st: State, value: Any) -> list[Frame]:
 
 
 def _bot_seats(st: State) -> set[int]:
-    return {i for i, seat in enumerate(st.seats) if seat in st.gd.bots}
+    return {i for i, bot in enumerate(st.seat_bots) if bot is not None}
 
 
 def _load_player(st: State, value: Any) -> int:
@@ -430,6 +430,8 @@ FIELDS: tuple[Field, ...] = (
     Field("n", "share"),
     Field("players", "share"),
     Field("seats", "share"),
+    Field("seat_specs", "share"),
+    Field("seat_bots", "share"),
     Field("seed", "share"),
     Field("counters", "lists", "counters", lambda v: [c[:] for c in v], _load_counters),
     Field("card_def", "list", "card_def", list, _load_card_def),

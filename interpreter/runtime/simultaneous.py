@@ -77,7 +77,9 @@ def take_simultaneously(group: str, players_of: Expr | None, key: str) -> Op:
         (player, index, values), env[key] = picks[0], picks[1:]
         fr.pc -= 1  # back here after the effect, for the next pick
         if index < 0:
-            st.stack.append(Frame(st.gd.bots[st.seats[player]].turn, 0, {"me": player}))
+            bot = st.seat_bots[player]
+            assert bot is not None and bot.turn is not None  # (a bot's turn is picked for a bot's seat only)
+            st.stack.append(Frame(bot.turn, 0, {"me": player}))
         else:
             act = st.gd.actions[index]
             local: dict[str, Any] = {"me": player}
@@ -109,7 +111,7 @@ def _start(st: State, fr: Frame, group: str, players: list[int], key: str) -> bo
     taking: list[int] = []
     chosen: list[str | None] = []
     for p in players:
-        bot = st.gd.bots.get(st.seats[p])
+        bot = st.seat_bots[p]
         if bot is not None and bot.turn is not None:
             taking.append(p)
             chosen.append(TURN)
@@ -146,9 +148,8 @@ def _reveal(st: State, pending: PendingSimultaneous, frame: Frame) -> None:
             picks.append([p, -1, []])
             continue
         assert text is not None
-        seat = st.seats[p]
-        if seat in st.gd.bots:  # the game log is public: a bot's pick shows only now
-            st.log.append(f"P{p + 1} ({seat}): {text}")
+        if st.seat_bots[p] is not None:  # the game log is public: a bot's pick shows only now
+            st.log.append(f"P{p + 1} ({st.seats[p]}): {text}")
         action = _by_text(group_actions(st, pending.group, p), text)
         index, values = effect_payload(action)  # a hidden card: the card it stands for
         picks.append([p, index, list(values)])
@@ -190,9 +191,8 @@ def picks_so_far(st: State) -> dict[int, str]:
     pending = st.pending
     if not isinstance(pending, PendingSimultaneous):
         return {}
-    bots = st.gd.bots
     return {p: c for p, c in zip(pending.players, pending.chosen, strict=True)
-            if c is not None and st.seats[p] not in bots}
+            if c is not None and st.seat_bots[p] is None}
 
 
 def legal_for(st: State, player: int) -> list[Action]:
@@ -322,7 +322,7 @@ def load_pending(st: State, value: list[Any]) -> PendingSimultaneous:
     need(bool(waiting) and player == waiting[0], "a simultaneous step waits for the wrong player")
     need(key not in st.stack[-1].env, "the decision waited for is already answered")
     for p, c in zip(players, chosen, strict=True):
-        bot = st.gd.bots.get(st.seats[p])
+        bot = st.seat_bots[p]
         if c is None:
             need(bot is None, "a decision for a seat that a game bot plays")
             need(bool(group_actions(st, group, p)), f"P{p + 1} waits to pick but has no legal action")

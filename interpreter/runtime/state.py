@@ -16,7 +16,8 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from interpreter.diagnostics import GameError, IllegalActionError
-from interpreter.model import GameDef
+from interpreter.model import BotDef, GameDef
+from interpreter.model.seats import SeatSpec, parse_seat
 from interpreter.runtime import chance, decisions, info_tensor, learning, simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
@@ -84,6 +85,8 @@ class State:
     n: int
     players: list[int]
     seats: list[str]
+    seat_specs: tuple[SeatSpec, ...]
+    seat_bots: tuple[BotDef | None, ...]
     seed: int
     counters: list[list[int]]
     zones: list[list[int]]
@@ -338,7 +341,7 @@ class State:
         replayed from its seed to see what each decision showed)."""
         space = self.game.action_space(self.n)
         learning.check_player(self, player)
-        start = new_state(self.game, self.n, self.seed, self.seats, self.chance_mode)
+        start = new_state(self.game, self.n, self.seed, self.seat_specs, self.chance_mode)
         steps = learning.replay_steps(start, self.history, space)
         return learning.information_state_string(self, player, steps, space)
 
@@ -361,7 +364,7 @@ class State:
         learning.check_player(self, player)
         space = self.game.action_space(self.n)
         layout = info_layout(space, self.game.tensor_layout(self.n), self.n, max_events)
-        start = new_state(self.game, self.n, self.seed, self.seats, self.chance_mode)
+        start = new_state(self.game, self.n, self.seed, self.seat_specs, self.chance_mode)
         return info_tensor.encode(self, start, player, layout)
 
     def observation_tensor(self, player: int) -> list[float]:
@@ -418,7 +421,8 @@ _JOURNALS = tuple(f for f in SAVED if f.copy == "journal")
 _JOURNALS_LAST = bool(_JOURNALS) and SAVED[len(SAVED) - len(_JOURNALS):] == _JOURNALS
 
 
-def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance_mode: str = "seeded") -> State:
+def new_state(game: Rules, num_players: int, seed: int, seats: Sequence[SeatSpec],
+              chance_mode: str = "seeded") -> State:
     """The state of a new game: components placed, then setup and flow run to the
     first decision (with explicit chance, maybe a chance node)."""
     if chance_mode not in chance.MODES:
@@ -433,7 +437,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     st.layout = game.layout(num_players)
     st.n = num_players
     st.players = template.players
-    st.seats = list(seats)
+    seat(st, seats)
     st.seed = seed
     st.counters = [*map(list.copy, template.counters)]
     st.zones = [*map(list.copy, template.zones)]
@@ -480,6 +484,15 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     return st
 
 
+def seat(st: State, specs: Sequence[SeatSpec]) -> None:
+    """Who plays each seat: the records, their canonical texts (`seats`, what saves and
+    logs hold), and the game bot of each seat that one plays (None: someone outside the
+    state decides there), found by the record's kind once, not by comparing texts."""
+    st.seat_specs = tuple(specs)
+    st.seats = [str(spec) for spec in specs]
+    st.seat_bots = tuple(st.gd.bots.get(spec.kind) for spec in specs)
+
+
 def load_state(game: Rules, text: str) -> State:
     """The state a save holds (see saves.py), checked field by field; a save made by an
     engine that compiles the rules differently is migrated by replaying its actions."""
@@ -490,7 +503,8 @@ def load_state(game: Rules, text: str) -> State:
     n = data["players"]
     st = State.__new__(State)
     st.game, st.gd, st.gd_listens, st.layout = game, gd, gd.listens, game.layout(n)
-    st.n, st.players, st.seats, st.seed = n, list(range(n)), list(data["seats"]), data["seed"]
+    st.n, st.players, st.seed = n, list(range(n)), data["seed"]
+    seat(st, [parse_seat(s) for s in data["seats"]])  # (checked texts: saves.py)
     st.queue, st.legal_cache, st.chance_pos = [], None, 0
     st.work, st.memo, st.stop_turn = 0, None, None
     fill_state(st, data)
@@ -508,7 +522,7 @@ def _migrate(game: Rules, data: dict[str, Any]) -> State:
     if mode not in chance.MODES:
         raise GameError("corrupt save: bad chance mode (seeded or explicit)")
     try:
-        st = new_state(game, data["players"], data["seed"], list(data["seats"]), mode)
+        st = new_state(game, data["players"], data["seed"], [parse_seat(s) for s in data["seats"]], mode)
         for text in history:
             st.apply_action(text)
     except GameError as err:

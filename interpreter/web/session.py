@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.agents import Agent, parse_seat
+from interpreter.agents import Agent
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game
 from interpreter.play.logs import GameLog, write_log
@@ -67,7 +67,7 @@ class Session:
         self.agents = agents
         self.log = log
         self.log_path = log_path
-        self.humans = [i for i, seat in enumerate(state.seats) if parse_seat(seat).name == "human"]
+        self.humans = [i for i, seat in enumerate(state.seat_specs) if seat.kind == "human"]
         self.tokens: dict[str, int] = {secrets.token_urlsafe(24): seat for seat in self._viewers()}
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
