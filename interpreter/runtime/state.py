@@ -493,6 +493,14 @@ def seat(st: State, specs: Sequence[SeatSpec]) -> None:
     st.seat_bots = tuple(st.gd.bots.get(spec.kind) for spec in specs)
 
 
+def _saved_seats(data: dict[str, Any]) -> list[SeatSpec]:
+    """The seats of a save as records (saves.py checked they are texts)."""
+    try:
+        return [parse_seat(text) for text in data["seats"]]
+    except GameError as err:
+        raise GameError(f"corrupt save: bad seats ({err})") from None
+
+
 def load_state(game: Rules, text: str) -> State:
     """The state a save holds (see saves.py), checked field by field; a save made by an
     engine that compiles the rules differently is migrated by replaying its actions."""
@@ -504,7 +512,7 @@ def load_state(game: Rules, text: str) -> State:
     st = State.__new__(State)
     st.game, st.gd, st.gd_listens, st.layout = game, gd, gd.listens, game.layout(n)
     st.n, st.players, st.seed = n, list(range(n)), data["seed"]
-    seat(st, [parse_seat(s) for s in data["seats"]])  # (checked texts: saves.py)
+    seat(st, _saved_seats(data))
     st.queue, st.legal_cache, st.chance_pos = [], None, 0
     st.work, st.memo, st.stop_turn = 0, None, None
     fill_state(st, data)
@@ -522,7 +530,7 @@ def _migrate(game: Rules, data: dict[str, Any]) -> State:
     if mode not in chance.MODES:
         raise GameError("corrupt save: bad chance mode (seeded or explicit)")
     try:
-        st = new_state(game, data["players"], data["seed"], [parse_seat(s) for s in data["seats"]], mode)
+        st = new_state(game, data["players"], data["seed"], _saved_seats(data), mode)
         for text in history:
             st.apply_action(text)
     except GameError as err:
