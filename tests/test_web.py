@@ -392,3 +392,19 @@ def test_the_end_of_the_game_is_worked_out_once_for_every_page(monkeypatch: pyte
     first = session.view(0)["result"]
     assert first["lines"][0].startswith("Game over")
     assert session.view(1)["result"] == first and session.view(0)["result"] == first and calls == [1]
+
+
+def test_setup_and_game_bots_picks_are_narrated_by_name_with_hidden_cards_hidden() -> None:
+    """The narration opens with what setup told (a game bot's lane); a bot's pick of a card
+    P1 may not see is 'a hidden card' on P1's page until it is revealed; no line shows a card's `id#copy`."""
+    session = make_session("race-to-mars", ["human", "pilot"], seed=3)
+    opening = session.view(0)["narration"][0]
+    assert opening["player"] == -1 and "P2 (pilot): choose your launch pad: 0" in opening["lines"]
+    assert session.act(0, session.state.legal_actions(0)[0].text).ok
+    lines = [line for move in session.view(0)["narration"] for line in move["lines"]]
+    assert "P2 (pilot): keep one Headquarters: a hidden card" in lines  # not revealed yet
+    for _ in range(2):
+        assert session.act(0, session.state.legal_actions(0)[0].text).ok
+    lines = [line for move in session.view(0)["narration"] for line in move["lines"]]
+    assert "P2 (pilot): keep one Headquarters: HQ: Free placement" in lines  # revealed since
+    assert not [line for line in lines if re.search(r"[a-z0-9]#\d", line)]

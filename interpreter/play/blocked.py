@@ -24,6 +24,8 @@ from interpreter.runtime.present import people_text, render_template
 from interpreter.runtime.records import PendingActions
 from interpreter.runtime.state import State
 
+GROUPS_SHOWN = 5  # reasons told after the legal actions (one group of actions each)
+PER_GROUP = 3  # actions named per reason; the others counted
 MOST_CANDIDATES = 200  # parameter combinations looked at per action (a listing, not a search)
 COUNTED_FROM = 4  # an action's choices out of reach for one reason: listed up to 3, counted from 4
 LIMIT_WORDS = {"turn": "once per turn", "round": "once per round", "game": "once per game"}
@@ -61,11 +63,27 @@ def blocked_actions(state: State, legal_texts: set[str]) -> list[Blocked]:
     return found
 
 
+def blocked_summary(blocked: list[Blocked]) -> str:
+    """The actions out of reach grouped by reason, a few of each named:
+    `buy Widget, buy Gadget - needs 5 credits (you have 2); launch - not now`."""
+    by_reason: dict[str, list[str]] = {}
+    for item in blocked:
+        by_reason.setdefault(item.reason, []).append(item.text)
+    parts = []
+    for reason, texts in list(by_reason.items())[:GROUPS_SHOWN]:
+        named = ", ".join(texts[:PER_GROUP]) + (f" and {len(texts) - PER_GROUP} more" if len(texts) > PER_GROUP else "")
+        parts.append(f"{named} - {reason}")
+    more = len(by_reason) - GROUPS_SHOWN
+    return "; ".join(parts) + (f"; and {more} more reason{'s' if more > 1 else ''}" if more > 0 else "")
+
+
 def _blocked_of(state: State, action: ActionDef, player: int, legal: set[str], out: list[Blocked],
                 seen: set[str]) -> None:
     for values in _candidates(state, action, player):
         if hides_card(state, player, (p.type for p in action.params), values):
             continue  # a card the player may not see is never named, nor told apart by a reason
+        if _someone_elses(state, player, action, values):
+            continue  # another player's card: not this player's action to take
         env: dict[str, Any] = {"me": player}
         env.update((p.name, v) for p, v in zip(action.params, values, strict=True))
         text = _text(state, action, env, values)
@@ -77,6 +95,16 @@ def _blocked_of(state: State, action: ActionDef, player: int, legal: set[str], o
         if reason:
             seen.add(text)
             out.append(Blocked(text, reason))
+
+
+def _someone_elses(state: State, player: int, action: ActionDef, values: tuple[Any, ...]) -> bool:
+    """Whether a candidate names a card that lies in another player's own zone."""
+    for param, value in zip(action.params, values, strict=True):
+        if param.type == "card" and type(value) is int and 0 <= value < len(state.loc):
+            slot = state.loc[value]
+            if slot >= 0 and state.layout.zowner[slot] not in (-1, player):
+                return True
+    return False
 
 
 def _grouped(action: ActionDef, blocked: list[Blocked]) -> list[Blocked]:
@@ -118,6 +146,9 @@ def _reason(state: State, action: ActionDef, player: int, env: dict[str, Any]) -
         if used >= most:
             return LIMIT_WORDS.get(scope, f"once per {scope}") if most == 1 else f"{most} times per {scope}"
     if action.condition is not None and not action.condition(state, env):
+        for when, say in action.why_not:  # the game's own words for why, the first that holds
+            if when(state, env):
+                return render_template(state, say, env)
         return "not now"
     for ci, offset, amount in action.cost:
         cdef = state.gd.counters[ci]
@@ -126,7 +157,8 @@ def _reason(state: State, action: ActionDef, player: int, env: dict[str, Any]) -
         have, need = state.counters[ci][slot], amount(state, env)
         if have - need < floor:
             key = f" {cdef.keys[offset]}" if cdef.keys else ""
-            what = f"{cdef.name.replace('_', ' ')}{key}"
+            title = cdef.label.split(" (", 1)[0] if cdef.label != cdef.name else cdef.name.replace("_", " ")
+            what = f"{title}{key}"
             return f"needs {need} {what} (you have {have})"
     return ""
 

@@ -15,20 +15,24 @@ crashes; the end of input is a clean stop. Lines wrap to the terminal's width.
 from __future__ import annotations
 
 import difflib
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from interpreter.agents import Agent, BaseAgent
-from interpreter.play.blocked import blocked_actions
+from interpreter.play.blocked import blocked_actions, blocked_summary
 from interpreter.play.logs import GameLog, write_log
 from interpreter.play.narrate import (
     CARD,
+    LogSeen,
     Move,
     Snapshot,
     card_of,
     move_words,
     name_cards,
+    new_log_lines,
+    pick_words,
     redact,
     since_last_turn,
     told,
@@ -50,7 +54,6 @@ from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 
 RECENT = 15  # actions shown by the `log` command
-BLOCKED_SHOWN = 8  # actions out of reach listed after the legal ones
 AUTO_MOST = 200  # choices `auto` answers in a row at most
 
 
@@ -262,7 +265,10 @@ class Table:
         # The moves of a resumed game, as the humans may read them now.
         self.told: list[Move] = [Move(p, redact(split_pick(t)[1], state, self.humans)) for p, t in self.moves]
         self.words: dict[int, tuple[str, str]] = {}  # seat -> (canonical text, words) of its move under way
-        self.log_seen = len(state.log)
+        self.pick_words: dict[tuple[int, str], str] = {}  # (seat, pick) -> its words, cards as `id#copy`
+        # The game log is told from its start: setup, and game bots' picks in it, are moves
+        # too (a resumed game sets this past what was already told).
+        self.log_seen = LogSeen()
         self.snapshots: dict[int, Snapshot] = {}  # human seat -> what it saw at its last decision
         # Where the picks of the simultaneous step under way start in `moves`: they are
         # secret until the step is over (None: no step under way).
@@ -291,13 +297,14 @@ class Table:
         """A seat has chosen `action` in `state` (not applied yet): its words, read now."""
         if player in self.humans:
             self.snapshots[player] = self._snapshot(state, player)
-        if state.is_simultaneous_node():
-            return
         text = action.text if isinstance(action, Action) else str(action)
+        if state.is_simultaneous_node():  # a sealed pick: its words are told once the step is over
+            self.pick_words[(player, text)] = pick_words(state, player, action)
+            return
         self.words[player] = (text, move_words(state, action))
 
     def _snapshot(self, state: State, player: int) -> Snapshot:
-        return Snapshot(state.observation(player), len(self.told), len(state.log), state.turn_no)
+        return Snapshot(state.observation(player), len(self.told), LogSeen.all_of(state), state.turn_no)
 
     def _told_text(self, state: State, player: int, text: str) -> str:
         canonical, words = self.words.pop(player, ("", ""))
@@ -327,17 +334,20 @@ class Table:
         """The simultaneous step is over: show every pick of it."""
         start = len(self.moves) if self.sealed_from is None else self.sealed_from
         shown = []
-        for player, text in self.moves[start:]:
+        for i, (player, text) in enumerate(self.moves[start:], start):
             _, plain = split_pick(text)
-            shown.append(f"{seat_name(player, self.humans)}: {redact(plain, state, self.humans)}")
+            words = told(state, plain, self.pick_words.pop((player, plain), ""), self.humans)
+            shown.append(f"{seat_name(player, self.humans)}: {words}")
+            if i < len(self.told):  # the summaries and `log` tell the pick as it is now known
+                self.told[i] = Move(player, words)
+        self.pick_words.clear()
         self.sealed_from = None
         if shown:
             self.console.write("All have chosen. " + "; ".join(shown))
 
     def show_new_log_lines(self, state: State) -> None:
-        for line in state.log[self.log_seen:]:
+        for line in new_log_lines(state, self.log_seen):
             self.console.write(f"  | {redact(line, state, self.humans)}")
-        self.log_seen = len(state.log)
 
     def option_texts(self, state: State, legal: list[Action]) -> list[str]:
         """The legal actions as people read them, copies of one card told apart."""
@@ -367,7 +377,9 @@ class Table:
         for i, (action, text) in enumerate(zip(legal, shown, strict=True), 1):
             # People read names, not `id#copy`; the canonical text is shown only where
             # it is a different, typeable word (`place 4`), never a card's copy number.
-            typeable = text != action.text and not CARD.search(action.text) and action.text.strip('"') != text
+            # (nor a rule's internal name: `end turn` is typed as it reads)
+            typeable = text != action.text and not CARD.search(action.text) and action.text.strip('"') != text \
+                and not re.search(r"[a-z0-9]_[a-z0-9]", action.text)
             write(f"  {i:>2}. {text}{f'  [{action.text}]' if typeable else ''}")
         self.show_blocked(state, legal)
 
@@ -376,9 +388,7 @@ class Table:
         blocked = blocked_actions(state, {a.text for a in legal})
         if not blocked:
             return
-        items = [f"{b.text} - {b.reason}" for b in blocked[:BLOCKED_SHOWN]]
-        more = f"; and {len(blocked) - BLOCKED_SHOWN} more" if len(blocked) > BLOCKED_SHOWN else ""
-        self.console.write("  Not yet: " + "; ".join(items) + more)
+        self.console.write("  Not yet: " + blocked_summary(blocked))
 
     def show_recent(self, state: State) -> None:
         write = self.console.write

@@ -118,6 +118,7 @@ class State:
     work: int
     memo: dict[tuple[int, int], Any] | None
     stop_turn: int | None
+    picks: list[tuple[int, str, bool]] | None
 
     # ---- OpenSpiel-like API --------------------------------------------------------
 
@@ -463,6 +464,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: list[str], chance
     st.work = 0
     st.memo = None
     st.stop_turn = None
+    st.picks = []
     # The effects that start a game, last run first: setup, then `start`, then the flow.
     st.stack = stack = []
     if gd.flow is not None:
@@ -492,7 +494,7 @@ def load_state(game: Rules, text: str) -> State:
     st.game, st.gd, st.gd_listens, st.layout = game, gd, gd.listens, game.layout(n)
     st.n, st.players, st.seats, st.seed = n, list(range(n)), list(data["seats"]), data["seed"]
     st.queue, st.legal_cache, st.chance_pos = [], None, 0
-    st.work, st.memo, st.stop_turn = 0, None, None
+    st.work, st.memo, st.stop_turn, st.picks = 0, None, None, None
     fill_state(st, data)
     return st
 

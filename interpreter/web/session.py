@@ -27,7 +27,17 @@ from interpreter.agents import Agent, parse_seat
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game
 from interpreter.play.logs import GameLog, write_log
-from interpreter.play.narrate import move_words, redact, told
+from interpreter.play.narrate import (
+    LogSeen,
+    hide_unseen,
+    move_words,
+    name_cards,
+    new_log_lines,
+    pick_words,
+    redact,
+    told,
+    visible_cards,
+)
 from interpreter.play.runner import MAX_ACTIONS, Teller
 from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
@@ -47,6 +57,7 @@ class Move:
     shown: dict[int, str]
     lines: list[str]
     sealed: bool = False  # a pick of a simultaneous step under way: "has chosen" to the others
+    words: str = ""  # the move in words (a pick's: cards as `id#copy`, told once the step is over)
 
 
 @attrs.define
@@ -86,7 +97,9 @@ class Session:
             shown = ({seat: plain if seat == player else "has chosen" for seat in self._viewers()} if sealed
                      else self._shown(plain, player))
             self.moves.append(Move(len(self.moves) + 1, player, shown, [], sealed=sealed))
-        self._log_seen = len(state.log)
+        # What setup told (game bots' picks in it among them): a new game's narration opens with it.
+        self._log_seen = LogSeen.all_of(state) if moves else LogSeen()
+        self.setup_lines = new_log_lines(state, self._log_seen)
 
     # -- who is asking
 
@@ -109,8 +122,15 @@ class Session:
             state = self.state
             obs = state.observation(seat)
             gd = state.gd
+            seen = visible_cards(obs)
+
+            def read(lines: list[str]) -> list[str]:  # log lines name cards this page may see only
+                return [name_cards(hide_unseen(line, seen), gd) if "#" in line else line for line in lines]
+
             narration = [{"number": m.number, "player": m.player, "text": m.shown.get(seat, ""),
-                          "lines": m.lines} for m in self.moves[-MAX_NARRATION_LINES:]]
+                          "lines": read(m.lines)} for m in self.moves[-MAX_NARRATION_LINES:]]
+            if self.setup_lines and len(self.moves) < MAX_NARRATION_LINES:
+                narration.insert(0, {"number": 0, "player": -1, "text": "", "lines": read(self.setup_lines)})
             return {
                 "version": self.version,
                 "game": {"id": gd.id, "name": gd.name},
@@ -233,22 +253,23 @@ class Session:
             self._fail(f"the game did not end within {MAX_ACTIONS} actions (an endless game?)")
             return
         pick = state.is_simultaneous_node()
-        words = "" if pick else move_words(state, text)  # read before the move changes the state
+        # read before the move changes the state (a pick's words are told once the step is over)
+        words = pick_words(state, player, text) if pick else move_words(state, text)
         self._teller.before(state, player, text, asked)
         try:
             state.apply_action(text, player)
         except (GameError, IllegalActionError) as err:
             self._fail(f"P{player + 1}'s '{text}' failed: {err}")
             return
-        lines = [str(line) for line in state.log[self._log_seen:]]
-        self._log_seen = len(state.log)
+        lines = new_log_lines(state, self._log_seen)
         recorded = state.history[-1]
         still_secret = pick and state.is_simultaneous_node() and player in picks_so_far(state)
         if still_secret:
-            shown = {seat: text if seat == player else "has chosen" for seat in self._viewers()}
+            mine = redact(words or text, state, set())
+            shown = {seat: mine if seat == player else "has chosen" for seat in self._viewers()}
         else:
             shown = self._shown(split_pick(recorded)[1], player, words)
-        self.moves.append(Move(len(self.moves) + 1, player, shown, lines, sealed=still_secret))
+        self.moves.append(Move(len(self.moves) + 1, player, shown, lines, sealed=still_secret, words=words))
         if self._teller.after(state, player) or (pick and not still_secret):
             self._reveal()
         self.save()
@@ -260,7 +281,7 @@ class Session:
         for move in self.moves:
             if move.sealed:
                 move.sealed = False
-                move.shown = self._shown(split_pick(self.state.history[move.number - 1])[1], move.player)
+                move.shown = self._shown(split_pick(self.state.history[move.number - 1])[1], move.player, move.words)
 
     def _viewers(self) -> list[int]:
         """The pages: one per human seat, and one for onlookers (what every player may see)."""
@@ -269,7 +290,7 @@ class Session:
     def _shown(self, text: str, player: int, words: str = "") -> dict[int, str]:
         """The move as each page reads it: in words, cards it may not see hidden (its
         own move in full)."""
-        return {seat: (words or redact(text, self.state, set())) if seat == player
+        return {seat: redact(words or text, self.state, set()) if seat == player
                 else told(self.state, text, words, {seat}) for seat in self._viewers()}
 
     def _fail(self, message: str) -> None:

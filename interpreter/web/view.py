@@ -66,13 +66,18 @@ def observation_view(obs: dict[str, Any], gd: GameDef) -> dict[str, Any]:
     by_id = {card.id: card.index for card in gd.cards}
     labels = {view.id: view.label for view in gd.views}
     counters = []
+    hide = gd.table.hide  # bookkeeping (`table: hide:`): never shown to people
     for cdef in gd.counters:
+        if cdef.name in hide:
+            continue
         value = obs["counters"][cdef.name]
         values = value if cdef.scope == "player" else [value]
         counters.append({"name": cdef.name, "label": cdef.label, "scope": cdef.scope,
                          "values": [counter_text(v) for v in values]})
     zones = []
     for zdef in gd.zones:
+        if zdef.name in hide:
+            continue
         value = obs["zones"][zdef.name]
         entries = value if zdef.scope == "player" else [value]
         zones.append({"name": zdef.name, "label": zdef.label, "scope": zdef.scope,

@@ -144,7 +144,7 @@ function renderNarration(view) {
   const list = document.getElementById("narration");
   list.replaceChildren();
   for (const move of view.narration) {
-    list.append(el("li", { value: String(move.number), text: `${seatName(move.player, view)}: ${move.text}` }));
+    if (move.player >= 0) list.append(el("li", { value: String(move.number), text: `${seatName(move.player, view)}: ${move.text}` }));
     for (const line of move.lines) list.append(el("li", { class: "line", text: line }));
   }
   const aside = document.getElementById("right");
