@@ -248,8 +248,10 @@ def definitions() -> dict:
                     "the first entry whose `when` holds while the action is not legal gives the reason.",
                     "items": obj({"when": text("Expression (`me` and the parameters): this reason applies."),
                                   "say": text("The reason, a template like a label.",
-                                              ["all {trajectory_cards} Space cards must be placed first"])},
-                                 ["when", "say"], "One reason an action may be out of reach.")},
+                                              ["all {trajectory_cards} Space cards must be placed first"]),
+                                  "hide": {"type": "boolean", "description": "When `when` holds, the action "
+                                           "is not listed at all: it is not this player's to take."}},
+                                 ["when"], "One reason an action may be out of reach.")},
         "cost": {
             "type": "object",
             "description": "Counters paid first; the action is legal only if affordable.",

@@ -418,3 +418,41 @@ def test_choices_out_of_reach_for_one_reason_are_one_line(tmp_path: pathlib.Path
     assert [(b.text, b.reason) for b in found] == [("swap (9 ways)", "not now"),
                                                    ("buy 3 widgets", "needs 3 credits (you have 2)"),
                                                    ("buy 4 widgets", "needs 4 credits (you have 2)")]
+
+
+WHY_NOT = """
+counters:
+  credits: {scope: player, initial: 2}
+  power: {scope: player, initial: 0}
+actions:
+  rest: {during: main, condition: "credits(me) > 10", effect: "", label: "rest a while",
+         why_not: [{when: "credits(me) < 5", say: "needs more than 10 credits ({credits(me)} now)"}]}
+  sing: {during: main, condition: "power(me) > 0", effect: "", label: "sing (a special power)",
+         why_not: [{when: "power(me) == 0", hide: true}]}
+  stop: {during: main, ends: turn, effect: "", label: "stop"}
+flow: |
+  turn 0:
+    take actions main
+"""
+
+
+def test_a_condition_out_of_reach_says_the_games_reason_and_anothers_power_is_not_listed(
+        tmp_path: pathlib.Path) -> None:
+    from conftest import toy
+
+    from interpreter.play.blocked import blocked_actions, blocked_summary
+
+    state = toy(tmp_path, WHY_NOT).new_initial_state(2, seed=1)
+    found = blocked_actions(state, {a.text for a in state.legal_actions()})
+    assert blocked_summary(found) == "rest a while - needs more than 10 credits (2 now)"
+
+
+def test_race_to_mars_says_why_launch_waits_and_hides_headquarters_powers_one_lacks(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out = play(capsys, monkeypatch, ["1"] * 6 + ["quit"], "race-to-mars", "--seats", "human,pilot",
+                     "--seed", "4")
+    assert code == 0
+    blocked = out.split("Not yet: ")[1].split("P1> ")[0].replace("\n      ", " ")
+    assert "launch your rocket - all 12 Space cards must be on the trajectories first" in blocked
+    assert "Headquarters" not in blocked and "not now" not in blocked

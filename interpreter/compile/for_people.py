@@ -37,10 +37,18 @@ def table_of(builder: Builder, counters: tuple[CounterDef, ...], zones: tuple[Zo
 
 
 def why_not_of(builder: Builder, specs: Any, logical: tuple[Any, ...], locals_: dict[str, str]) -> tuple[Any, ...]:
-    """An action's `why_not:` reasons: (condition, the reason as a template) each."""
-    found = []
+    """An action's `why_not:` reasons: (condition, the reason as a template, or None
+    for `hide: true`) each."""
+    found: list[tuple[Any, tuple[Any, ...] | None]] = []
     for i, spec in enumerate(specs):
         when = builder.expr(spec.get("when"), logical + (i, "when"), locals_, "bool")
+        if spec.get("hide"):  # not this player's to take: not listed at all
+            if when is not None:
+                found.append((when[0], None))
+            continue
+        if "say" not in spec:
+            builder.error(logical + (i,), "bad-value", "a why_not entry needs `say` (or `hide: true`)")
+            continue
         try:
             say = tuple(compile_template(str(spec.get("say", "")), builder.context(locals_, pure=True)))
         except CompileError as err:

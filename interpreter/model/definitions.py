@@ -147,8 +147,9 @@ class ActionDef:
     lister: Callable[[Any, int, list[Any]], None] | None = None
     # Generated: its effect as one function, when it can never wait (None: a frame).
     direct: Direct | None = None
-    # `why_not:` (when, the reason as a template): why it is out of reach, for people.
-    why_not: tuple[tuple[Expr, tuple[Any, ...]], ...] = ()
+    # `why_not:` (when, the reason as a template; None: not listed): why it is out of
+    # reach, for people.
+    why_not: tuple[tuple[Expr, tuple[Any, ...] | None], ...] = ()
 
 
 @attrs.frozen

@@ -2,7 +2,10 @@
 
 Shown after the legal actions so a person learns what is out of reach and why:
 `buy Cruiser - needs 7 credits (you have 3)` (the action's `cost`), `launch ... - once
-per turn` (its `limit`), or `not now` (its `condition`). Candidates are the action's
+per turn` (its `limit`), or its `condition` failing: the first of the action's `why_not:`
+reasons that holds (`launch - all 12 Space cards must be placed first`), else `not
+now`; a `why_not:` entry with `hide: true` leaves the action out (it is not this
+player's to take: another player's power). Candidates are the action's
 parameter choices as the rules list them; a choice the rules filter out already (an
 affordable-only list) is not known here and is not shown, nor is a candidate naming a
 card the player may not see (runtime/blind.py). Four or more choices of one action
@@ -82,8 +85,6 @@ def _blocked_of(state: State, action: ActionDef, player: int, legal: set[str], o
     for values in _candidates(state, action, player):
         if hides_card(state, player, (p.type for p in action.params), values):
             continue  # a card the player may not see is never named, nor told apart by a reason
-        if _someone_elses(state, player, action, values):
-            continue  # another player's card: not this player's action to take
         env: dict[str, Any] = {"me": player}
         env.update((p.name, v) for p, v in zip(action.params, values, strict=True))
         text = _text(state, action, env, values)
@@ -95,16 +96,6 @@ def _blocked_of(state: State, action: ActionDef, player: int, legal: set[str], o
         if reason:
             seen.add(text)
             out.append(Blocked(text, reason))
-
-
-def _someone_elses(state: State, player: int, action: ActionDef, values: tuple[Any, ...]) -> bool:
-    """Whether a candidate names a card that lies in another player's own zone."""
-    for param, value in zip(action.params, values, strict=True):
-        if param.type == "card" and type(value) is int and 0 <= value < len(state.loc):
-            slot = state.loc[value]
-            if slot >= 0 and state.layout.zowner[slot] not in (-1, player):
-                return True
-    return False
 
 
 def _grouped(action: ActionDef, blocked: list[Blocked]) -> list[Blocked]:
@@ -147,8 +138,8 @@ def _reason(state: State, action: ActionDef, player: int, env: dict[str, Any]) -
             return LIMIT_WORDS.get(scope, f"once per {scope}") if most == 1 else f"{most} times per {scope}"
     if action.condition is not None and not action.condition(state, env):
         for when, say in action.why_not:  # the game's own words for why, the first that holds
-            if when(state, env):
-                return render_template(state, say, env)
+            if when(state, env):  # (no words: not this player's to take, e.g. another's power)
+                return "" if say is None else render_template(state, say, env)
         return "not now"
     for ci, offset, amount in action.cost:
         cdef = state.gd.counters[ci]
