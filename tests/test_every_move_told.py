@@ -104,3 +104,37 @@ def test_sealed_picks_are_told_by_their_labels_once_revealed(
     revealed = out.split("All have chosen. ")[1].split("\n")[0]
     assert revealed == "P1 (you): hold back and watch; P2: hold back and watch"
     assert "hold_back" not in out and "[hold_back]" not in out
+
+
+# ---- taking back a slip (undo) --------------------------------------------------------------------
+
+
+def test_undo_takes_back_ones_own_decisions_and_the_log_records_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    code, out = play(capsys, monkeypatch, ["1", "1", "undo", "undo", "undo", "quit"], "rocketmen", "--seed", "3",
+                     "--log", "game.json")
+    assert code == 0
+    first = out.split("P1> ")[0]
+    assert "(undo: take back" not in first  # nothing to take back at the start
+    assert out.count(" takes back: ") == 2 and "Nothing to take back now" in out
+    # after taking both back, the first decision is offered again, the same
+    options = first.split("Choose (")[1]
+    assert options in out.split("Nothing to take back now")[0].split(" takes back: ")[-1]
+    saved = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    assert saved["actions"] == [] and [u["after"] for u in saved["undone"]] == [1, 0]
+    assert saved["undone"][1]["action"].startswith("buy ")
+    code, out = play(capsys, monkeypatch, ["quit"], "--resume", "game.json")  # the record reads back
+    assert code == 0 and "resumed after 0 actions" in out
+    assert '"undone"' in (tmp_path / "game.json").read_text(encoding="utf-8")
+
+
+def test_undo_stops_where_something_new_was_seen(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    # choosing a lane deals P1 two Headquarters cards: taking the lane back would let P1 choose again knowing them
+    code, out = play(capsys, monkeypatch, ["1", "undo", "quit"], "race-to-mars", "--seats", "human,pilot",
+                     "--seed", "3")
+    assert code == 0 and "Nothing to take back now" in out and " takes back: " not in out

@@ -8,7 +8,8 @@ human reads "Since your last turn:". Cards are named, never `id#copy`; any card 
 humans may not see is "a hidden card". A human answers with the number of a legal
 action or its text, several answers at once (`1,1,2`), or `auto` to let the first
 option answer the choices inside the action under way (paying card by card). `help`,
-`log`, `view`, `all`, `show CARD` and `quit` are commands. Bad input asks again, never
+`log`, `view`, `all`, `show CARD`, `undo` (take back one's own slip: play/undo.py) and
+`quit` are commands. Bad input asks again, never
 crashes; the end of input is a clean stop. Lines wrap to the terminal's width.
 """
 
@@ -47,6 +48,7 @@ from interpreter.play.terminal_text import (
     terminal_width,
     wrap,
 )
+from interpreter.play.undo import Before, before_move, may_take_back, rebuild, undo_count
 from interpreter.runtime.actions import Action
 from interpreter.runtime.present import option_text, render_observation, seat_name
 from interpreter.runtime.records import PendingChoice
@@ -197,6 +199,15 @@ class HumanTerminal(BaseAgent):
             self.auto_player, self.auto_count = state.players_to_act()[0], 1
             table.console.write(f"P{self.auto_player + 1} (auto): {shown[0]}")
             return legal[0]
+        elif command in ("undo", "take back", "back"):
+            player = state.players_to_act()[0]
+            if not table.undo_count(player):
+                table.console.write("Nothing to take back now: only your own decisions since something was "
+                                    "revealed or another player played.")
+                return None
+            self.queued.clear()
+            self.auto_player = None
+            raise UndoRequested(player)
         elif command in ("quit", "exit", "q"):
             raise QuitRequested()
         else:
@@ -227,6 +238,14 @@ class HumanTerminal(BaseAgent):
         hint = f" Did you mean '{close[0]}'?" if close else ""
         console.write(f"'{answer}' is not a legal action now.{hint} Type a number 1-{len(legal)} or 'help'.")
         return None
+
+
+class UndoRequested(Exception):
+    """A human asked to take back their last decision: the table rebuilds the game."""
+
+    def __init__(self, player: int):
+        super().__init__(player)
+        self.player = player
 
 
 class _Told(BaseAgent):
@@ -265,6 +284,8 @@ class Table:
         # The moves of a resumed game, as the humans may read them now.
         self.told: list[Move] = [Move(p, redact(split_pick(t)[1], state, self.humans)) for p, t in self.moves]
         self.words: dict[int, tuple[str, str]] = {}  # seat -> (canonical text, words) of its move under way
+        self.takeable: list[bool] = [False] * len(self.moves)  # per move: may its player take it back?
+        self.before: Before | None = None  # a human's decision under way, as the table was before it
         self.pick_words: dict[tuple[int, str], str] = {}  # (seat, pick) -> its words, cards as `id#copy`
         # The game log is told from its start: setup, and game bots' picks in it, are moves
         # too (a resumed game sets this past what was already told).
@@ -297,6 +318,7 @@ class Table:
         """A seat has chosen `action` in `state` (not applied yet): its words, read now."""
         if player in self.humans:
             self.snapshots[player] = self._snapshot(state, player)
+            self.before = before_move(state, player)
         text = action.text if isinstance(action, Action) else str(action)
         if state.is_simultaneous_node():  # a sealed pick: its words are told once the step is over
             self.pick_words[(player, text)] = pick_words(state, player, action)
@@ -313,6 +335,8 @@ class Table:
     def on_action(self, state: State, player: int, text: str) -> None:
         self.state = state
         self.moves.append((player, text))
+        before, self.before = self.before, None
+        self.takeable.append(before is not None and before.player == player and may_take_back(before, state))
         named, plain = split_pick(text)
         if named is not None:  # a pick of a simultaneous step: secret until all have picked
             self.told.append(Move(player, redact(plain, state, self.humans)))
@@ -328,6 +352,26 @@ class Table:
             if player not in self.humans:
                 self.console.write(f"{seat_name(player, self.humans)}: {words}")
         self.show_new_log_lines(state)
+        self.save()
+
+    # -- taking back a slip
+
+    def undo_count(self, player: int) -> int:
+        """How many of `player`'s last decisions may be taken back now (play/undo.py)."""
+        return undo_count([p for p, _ in self.moves], self.takeable, player)
+
+    def take_back(self, player: int) -> None:
+        """Take back `player`'s last decision: the game rebuilt without it, the log
+        keeping a record of it."""
+        _, text = self.moves[-1]
+        words = self.told[-1].words
+        self.state = rebuild(self.state, [t for _, t in self.moves[:-1]])
+        del self.moves[-1], self.told[-1], self.takeable[-1]
+        self.log_seen = LogSeen.all_of(self.state)
+        self.snapshots[player] = self._snapshot(self.state, player)
+        if self.log is not None:
+            self.log.undone.append({"by": player, "after": len(self.moves), "action": text})
+        self.console.write(f"{seat_name(player, self.humans)} takes back: {words}")
         self.save()
 
     def reveal(self, state: State) -> None:
@@ -382,6 +426,8 @@ class Table:
                 and not re.search(r"[a-z0-9]_[a-z0-9]", action.text)
             write(f"  {i:>2}. {text}{f'  [{action.text}]' if typeable else ''}")
         self.show_blocked(state, legal)
+        if self.undo_count(player):
+            write(f"  (undo: take back '{self.told[-1].words}')")
 
     def show_blocked(self, state: State, legal: list[Action]) -> None:
         """The actions out of reach now, compactly, with their reasons."""
@@ -417,6 +463,8 @@ class Table:
             "          show CARD - a card's text and properties (by name or its start);",
             "          auto (or: pay all) - answer this choice and the next ones of the same",
             "          action with their first option;",
+            "          undo - take back your last decision (your own, since nothing new was",
+            "          revealed and nobody else played);",
             "          quit - stop (the game is saved; resume with orrery play --resume LOG).",
             "If an action's text is a command word, prefix the command with ':' (':help').",
         ):
@@ -436,7 +484,11 @@ class Table:
                 told.setdefault(id(agent), _Told(agent, self))  # one wrapper per agent: who was asked stays clear
                 agents[seat] = told[id(agent)]
         self.show_new_log_lines(self.state)
-        return run(self.state, agents, self.on_action)
+        while True:
+            try:
+                return run(self.state, agents, self.on_action)
+            except UndoRequested as undo:
+                self.take_back(undo.player)
 
     def show_result(self) -> None:
         state = self.state
