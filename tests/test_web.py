@@ -408,3 +408,22 @@ def test_setup_and_game_bots_picks_are_narrated_by_name_with_hidden_cards_hidden
     lines = [line for move in session.view(0)["narration"] for line in move["lines"]]
     assert "P2 (pilot): keep one Headquarters: HQ: Free placement" in lines  # revealed since
     assert not [line for line in lines if re.search(r"[a-z0-9]#\d", line)]
+
+
+def test_a_seat_takes_back_its_own_slip_and_nothing_else(tmp_path: Path) -> None:
+    """The page offers to take back the seat's last decision while it told nothing new;
+    taking it back rebuilds the game without it and the log records it."""
+    session = make_session("rocketmen", ["human", "random"], seed=3, log_path=tmp_path / "game.json")
+    start = session.view(0)
+    assert start["undo"] == ""
+    bought = start["decision"]["groups"][0]["options"][0]
+    assert session.act(0, bought["action"], session.version).ok
+    view = session.view(0)
+    assert view["undo"].startswith("buy ") and not session.act(0, ":undo", session.version - 1).ok
+    assert session.act(0, ":undo", session.version).ok
+    assert list(session.state.history) == [] and session.view(0)["decision"] == start["decision"]
+    assert json.loads((tmp_path / "game.json").read_text())["undone"] == [{"by": 0, "after": 0,
+                                                                         "action": bought["action"]}]
+    lanes = make_session("race-to-mars", ["human", "pilot"], seed=3)  # the lane deals Headquarters cards
+    assert lanes.act(0, lanes.state.legal_actions(0)[0].text).ok
+    assert lanes.view(0)["undo"] == "" and not lanes.act(0, ":undo").ok

@@ -74,6 +74,12 @@ function renderDecision(view) {
     }
     section.append(row);
   }
+  if (view.undo) {
+    // take back this seat's last decision (the server rebuilds the game without it)
+    const undo = el("button", { type: "button", class: "undo", "data-action": ":undo", text: `Take back: ${view.undo}` });
+    undo.addEventListener("click", () => act(":undo"));
+    section.append(el("div", { class: "group undo" }, undo));
+  }
   section.append(el("div", { class: "message", id: "message" }));
 }
 
