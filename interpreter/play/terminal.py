@@ -51,7 +51,7 @@ from interpreter.play.terminal_text import (
 from interpreter.play.undo import Before, before_move, may_take_back, rebuild, undo_count
 from interpreter.runtime.actions import Action
 from interpreter.runtime.present import option_text, render_observation, seat_name
-from interpreter.runtime.records import PendingChoice
+from interpreter.runtime.records import PendingActions, PendingChoice
 from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 
@@ -416,7 +416,10 @@ class Table:
         else:
             write(f"=== Your decision, {seat_name(player, self.humans)} ===")
         self.console.write_lines(render_observation(state.observation(player), state.gd, {player}, full))
-        write(f"Choose ({state.prompt() or 'action'}):")
+        prompt = state.prompt()
+        if isinstance(state.pending, PendingActions):  # an action group's name, in words
+            prompt = prompt.replace("_", " ").replace("-", " ")
+        write(f"Choose ({prompt or 'action'}):")
         shown = shown if shown is not None else self.option_texts(state, legal)
         for i, (action, text) in enumerate(zip(legal, shown, strict=True), 1):
             # People read names, not `id#copy`; the canonical text is shown only where
