@@ -353,6 +353,7 @@ def test_serve_reports_a_port_it_cannot_use(tmp_path: Path) -> None:
         port = busy.getsockname()[1]
         done = run_cli("serve", "tic-tac-toe", "--port", str(port), "--no-browser", cwd=tmp_path)
     assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "choose another with --port P" in done.stderr  # what to do about it
     assert "Traceback" not in done.stderr
 
 
@@ -427,3 +428,12 @@ def test_a_seat_takes_back_its_own_slip_and_nothing_else(tmp_path: Path) -> None
     lanes = make_session("race-to-mars", ["human", "pilot"], seed=3)  # the lane deals Headquarters cards
     assert lanes.act(0, lanes.state.legal_actions(0)[0].text).ok
     assert lanes.view(0)["undo"] == "" and not lanes.act(0, ":undo").ok
+
+
+def test_serving_beyond_this_machine_is_told_as_such() -> None:
+    from interpreter.web.launch import _loopback
+
+    with socket.socket() as near, socket.socket() as far:
+        near.bind(("127.0.0.1", 0))
+        far.bind(("0.0.0.0", 0))  # every address of the machine: a warning is printed
+        assert _loopback(near) and not _loopback(far)
