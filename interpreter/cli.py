@@ -41,6 +41,7 @@ from interpreter.play.logs import (
     shown_diagnostics,
     target_for_log,
 )
+from interpreter.play.narrate import LogSeen, move_words, name_cards, new_log_lines, pick_words
 from interpreter.play.resume import resume_log, start_logged
 from interpreter.play.runner import replay_actions
 from interpreter.play.seating import UsageError, choose_seats, unknown_names
@@ -489,7 +490,7 @@ def _resume_table(args: argparse.Namespace, console: Console) -> tuple[Table, di
     table = Table(state, console, log, log_path, moves)
     console.write(f"{game.definition.name}: resumed after {len(moves)} actions; logging to {log_path}.")
     console.write("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(log.seats)))
-    table.log_seen = len(state.log)
+    table.log_seen = LogSeen.all_of(state)
     return table, agents
 
 
@@ -556,7 +557,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print("Seats: " + ", ".join(f"P{i + 1} {seat}" for i, seat in enumerate(log.seats)))
     printer = _CoursePrinter(state)
     try:
-        replay_actions(state, log.actions, on_action=printer)
+        replay_actions(state, log.actions, on_action=printer, on_before=printer.before)
     except GameError as err:
         raise GameError(f"{'verify failed' if args.verify else 'replay failed'}: {err}") from None
     if state.is_terminal():
@@ -571,23 +572,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 class _CoursePrinter:
-    """Prints each replayed action with its player, then the rules' new log lines."""
+    """Prints each replayed action in words with its player (the whole game is shown: a
+    replay is read after the game, cards by name), then the rules' new log lines with
+    the game bots' picks in words."""
 
     def __init__(self, state: State):
-        self.seen = 0
+        self.seen = LogSeen()
         self.count = 0
+        self.words = ""
         self._lines(state)
+
+    def before(self, state: State, player: int, text: str) -> None:
+        named, plain = split_pick(text)
+        self.words = pick_words(state, player, plain) if named is not None else move_words(state, text)
 
     def __call__(self, state: State, player: int, text: str) -> None:
         self.count += 1
-        # A pick of a simultaneous step is recorded as `P2: text` already.
-        print(f"{self.count:>4}. {text if split_pick(text)[0] is not None else f'P{player + 1}: {text}'}")
+        print(f"{self.count:>4}. P{player + 1}: {name_cards(self.words or split_pick(text)[1], state.gd)}")
         self._lines(state)
 
     def _lines(self, state: State) -> None:
-        for line in state.log[self.seen:]:
-            print(f"      | {line}")
-        self.seen = len(state.log)
+        for line in new_log_lines(state, self.seen):
+            print(f"      | {name_cards(line, state.gd)}")
 
 
 def _verify_result(log: GameLog, state: State) -> int:

@@ -39,7 +39,7 @@ TYPED_PARAMS = {
                    "declared type is checked at every call and decides how the value prints.",
     "examples": [["p"], {"hand": "cards", "p": "player"}],
 }
-SET_KEYS = ["setup", "flow", "players", "end", "scoring", "description", "name"]
+SET_KEYS = ["setup", "flow", "players", "end", "scoring", "table", "description", "name"]
 
 
 def ref(name: str, description: str | None = None) -> dict:
@@ -256,6 +256,14 @@ def definitions() -> dict:
             },
         },
         "condition": text("Expression: must hold for the action to be legal."),
+        "why_not": {"type": "array", "description": "Why the action is out of reach, for people (`Not yet:`): "
+                    "the first entry whose `when` holds while the action is not legal gives the reason.",
+                    "items": obj({"when": text("Expression (`me` and the parameters): this reason applies."),
+                                  "say": text("The reason, a template like a label.",
+                                              ["all {trajectory_cards} Space cards must be placed first"]),
+                                  "hide": {"type": "boolean", "description": "When `when` holds, the action "
+                                           "is not listed at all: it is not this player's to take."}},
+                                 ["when"], "One reason an action may be out of reach.")},
         "cost": {
             "type": "object",
             "description": "Counters paid first; the action is legal only if affordable.",
@@ -322,6 +330,8 @@ def definitions() -> dict:
         "then": {"type": "string", "enum": ["end", "finish_turn", "finish_round"],
                  "description": "`end` (default) now, or after finishing the turn or round."},
         "winners": text("Expression naming the winners; else `scoring` decides.", ["[me]"]),
+        "label": text("Why the game ended, in words shown to people at the end.",
+                      ["someone reached 25 VP"]),
     }, ["id", "when", "check"], "A condition that ends the game.")
     d["end"] = {"type": "array", "items": ref("end_condition"),
                 "description": "End conditions, checked in the order written."}
@@ -331,6 +341,12 @@ def definitions() -> dict:
         "tie_breaks": {"type": "array", "items": {"type": "string"},
                        "description": "Expressions tried in order; still tied => shared victory."},
         "returns": text("Expression: the game's return for `p` (default +1 winners, -1 others)."),
+        "parts": {"type": "array", "description": "How a score is made up, shown at the end: each part's label "
+                  "and expression (`p`); what the parts leave out of the score is shown as `other`.",
+                  "items": obj({"label": text("The part in words."), "score": text("Expression: the part of `p`'s score.")},
+                               ["label", "score"], "One part of a final score.")},
+        "ineligible": text("Why a player not `eligible` could not win, in words shown at the end.",
+                           ["did not reach Mars"]),
     }, ["score"], "Who wins when no end condition names the winners.")
     d["variant"] = obj({
         "description": text("Shown to people."),
@@ -386,12 +402,24 @@ def definitions() -> dict:
     d["remove"] = obj(sections_of(
         lambda s: {"type": "array", "items": ref("id"), "description": f"Ids of {s} to remove."}),
         None, "Definitions to remove, by section; each id must exist.")
+    names = {"type": "array", "items": {"type": "string"}}
+    d["table"] = obj({
+        "hide": {**names, "description": "Counters and zones that are bookkeeping (a phase number, a safety "
+                 "bound's counts): never shown to people, in the terminal, the narration or the browser; the "
+                 "game's views say what matters of them. Machines still observe them."},
+        "tracks": {**names, "description": "Counters drawn as tracks in the browser, from their `min` to their "
+                   "`max` (default: every counter with both)."},
+        "board": {**names, "description": "Zones drawn as the board, in the middle of the browser table "
+                  "(default: the shared zones everyone sees)."},
+    }, None, "How people see the table (optional): what is bookkeeping, which counters are tracks, "
+       "which zones are the board.")
     d["set"] = obj({
         "setup": text("Effect text run once when the game starts."),
         "flow": text("Effect text: the game's rounds, turns and phases."),
         "players": ref("players"),
         "end": ref("end"),
         "scoring": ref("scoring"),
+        "table": ref("table"),
         "description": text("Shown to people."),
         "name": text("Shown to people."),
     }, None, "Top-level entries replaced as a whole.")
@@ -423,6 +451,7 @@ def game_schema() -> dict:
     props["flow"] = text("Effect text: the game's rounds, turns and phases.")
     props["end"] = ref("end")
     props["scoring"] = ref("scoring")
+    props["table"] = ref("table")
     props["variants"] = ref("variants", "Named options, each an inline overlay.")
     props["bots"] = ref("bots", "Automated seats written as data.")
     props["seat_options"] = ref("seat_options", "Default options of kinds of seat (search seats) in this game, "

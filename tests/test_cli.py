@@ -319,7 +319,7 @@ def test_log_resume_and_replay_verify(capsys: pytest.CaptureFixture[str], monkey
     assert data["result"]["winners"] == [0]
 
     code, out, _ = run(capsys, "replay", str(log), "--verify")
-    assert code == 0 and "verified" in out and "   2. P2: place 0" in out
+    assert code == 0 and "verified" in out and "   2. P2: mark cell 0" in out  # in words: the action's label
 
     tampered = tmp_path / "tampered.json"
     bad = dict(data, actions=["place 4", "place 4", *data["actions"][2:]])

@@ -55,7 +55,7 @@ def test_an_agents_move_is_told_by_its_label_and_summed_up_before_the_next_decis
     code, out = play(capsys, monkeypatch, ["pass", "quit"], KUHN, "--seats", "human,random", "--seed", "3")
     assert code == 0 and "P2: bet 1 (call when facing a bet)" in out
     summary = out.split("Since your last turn:")[1].split("===")[0]
-    assert "P2: bet 1 (call when facing a bet)" in summary and "put 1 -> 2" in summary
+    assert "P2: bet 1 (call when facing a bet)" in summary and "chips in the pot 1 -> 2" in summary
 
 
 def test_game_bots_that_play_inside_the_state_are_told_by_what_changed(
@@ -67,7 +67,7 @@ def test_game_bots_that_play_inside_the_state_are_told_by_what_changed(
     summaries = out.split("Since your last turn:")[1:]
     assert summaries, "no summary before the human's decisions"
     told = "".join(s.split("===")[0] for s in summaries)
-    assert re.search(r"P2 \(pilot\): .*rocket \+", told) and re.search(r"P3 \(pilot\): ", told)
+    assert re.search(r"P2 \(pilot\): .*rocket modules \+", told) and re.search(r"P3 \(pilot\): ", told)
     assert "Table: " in told and not CANONICAL_CARD.search(told)
 
 
@@ -76,7 +76,7 @@ def test_what_changed_names_cards_and_counters_per_player() -> None:
     before = {"counters": {"put": [1, 1]}, "zones": {"hand": [{"cards": ["jack#0"], "count": 1}, {"count": 1}]}}
     after = {"counters": {"put": [1, 2]}, "zones": {"hand": [{"cards": [], "count": 0}, {"count": 1}]}}
     lines = table_changes(before, after, gd, 0, ["human", "random"])
-    assert lines == ["P1 (you): hand -Jack", "P2: put 1 -> 2"]  # a long label: the counter's id
+    assert lines == ["P1 (you): hand -Jack", "P2: chips in the pot 1 -> 2"]  # the label up to its bracket
     assert table_changes(after, after, gd, 0) == []
 
 
@@ -182,8 +182,11 @@ def test_end_reason_in_words_and_scores_of_those_who_could_not_win(
     assert end_reason("three-in-a-row") == "three in a row" and end_reason(None) == "the game is over"
     code, out = play(capsys, monkeypatch, [], "race-to-mars", "--players", "3", "--seats", "random,pilot,pilot",
                      "--seed", "3")
-    assert code == 0 and "Game over: reached mars." in out
-    assert "(could not win)" in out.split("Final scores:")[1].split("\n")[0]
+    # the end condition's label says why; each final score says what it is made of and why
+    # a player could not win (the scoring's `parts` and `ineligible`)
+    assert code == 0 and "Game over: a rocket reached Mars and the final turn was taken" in out
+    scores = out.split("Final scores:")[1].split("Winner")[0]
+    assert "= Experience " in scores and "(did not reach Mars: could not win)" in scores
 
 
 # ---- 5. within the terminal's width -----------------------------------------------------------
@@ -227,9 +230,11 @@ def test_actions_out_of_reach_say_what_they_need(capsys: pytest.CaptureFixture[s
     assert code == 0
     first = out.split("P1> ")[0]
     legal, blocked = first.split("Not yet: ")
-    assert re.search(r"buy Fusion Reactor - needs 6 credits \(you have 0\)", blocked.replace("\n", " "))
+    # grouped by reason, the counter by its label
+    assert re.search(r"buy Fusion Reactor(, [^-]*)? - needs 6 credits to spend +this turn \(you have 0\)",
+                     blocked.replace("\n", " "))
     assert "buy Fusion Reactor" not in legal.split("Choose (")[1]  # listed after the legal ones only
-    assert "needs 6 credits (you have 1)" in out.split("P1> ")[1].replace("\n      ", " ")  # one credit played
+    assert "needs 6 credits to spend this turn (you have 1)" in out.split("P1> ")[1].replace("\n      ", " ")
 
 
 OUT_OF_REACH = """
@@ -413,3 +418,41 @@ def test_choices_out_of_reach_for_one_reason_are_one_line(tmp_path: pathlib.Path
     assert [(b.text, b.reason) for b in found] == [("swap (9 ways)", "not now"),
                                                    ("buy 3 widgets", "needs 3 credits (you have 2)"),
                                                    ("buy 4 widgets", "needs 4 credits (you have 2)")]
+
+
+WHY_NOT = """
+counters:
+  credits: {scope: player, initial: 2}
+  power: {scope: player, initial: 0}
+actions:
+  rest: {during: main, condition: "credits(me) > 10", effect: "", label: "rest a while",
+         why_not: [{when: "credits(me) < 5", say: "needs more than 10 credits ({credits(me)} now)"}]}
+  sing: {during: main, condition: "power(me) > 0", effect: "", label: "sing (a special power)",
+         why_not: [{when: "power(me) == 0", hide: true}]}
+  stop: {during: main, ends: turn, effect: "", label: "stop"}
+flow: |
+  turn 0:
+    take actions main
+"""
+
+
+def test_a_condition_out_of_reach_says_the_games_reason_and_anothers_power_is_not_listed(
+        tmp_path: pathlib.Path) -> None:
+    from conftest import toy
+
+    from interpreter.play.blocked import blocked_actions, blocked_summary
+
+    state = toy(tmp_path, WHY_NOT).new_initial_state(2, seed=1)
+    found = blocked_actions(state, {a.text for a in state.legal_actions()})
+    assert blocked_summary(found) == "rest a while - needs more than 10 credits (2 now)"
+
+
+def test_race_to_mars_says_why_launch_waits_and_hides_headquarters_powers_one_lacks(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out = play(capsys, monkeypatch, ["1"] * 6 + ["quit"], "race-to-mars", "--seats", "human,pilot",
+                     "--seed", "4")
+    assert code == 0
+    blocked = out.split("Not yet: ")[1].split("P1> ")[0].replace("\n      ", " ")
+    assert "launch your rocket - all 12 Space cards must be on the trajectories first" in blocked
+    assert "Headquarters" not in blocked and "not now" not in blocked

@@ -353,6 +353,7 @@ def test_serve_reports_a_port_it_cannot_use(tmp_path: Path) -> None:
         port = busy.getsockname()[1]
         done = run_cli("serve", "tic-tac-toe", "--port", str(port), "--no-browser", cwd=tmp_path)
     assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "choose another with --port P" in done.stderr  # what to do about it
     assert "Traceback" not in done.stderr
 
 
@@ -392,3 +393,47 @@ def test_the_end_of_the_game_is_worked_out_once_for_every_page(monkeypatch: pyte
     first = session.view(0)["result"]
     assert first["lines"][0].startswith("Game over")
     assert session.view(1)["result"] == first and session.view(0)["result"] == first and calls == [1]
+
+
+def test_setup_and_game_bots_picks_are_narrated_by_name_with_hidden_cards_hidden() -> None:
+    """The narration opens with what setup told (a game bot's lane); a bot's pick of a card
+    P1 may not see is 'a hidden card' on P1's page until it is revealed; no line shows a card's `id#copy`."""
+    session = make_session("race-to-mars", ["human", "pilot"], seed=3)
+    opening = session.view(0)["narration"][0]
+    assert opening["player"] == -1 and "P2 (pilot): choose your launch pad: 0" in opening["lines"]
+    assert session.act(0, session.state.legal_actions(0)[0].text).ok
+    lines = [line for move in session.view(0)["narration"] for line in move["lines"]]
+    assert "P2 (pilot): keep one Headquarters: a hidden card" in lines  # not revealed yet
+    for _ in range(2):
+        assert session.act(0, session.state.legal_actions(0)[0].text).ok
+    lines = [line for move in session.view(0)["narration"] for line in move["lines"]]
+    assert "P2 (pilot): keep one Headquarters: HQ: Free placement" in lines  # revealed since
+    assert not [line for line in lines if re.search(r"[a-z0-9]#\d", line)]
+
+
+def test_a_seat_takes_back_its_own_slip_and_nothing_else(tmp_path: Path) -> None:
+    """The page offers to take back the seat's last decision while it told nothing new;
+    taking it back rebuilds the game without it and the log records it."""
+    session = make_session("rocketmen", ["human", "random"], seed=3, log_path=tmp_path / "game.json")
+    start = session.view(0)
+    assert start["undo"] == ""
+    bought = start["decision"]["groups"][0]["options"][0]
+    assert session.act(0, bought["action"], session.version).ok
+    view = session.view(0)
+    assert view["undo"].startswith("buy ") and not session.act(0, ":undo", session.version - 1).ok
+    assert session.act(0, ":undo", session.version).ok
+    assert list(session.state.history) == [] and session.view(0)["decision"] == start["decision"]
+    assert json.loads((tmp_path / "game.json").read_text())["undone"] == [{"by": 0, "after": 0,
+                                                                         "action": bought["action"]}]
+    lanes = make_session("race-to-mars", ["human", "pilot"], seed=3)  # the lane deals Headquarters cards
+    assert lanes.act(0, lanes.state.legal_actions(0)[0].text).ok
+    assert lanes.view(0)["undo"] == "" and not lanes.act(0, ":undo").ok
+
+
+def test_serving_beyond_this_machine_is_told_as_such() -> None:
+    from interpreter.web.launch import _loopback
+
+    with socket.socket() as near, socket.socket() as far:
+        near.bind(("127.0.0.1", 0))
+        far.bind(("0.0.0.0", 0))  # every address of the machine: a warning is printed
+        assert _loopback(near) and not _loopback(far)

@@ -2,7 +2,9 @@
 
 A whole tic-tac-toe game is played by clicking, hot-seat in two windows that follow each
 other by long poll; a few turns of each seed game and the first decision of every
-bundled game and example are played on the generic table. No page logs a console error,
+bundled game and example are played on the generic table, and each seed game's table is
+checked for what people read (the hand as clickable cards, no internal names, at most two
+screens tall at the start, undo). No page logs a console error,
 and no page's HTML holds a card of another seat's hidden zones. Skipped, with the
 reason, where Selenium or Chromium and its driver are not installed (Debian: apt-get
 install chromium chromium-driver; pip install '.[webtest]'). No browser is downloaded.
@@ -183,13 +185,59 @@ def test_a_few_turns_of_each_seed_game(browser: Any, game_id: str) -> None:
                 hidden = others_hidden_cards(session.state, 0)
             page = browser.page_source
             assert leaked(page, hidden) == [], "P1's page shows another seat's hidden card"
-            assert len(browser.find_elements(By.CSS_SELECTOR, "#zones .zone")) == len(gd.zones)
-            assert len(browser.find_elements(By.CSS_SELECTOR, "#counters tr[data-counter]")) == len(gd.counters)
             assert len(browser.find_elements(By.CSS_SELECTOR, "#views pre.view")) == len(gd.views)
+            shown = {z.get_attribute("data-zone") for z in browser.find_elements(By.CSS_SELECTOR, ".zone[data-zone]")}
+            assert shown <= {z.name for z in gd.zones} - gd.table.hide  # bookkeeping is not drawn
             if body(browser, "state") == "over":
                 break
             click_first_action(browser)
         assert len(session.moves) >= 4 and not session.error
+        assert console_errors(browser) == []
+
+
+@pytest.mark.parametrize("game_id", SEED_GAMES)
+def test_each_seed_game_is_drawn_as_a_table_people_can_follow(browser: Any, game_id: str) -> None:
+    """The hand of the seat to act is a row of separate cards, each clickable and offering
+    the actions that use it; no visible text holds an internal id, a card's `id#copy` or
+    a snake_case name; the page at the start is at most two screens tall; a slip can be
+    taken back (Rocketmen: buying is a decision of one's own that reveals nothing)."""
+    from selenium.webdriver.common.by import By
+
+    seats = {"race-to-mars": ["human", "pilot"], "rocketmen": ["human", "random"]}.get(game_id)
+    session = make_session(game_id, seats, seed=3)
+    with served(session, browser) as urls:
+        browser.get(urls["P1"])
+        for _ in range(3):  # Race to Mars deals the Headquarters to choose from after the lane
+            wait_for(browser, lambda d: body(d, "state") == "deciding")
+            if browser.find_elements(By.CSS_SELECTOR, "#hand button.card"):
+                break
+            click_first_action(browser)
+        text = browser.execute_script("return document.body.innerText")
+        assert not re.search(r"\b[a-z0-9]+_[a-z0-9_]+\b", text) and not re.search(r"[a-z0-9-]#\d", text)
+        height, screen = browser.execute_script("return [document.documentElement.scrollHeight, window.innerHeight]")
+        assert height <= 2 * screen
+        cards = browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
+        assert len(cards) >= 1 and all(c.find_element(By.CSS_SELECTOR, ".name").text for c in cards)
+        with session.lock:
+            hand = [z for z in session.state.gd.zones if z.scope == "player" and z.visible == "owner"]
+            held = sum(len(session.state.zones[session.state.layout.zbase[z.index]]) for z in hand)
+        copies = sum(len(c.get_attribute("data-copies").split()) for c in cards)
+        assert copies == held  # every card of the hand, each (or each run of copies) its own
+        usable = [c for c in cards if c.get_attribute("data-copies").split()[0] in browser.execute_script(
+            "return [...document.querySelectorAll('#decision [data-action]')].map((b) => b.dataset.action).join(' ')")]
+        target = (usable or cards)[0]
+        target.click()
+        menu = browser.find_element(By.ID, "card-menu")
+        wait_for(browser, lambda d: menu.text)
+        if usable:
+            assert menu.find_elements(By.CSS_SELECTOR, "button[data-action]")
+        if game_id == "rocketmen":
+            click_first_action(browser)  # a purchase: the seat may take it back
+            undo = wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-action=':undo']"))
+            before = body(browser, "version")
+            undo[0].click()
+            wait_for(browser, lambda d: body(d, "version") != before)
+            assert list(session.state.history) == []
         assert console_errors(browser) == []
 
 
@@ -205,8 +253,9 @@ def test_the_other_kuhn_hand_never_reaches_the_page(browser: Any) -> None:
         with served(session, browser) as urls:
             browser.get(urls["P1"])
             wait_for(browser, lambda d: body(d, "state") == "deciding")
-            hand = browser.find_element(By.CSS_SELECTOR, "[data-zone='hand']").text
-            assert my_name in hand and "1 hidden card" in hand
+            hand = browser.find_element(By.CSS_SELECTOR, "#hand [data-zone='hand'][data-owner='0']").text
+            other = browser.find_element(By.CSS_SELECTOR, "[data-zone='hand'][data-owner='1']").text
+            assert my_name in hand and "1 face down" in other
             assert their_name not in browser.page_source
             assert state.card_text(theirs[0]) not in browser.page_source
 

@@ -22,6 +22,7 @@ from interpreter.compile.direct import callees_first, compile_direct
 from interpreter.compile.endings import define_checks
 from interpreter.compile.enumerators import make_lister
 from interpreter.compile.expressions import CONTEXT_NAMES, Context, compatible, compile_expr, describe
+from interpreter.compile.for_people import table_of, why_not_of
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of, undeclared_types
 from interpreter.compile.game_info import assumptions_of, seat_options_of, variant_players_of
 from interpreter.compile.never import BUILTIN_EVENTS, EVENT_ALIASES, fill_never
@@ -47,6 +48,7 @@ from interpreter.model import (
     GameDef,
     ModifierDef,
     Param,
+    ScorePart,
     Scoring,
     TriggerDef,
     ValueDef,
@@ -384,6 +386,7 @@ class Builder:
         scoring = self.scoring()
         bots = self.bots()
         views = self.views()
+        table = table_of(self, counters, tuple(zones))
         setup = self.program(data["setup"], ("setup",), {}, direct=(), seeded=True) if data.get("setup") else None
         flow = self.program(data["flow"], ("flow",), {}) if data.get("flow") else None
         sym.events["game_start"] = ()  # the engine fires it once, after setup (see new_state)
@@ -425,7 +428,7 @@ class Builder:
             seat_rules=seat_rules, generated_code=tuple(self.emitter.listing),
             generated_names=tuple(self.emitter.constants()), start=start, seat_options=seat_options,
             variant_players=variant_players_of(self.section("variants")),
-            fixed_listings=fixed_listings, warnings=tuple(self.warnings))
+            fixed_listings=fixed_listings, table=table, warnings=tuple(self.warnings))
 
     def modifiers(self, specs: list[tuple[str, dict[str, Any], int | None, tuple[Any, ...]]],
                   value_specs: dict[str, Any]) -> tuple[ModifierDef, ...]:
@@ -518,7 +521,8 @@ class Builder:
                 self.text_error(logical + ("label",), err.line, err.column, err.code, err.message, err.hint, err.width)
                 label_parts = ()
             action = ActionDef(aid, i, str(spec.get("during")), tuple(params), condition, cost, code,
-                               limits, spec.get("ends") == "turn", label, label_parts)
+                               limits, spec.get("ends") == "turn", label, label_parts,
+                               why_not=why_not_of(self, spec.get("why_not") or (), logical + ("why_not",), locals_))
             counters, card_ids = tuple(self.sym.counters.values()), [cid for cid, _ in self.sym.card_specs]
             result.append(attrs.evolve(action, lister=make_lister(self.emitter, action, counters, card_ids),
                                        direct=self.directs.get(code)))
@@ -585,7 +589,7 @@ class Builder:
                 winners = compiled[0] if compiled else None
             if when is not None:
                 result.append(EndDef(str(spec.get("id", f"end-{i}")), when[0], spec.get("check", "action"),
-                                     spec.get("then", "end"), winners))
+                                     spec.get("then", "end"), winners, str(spec.get("label") or "")))
             self.check_scope_exists(spec, logical)
         return tuple(result)
 
@@ -627,7 +631,13 @@ class Builder:
             compiled = self.expr(text, ("scoring", "tie_breaks", i), locals_, "int")
             if compiled:
                 ties.append(compiled[0])
-        return Scoring(one("eligible", "bool"), one("score", "int"), tuple(ties), one("returns", "int"))
+        parts = []
+        for i, part in enumerate(spec.get("parts") or ()):
+            compiled = self.expr(part.get("score"), ("scoring", "parts", i, "score"), locals_, "int")
+            if compiled:
+                parts.append(ScorePart(str(part.get("label", "")), compiled[0]))
+        return Scoring(one("eligible", "bool"), one("score", "int"), tuple(ties), one("returns", "int"),
+                       tuple(parts), str(spec.get("ineligible") or ""))
 
     def bots(self) -> dict[str, BotDef]:
         result = {}
@@ -679,8 +689,7 @@ def build(raw: RawGame, seat_kinds: Mapping[str, tuple[str, ...]]) -> GameDef:
             raise
         found = []
     else:
-        if not pending:
-            # the rules as a whole, analysed once: the runtime reads the findings, not the text
+        if not pending:  # the rules as a whole, analysed once: the runtime reads the findings
             return attrs.evolve(game, facts=find_facts(game, raw.data))
         found = []
     seen = {(d.path, d.line) for d in pending}

@@ -165,6 +165,9 @@ class ActionDef:
     lister: Callable[[Any, int, list[Any]], None] | None = None
     # Generated: its effect as one function, when it can never wait (None: a frame).
     direct: Direct | None = None
+    # `why_not:` (when, the reason as a template; None: not listed): why it is out of
+    # reach, for people.
+    why_not: tuple[tuple[Expr, tuple[Any, ...] | None], ...] = ()
 
 
 @attrs.frozen
@@ -210,6 +213,7 @@ class EndDef:
     check: str  # action | turn | round
     then: str  # end | finish_turn | finish_round
     winners: Expr | None
+    label: str = ""  # why the game ended, for people ('' : the id in words)
 
 
 @attrs.frozen
@@ -218,6 +222,26 @@ class Scoring:
     score: Expr | None
     tie_breaks: tuple[Expr, ...]
     returns: Expr | None
+    parts: tuple[ScorePart, ...] = ()  # how a final score is made up, for people
+    ineligible: str = ""  # why a player not eligible could not win, for people
+
+
+@attrs.frozen
+class TableDef:
+    """How people see the table (`table:`): bookkeeping never shown to them, counters
+    drawn as tracks, zones drawn as the board (empty: the front-end's defaults)."""
+
+    hide: frozenset[str] = frozenset()
+    tracks: tuple[str, ...] = ()
+    board: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ScorePart:
+    """One part of a final score as the end screen tells it: `VP track 25`."""
+
+    label: str
+    score: Expr
 
 
 @attrs.frozen
@@ -304,6 +328,7 @@ class GameDef:
     # The player counts a variant sets (`set: players:`), by variant: what to suggest
     # when a count is outside the game's own.
     variant_players: dict[str, tuple[int, int]] = attrs.field(factory=dict)
+    table: TableDef = TableDef()
     # The listing of each action group whose actions are always legal (no parameters,
     # condition, cost or use limit: "pass", "end turn"), the same in every state for every
     # player: the runtime's Actions, made once when the rules compile (absent: list it).

@@ -2,7 +2,10 @@
 
 Shown after the legal actions so a person learns what is out of reach and why:
 `buy Cruiser - needs 7 credits (you have 3)` (the action's `cost`), `launch ... - once
-per turn` (its `limit`), or `not now` (its `condition`). Candidates are the action's
+per turn` (its `limit`), or its `condition` failing: the first of the action's `why_not:`
+reasons that holds (`launch - all 12 Space cards must be placed first`), else `not
+now`; a `why_not:` entry with `hide: true` leaves the action out (it is not this
+player's to take: another player's power). Candidates are the action's
 parameter choices as the rules list them; a choice the rules filter out already (an
 affordable-only list) is not known here and is not shown, nor is a candidate naming a
 card the player may not see (runtime/blind.py). Four or more choices of one action
@@ -24,6 +27,8 @@ from interpreter.runtime.present import people_text, render_template
 from interpreter.runtime.records import PendingActions
 from interpreter.runtime.state import State
 
+GROUPS_SHOWN = 5  # reasons told after the legal actions (one group of actions each)
+PER_GROUP = 3  # actions named per reason; the others counted
 MOST_CANDIDATES = 200  # parameter combinations looked at per action (a listing, not a search)
 COUNTED_FROM = 4  # an action's choices out of reach for one reason: listed up to 3, counted from 4
 LIMIT_WORDS = {"turn": "once per turn", "round": "once per round", "game": "once per game"}
@@ -59,6 +64,20 @@ def blocked_actions(state: State, legal_texts: set[str]) -> list[Blocked]:
     finally:
         state.work, state.memo = work, None
     return found
+
+
+def blocked_summary(blocked: list[Blocked]) -> str:
+    """The actions out of reach grouped by reason, a few of each named:
+    `buy Widget, buy Gadget - needs 5 credits (you have 2); launch - not now`."""
+    by_reason: dict[str, list[str]] = {}
+    for item in blocked:
+        by_reason.setdefault(item.reason, []).append(item.text)
+    parts = []
+    for reason, texts in list(by_reason.items())[:GROUPS_SHOWN]:
+        named = ", ".join(texts[:PER_GROUP]) + (f" and {len(texts) - PER_GROUP} more" if len(texts) > PER_GROUP else "")
+        parts.append(f"{named} - {reason}")
+    more = len(by_reason) - GROUPS_SHOWN
+    return "; ".join(parts) + (f"; and {more} more reason{'s' if more > 1 else ''}" if more > 0 else "")
 
 
 def _blocked_of(state: State, action: ActionDef, player: int, legal: set[str], out: list[Blocked],
@@ -118,6 +137,9 @@ def _reason(state: State, action: ActionDef, player: int, env: dict[str, Any]) -
         if used >= most:
             return LIMIT_WORDS.get(scope, f"once per {scope}") if most == 1 else f"{most} times per {scope}"
     if action.condition is not None and not action.condition(state, env):
+        for when, say in action.why_not:  # the game's own words for why, the first that holds
+            if when(state, env):  # (no words: not this player's to take, e.g. another's power)
+                return "" if say is None else render_template(state, say, env)
         return "not now"
     for ci, offset, amount in action.cost:
         cdef = state.gd.counters[ci]
@@ -126,7 +148,8 @@ def _reason(state: State, action: ActionDef, player: int, env: dict[str, Any]) -
         have, need = state.counters[ci][slot], amount(state, env)
         if have - need < floor:
             key = f" {cdef.keys[offset]}" if cdef.keys else ""
-            what = f"{cdef.name.replace('_', ' ')}{key}"
+            title = cdef.label.split(" (", 1)[0] if cdef.label != cdef.name else cdef.name.replace("_", " ")
+            what = f"{title}{key}"
             return f"needs {need} {what} (you have {have})"
     return ""
 

@@ -59,6 +59,9 @@ class GameLog:
     result: dict[str, Any] | None = None
     orrery_version: str = ""
     source: str | None = None
+    # Decisions a player took back (undo), each {"by": seat, "after": actions kept,
+    # "action": the canonical text taken back}: a record for people; not replayed.
+    undone: list[dict[str, Any]] = attrs.field(factory=list)
     # With a key, the log is written signed (never written into the log itself).
     sign_key: bytes | None = attrs.field(default=None, repr=False, eq=False)
     # Whether the players chose the seed (`--seed`), so that it may be shown during the
@@ -81,6 +84,7 @@ class GameLog:
             "result": self.result,
             "orrery_version": self.orrery_version,
             "source": self.source,
+            **({"undone": [dict(u) for u in self.undone]} if self.undone else {}),
         }
 
     def to_json(self) -> str:
@@ -172,7 +176,19 @@ def parse_log(text: str, where: str = "log", key: bytes | None = None) -> GameLo
         result=_result(data, where),
         orrery_version=str(data.get("orrery_version", "")),
         source=_optional_target(data, where),
+        undone=_undone(data, where),
     )
+
+
+def _undone(data: dict[str, Any], where: str) -> list[dict[str, Any]]:
+    """The decisions taken back (optional; logs without undo have none)."""
+    value = data.get("undone", [])
+    if not isinstance(value, list) or not all(
+            isinstance(u, dict) and set(u) == {"by", "after", "action"} and isinstance(u["action"], str)
+            and all(isinstance(u[k], int) and not isinstance(u[k], bool) and u[k] >= 0 for k in ("by", "after"))
+            for u in value):
+        raise _bad(where, "undone", "a list of {by, after, action} records")
+    return [dict(u) for u in value]
 
 
 def _target(value: str, key: str, where: str) -> str:

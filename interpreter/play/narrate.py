@@ -19,12 +19,11 @@ import attrs
 
 from interpreter.model import GameDef
 from interpreter.runtime.actions import DONE, Action
-from interpreter.runtime.present import card_names, named_card, option_text, people_text
+from interpreter.runtime.present import card_names, logged_action, named_card, option_text, people_text
 from interpreter.runtime.records import PendingChoice
 from interpreter.runtime.state import State
 
 CARD = re.compile(r"[A-Za-z0-9_-]+#\d+")
-SHORT_LABEL = 24  # a counter's or zone's label up to this long names it; longer: its id
 
 
 @attrs.define
@@ -36,13 +35,47 @@ class Move:
 
 
 @attrs.define
+class LogSeen:
+    """How far a front-end has told the game log and the game bots' picks in words."""
+
+    log: int = 0
+    picks: int = 0
+
+    @classmethod
+    def all_of(cls, state: State) -> LogSeen:
+        """Everything so far told (a resumed game's past)."""
+        return cls(len(state.log), len(state.picks or ()))
+
+
+def new_log_lines(state: State, seen: LogSeen) -> list[str]:
+    """The game log's lines since `seen` (which moves on), each game bot's pick in words
+    where the state recorded it (`State.picks`: cards still as `id#copy`, for `redact`)."""
+    picks = state.picks or []
+    at = seen.picks
+    lines: list[str] = []
+    for i in range(seen.log, len(state.log)):
+        line = state.log[i]
+        while at < len(picks) and picks[at][0] <= i:
+            where, words, stands_for = picks[at]
+            at += 1
+            if stands_for and where == i:
+                line = words
+            elif not stands_for:
+                lines.append(words)
+        lines.append(line)
+    lines.extend(words for _, words, _ in picks[at:])  # picks after the last line
+    seen.log, seen.picks = len(state.log), len(picks)
+    return lines
+
+
+@attrs.define
 class Snapshot:
     """What one person saw at their last decision: their observation, and how far the
     table's moves and the game log had gone."""
 
     obs: dict[str, Any]
     moves: int
-    log: int
+    log: LogSeen
     turn: int
 
 
@@ -67,6 +100,20 @@ def move_words(state: State, action: Action | str) -> str:
         return option_text(state, chosen)
     except (KeyError, IndexError, TypeError, ValueError):  # a simultaneous pick: its text is enough
         return name_cards(chosen.text, state.gd)
+
+
+def pick_words(state: State, player: int, action: Action | str) -> str:
+    """A pick of a simultaneous step in words (its action's label filled in), read
+    before it is made, cards as `id#copy`: secret until the step is over, then told to
+    each reader through `told`, which names the cards they may see."""
+    chosen = action if isinstance(action, Action) else \
+        next((a for a in state.legal_actions(player) if a.text == action), None)
+    if chosen is None:
+        return str(action)
+    try:
+        return logged_action(state, player, chosen)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return chosen.text
 
 
 def card_of(state: State, action: Action) -> str:
@@ -127,6 +174,8 @@ def told(state: State, text: str, words: str, viewers: set[int]) -> str:
     canonical `text` names a card they may not see, then that text with the card hidden."""
     if not words:
         return redact(text, state, viewers)
+    if CARD.search(words):  # words naming cards by `id#copy` (a pick's): each named or hidden
+        return redact(words, state, viewers)
     if CARD.search(text) and viewers and redact(text, state, viewers) != name_cards(text, state.gd):
         return redact(text, state, viewers)
     return words
@@ -136,7 +185,11 @@ def told(state: State, text: str, words: str, viewers: set[int]) -> str:
 
 
 def _title(name: str, label: str) -> str:
-    return label if label != name and len(label) <= SHORT_LABEL else name.replace("_", " ")
+    """A counter's or zone's name in a line of changes: its label (a long one up to its
+    first bracket), else its name in words."""
+    if label == name:
+        return name.replace("_", " ").replace("-", " ")
+    return label.split(" (", 1)[0] or label
 
 
 def _cards_of(value: Any, names: dict[str, str]) -> tuple[Counter[str] | None, int]:
@@ -198,7 +251,7 @@ def table_changes(before: dict[str, Any], after: dict[str, Any], gd: GameDef, vi
     ]
     for section, defs, change_of in sections:
         for name, value in after.get(section, {}).items():
-            found = defs.get(name)
+            found = None if name in gd.table.hide else defs.get(name)  # bookkeeping is not told
             old = before.get(section, {}).get(name)
             if found is None or old is None:
                 continue
@@ -220,7 +273,7 @@ def since_last_turn(state: State, viewer: int, snap: Snapshot, moves: list[Move]
     bots' picks from the game log, and what changed on the table (nothing when the
     viewer acts again in the same turn and nobody else moved)."""
     others = [m for m in moves[snap.moves:] if m.player != viewer]
-    bot_lines = [name_cards(line, state.gd) for line in state.log[snap.log:]
+    bot_lines = [redact(line, state, {viewer}) for line in new_log_lines(state, attrs.evolve(snap.log))
                  if re.match(r"^P\d+ \([^)]*\): ", line)]
     if not others and not bot_lines and state.turn_no == snap.turn:
         return []

@@ -136,7 +136,7 @@ def player_of(state: State, text: str) -> int:
 
 
 def replay_actions(state: State, actions: Sequence[str], agents: Mapping[int, Agent] | None = None,
-                   on_action: OnAction | None = None) -> State:
+                   on_action: OnAction | None = None, on_before: OnAction | None = None) -> State:
     """Apply recorded actions in order, checking each is legal where it is played.
 
     Every agent is informed of every recorded action (its own included: it was not
@@ -151,6 +151,8 @@ def replay_actions(state: State, actions: Sequence[str], agents: Mapping[int, Ag
             raise GameError(f"{where}: the game was already over after {i} actions")
         player = player_of(state, text)
         teller.before(state, player, text, None)
+        if on_before is not None:  # (e.g. to read the move in words before it changes the state)
+            on_before(state, player, text)
         try:
             state.apply_action(text)
         except IllegalActionError as err:

@@ -8,27 +8,32 @@ human reads "Since your last turn:". Cards are named, never `id#copy`; any card 
 humans may not see is "a hidden card". A human answers with the number of a legal
 action or its text, several answers at once (`1,1,2`), or `auto` to let the first
 option answer the choices inside the action under way (paying card by card). `help`,
-`log`, `view`, `all`, `show CARD` and `quit` are commands. Bad input asks again, never
+`log`, `view`, `all`, `show CARD`, `undo` (take back one's own slip: play/undo.py) and
+`quit` are commands. Bad input asks again, never
 crashes; the end of input is a clean stop. Lines wrap to the terminal's width.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from interpreter.agents import Agent, BaseAgent
-from interpreter.play.blocked import blocked_actions
+from interpreter.play.blocked import blocked_actions, blocked_summary
 from interpreter.play.logs import GameLog, write_log
 from interpreter.play.narrate import (
     CARD,
+    LogSeen,
     Move,
     Snapshot,
     card_of,
     move_words,
     name_cards,
+    new_log_lines,
+    pick_words,
     redact,
     since_last_turn,
     told,
@@ -43,14 +48,14 @@ from interpreter.play.terminal_text import (
     terminal_width,
     wrap,
 )
+from interpreter.play.undo import Before, before_move, may_take_back, rebuild, undo_count
 from interpreter.runtime.actions import Action
 from interpreter.runtime.present import option_text, render_observation, seat_name
-from interpreter.runtime.records import PendingChoice
+from interpreter.runtime.records import PendingActions, PendingChoice
 from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 
 RECENT = 15  # actions shown by the `log` command
-BLOCKED_SHOWN = 8  # actions out of reach listed after the legal ones
 AUTO_MOST = 200  # choices `auto` answers in a row at most
 
 
@@ -194,6 +199,15 @@ class HumanTerminal(BaseAgent):
             self.auto_player, self.auto_count = state.players_to_act()[0], 1
             table.console.write(f"P{self.auto_player + 1} (auto): {shown[0]}")
             return legal[0]
+        elif command in ("undo", "take back", "back"):
+            player = state.players_to_act()[0]
+            if not table.undo_count(player):
+                table.console.write("Nothing to take back now: only your own decisions since something was "
+                                    "revealed or another player played.")
+                return None
+            self.queued.clear()
+            self.auto_player = None
+            raise UndoRequested(player)
         elif command in ("quit", "exit", "q"):
             raise QuitRequested()
         else:
@@ -224,6 +238,14 @@ class HumanTerminal(BaseAgent):
         hint = f" Did you mean '{close[0]}'?" if close else ""
         console.write(f"'{answer}' is not a legal action now.{hint} Type a number 1-{len(legal)} or 'help'.")
         return None
+
+
+class UndoRequested(Exception):
+    """A human asked to take back their last decision: the table rebuilds the game."""
+
+    def __init__(self, player: int):
+        super().__init__(player)
+        self.player = player
 
 
 class _Told(BaseAgent):
@@ -262,7 +284,12 @@ class Table:
         # The moves of a resumed game, as the humans may read them now.
         self.told: list[Move] = [Move(p, redact(split_pick(t)[1], state, self.humans)) for p, t in self.moves]
         self.words: dict[int, tuple[str, str]] = {}  # seat -> (canonical text, words) of its move under way
-        self.log_seen = len(state.log)
+        self.takeable: list[bool] = [False] * len(self.moves)  # per move: may its player take it back?
+        self.before: Before | None = None  # a human's decision under way, as the table was before it
+        self.pick_words: dict[tuple[int, str], str] = {}  # (seat, pick) -> its words, cards as `id#copy`
+        # The game log is told from its start: setup, and game bots' picks in it, are moves
+        # too (a resumed game sets this past what was already told).
+        self.log_seen = LogSeen()
         self.snapshots: dict[int, Snapshot] = {}  # human seat -> what it saw at its last decision
         # Where the picks of the simultaneous step under way start in `moves`: they are
         # secret until the step is over (None: no step under way).
@@ -291,13 +318,15 @@ class Table:
         """A seat has chosen `action` in `state` (not applied yet): its words, read now."""
         if player in self.humans:
             self.snapshots[player] = self._snapshot(state, player)
-        if state.is_simultaneous_node():
-            return
+            self.before = before_move(state, player)
         text = action.text if isinstance(action, Action) else str(action)
+        if state.is_simultaneous_node():  # a sealed pick: its words are told once the step is over
+            self.pick_words[(player, text)] = pick_words(state, player, action)
+            return
         self.words[player] = (text, move_words(state, action))
 
     def _snapshot(self, state: State, player: int) -> Snapshot:
-        return Snapshot(state.observation(player), len(self.told), len(state.log), state.turn_no)
+        return Snapshot(state.observation(player), len(self.told), LogSeen.all_of(state), state.turn_no)
 
     def _told_text(self, state: State, player: int, text: str) -> str:
         canonical, words = self.words.pop(player, ("", ""))
@@ -306,6 +335,8 @@ class Table:
     def on_action(self, state: State, player: int, text: str) -> None:
         self.state = state
         self.moves.append((player, text))
+        before, self.before = self.before, None
+        self.takeable.append(before is not None and before.player == player and may_take_back(before, state))
         named, plain = split_pick(text)
         if named is not None:  # a pick of a simultaneous step: secret until all have picked
             self.told.append(Move(player, redact(plain, state, self.humans)))
@@ -323,21 +354,44 @@ class Table:
         self.show_new_log_lines(state)
         self.save()
 
+    # -- taking back a slip
+
+    def undo_count(self, player: int) -> int:
+        """How many of `player`'s last decisions may be taken back now (play/undo.py)."""
+        return undo_count([p for p, _ in self.moves], self.takeable, player)
+
+    def take_back(self, player: int) -> None:
+        """Take back `player`'s last decision: the game rebuilt without it, the log
+        keeping a record of it."""
+        _, text = self.moves[-1]
+        words = self.told[-1].words
+        self.state = rebuild(self.state, [t for _, t in self.moves[:-1]])
+        del self.moves[-1], self.told[-1], self.takeable[-1]
+        self.log_seen = LogSeen.all_of(self.state)
+        self.snapshots[player] = self._snapshot(self.state, player)
+        if self.log is not None:
+            self.log.undone.append({"by": player, "after": len(self.moves), "action": text})
+        self.console.write(f"{seat_name(player, self.humans)} takes back: {words}")
+        self.save()
+
     def reveal(self, state: State) -> None:
         """The simultaneous step is over: show every pick of it."""
         start = len(self.moves) if self.sealed_from is None else self.sealed_from
         shown = []
-        for player, text in self.moves[start:]:
+        for i, (player, text) in enumerate(self.moves[start:], start):
             _, plain = split_pick(text)
-            shown.append(f"{seat_name(player, self.humans)}: {redact(plain, state, self.humans)}")
+            words = told(state, plain, self.pick_words.pop((player, plain), ""), self.humans)
+            shown.append(f"{seat_name(player, self.humans)}: {words}")
+            if i < len(self.told):  # the summaries and `log` tell the pick as it is now known
+                self.told[i] = Move(player, words)
+        self.pick_words.clear()
         self.sealed_from = None
         if shown:
             self.console.write("All have chosen. " + "; ".join(shown))
 
     def show_new_log_lines(self, state: State) -> None:
-        for line in state.log[self.log_seen:]:
+        for line in new_log_lines(state, self.log_seen):
             self.console.write(f"  | {redact(line, state, self.humans)}")
-        self.log_seen = len(state.log)
 
     def option_texts(self, state: State, legal: list[Action]) -> list[str]:
         """The legal actions as people read them, copies of one card told apart."""
@@ -362,23 +416,28 @@ class Table:
         else:
             write(f"=== Your decision, {seat_name(player, self.humans)} ===")
         self.console.write_lines(render_observation(state.observation(player), state.gd, {player}, full))
-        write(f"Choose ({state.prompt() or 'action'}):")
+        prompt = state.prompt()
+        if isinstance(state.pending, PendingActions):  # an action group's name, in words
+            prompt = prompt.replace("_", " ").replace("-", " ")
+        write(f"Choose ({prompt or 'action'}):")
         shown = shown if shown is not None else self.option_texts(state, legal)
         for i, (action, text) in enumerate(zip(legal, shown, strict=True), 1):
             # People read names, not `id#copy`; the canonical text is shown only where
             # it is a different, typeable word (`place 4`), never a card's copy number.
-            typeable = text != action.text and not CARD.search(action.text) and action.text.strip('"') != text
+            # (nor a rule's internal name: `end turn` is typed as it reads)
+            typeable = text != action.text and not CARD.search(action.text) and action.text.strip('"') != text \
+                and not re.search(r"[a-z0-9]_[a-z0-9]", action.text)
             write(f"  {i:>2}. {text}{f'  [{action.text}]' if typeable else ''}")
         self.show_blocked(state, legal)
+        if self.undo_count(player):
+            write(f"  (undo: take back '{self.told[-1].words}')")
 
     def show_blocked(self, state: State, legal: list[Action]) -> None:
         """The actions out of reach now, compactly, with their reasons."""
         blocked = blocked_actions(state, {a.text for a in legal})
         if not blocked:
             return
-        items = [f"{b.text} - {b.reason}" for b in blocked[:BLOCKED_SHOWN]]
-        more = f"; and {len(blocked) - BLOCKED_SHOWN} more" if len(blocked) > BLOCKED_SHOWN else ""
-        self.console.write("  Not yet: " + "; ".join(items) + more)
+        self.console.write("  Not yet: " + blocked_summary(blocked))
 
     def show_recent(self, state: State) -> None:
         write = self.console.write
@@ -407,6 +466,8 @@ class Table:
             "          show CARD - a card's text and properties (by name or its start);",
             "          auto (or: pay all) - answer this choice and the next ones of the same",
             "          action with their first option;",
+            "          undo - take back your last decision (your own, since nothing new was",
+            "          revealed and nobody else played);",
             "          quit - stop (the game is saved; resume with orrery play --resume LOG).",
             "If an action's text is a command word, prefix the command with ':' (':help').",
         ):
@@ -426,7 +487,11 @@ class Table:
                 told.setdefault(id(agent), _Told(agent, self))  # one wrapper per agent: who was asked stays clear
                 agents[seat] = told[id(agent)]
         self.show_new_log_lines(self.state)
-        return run(self.state, agents, self.on_action)
+        while True:
+            try:
+                return run(self.state, agents, self.on_action)
+            except UndoRequested as undo:
+                self.take_back(undo.player)
 
     def show_result(self) -> None:
         state = self.state

@@ -238,15 +238,25 @@ def _value(value: Any) -> str:
 # ---- the end of a game -----------------------------------------------------------------------
 
 
-def end_reason(reason: str | None) -> str:
-    """Why a game ended, in words: its end condition's name (`tenth-ship` -> `tenth ship`)."""
+def end_reason(reason: str | None, state: State | None = None) -> str:
+    """Why a game ended, in words: its end condition's `label`, else its name
+    (`tenth-ship` -> `tenth ship`); ended by an effect's `end game`, the last thing the
+    game log told (what the rules said as they ended it)."""
     if not reason:
         return "the game is over"
+    if state is not None:
+        found = next((end for end in state.gd.ends if end.id == reason), None)
+        if found is not None and found.label:
+            return found.label
+        if reason == "end-game" and state.log:
+            return f"{END_WORDS[reason]} ({state.log[-1].strip().rstrip('.')})"
     return END_WORDS.get(reason, reason.replace("-", " ").replace("_", " "))
 
 
 def final_scores(state: State) -> str:
-    """`Final scores: P1 12, P2 9 (not eligible)` by the game's scoring, or '' without one."""
+    """`Final scores: P1 12, P2 9 (not eligible)` by the game's scoring, or '' without
+    one; with the scoring's `parts`, a line per player saying how the score is made up
+    (`P1 28 = VP track 25 + best Personal Goal 3`), what they leave out as `other`."""
     scoring = state.gd.scoring
     if scoring.score is None:
         return ""
@@ -254,13 +264,24 @@ def final_scores(state: State) -> str:
         scores = state.scores()
         eligible = [True] * state.n if scoring.eligible is None else \
             [bool(scoring.eligible(state, {"p": p, "me": p})) for p in range(state.n)]
+        parts = [[(part.label, part.score(state, {"p": p, "me": p})) for part in scoring.parts]
+                 for p in range(state.n)]
     except RULE_SLIPS:
         return ""
     if not any(scores) and scoring.eligible is None:  # end conditions name the winners (`score: "0"`)
         return ""
-    parts = [f"P{p + 1} {_number(s)}{'' if ok else ' (could not win)'}"
-             for p, (s, ok) in enumerate(zip(scores, eligible, strict=True))]
-    return "Final scores: " + ", ".join(parts)
+    unable = f" ({scoring.ineligible}: could not win)" if scoring.ineligible else " (could not win)"
+    if not scoring.parts:
+        return "Final scores: " + ", ".join(f"P{p + 1} {_number(s)}{'' if ok else unable}"
+                                            for p, (s, ok) in enumerate(zip(scores, eligible, strict=True)))
+    lines = ["Final scores:"]
+    for p, (score, ok) in enumerate(zip(scores, eligible, strict=True)):
+        made = [f"{label} {_number(value)}" for label, value in parts[p]]
+        other = score - sum(value for _, value in parts[p])
+        if other:
+            made.append(f"other {_number(other)}")
+        lines.append(f"  P{p + 1} {_number(score)} = {' + '.join(made)}{'' if ok else unable}")
+    return "\n".join(lines)
 
 
 def _number(value: float) -> str:
@@ -271,7 +292,7 @@ def result_lines(state: State) -> list[str]:
     """The end of a game for people: why it ended, the scores, the winners, returns."""
     result = state.result()
     scores = final_scores(state)
-    return [f"Game over: {end_reason(result.get('reason'))}.", *([scores] if scores else []),
+    return [f"Game over: {end_reason(result.get('reason'), state)}.", *(scores.split("\n") if scores else []),
             winners_text(result["winners"], list(state.seats)), *describe_result(result, list(state.seats))[1:]]
 
 

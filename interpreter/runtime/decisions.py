@@ -27,6 +27,7 @@ from interpreter.runtime.counters import affordable, pay
 from interpreter.runtime.ending import check_end
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.loop import run, run_on
+from interpreter.runtime.present import logged_action, logged_choice
 from interpreter.runtime.records import Frame, PendingActions, PendingChance, PendingChoice
 from interpreter.runtime.rng import randbelow
 from interpreter.runtime.work import charge_again
@@ -61,7 +62,7 @@ def suspend_for_actions(st: State, fr: Frame, player: int, wait: ActionWait) -> 
     the loop ends. A seat played by a game bot (one without a `turn` effect) picks at
     once, inside the state, by its `choose` rule; its picks go to the game log, not the
     history (the history holds only what the outside world decided, so replays stay
-    exact)."""
+    exact), and in words to `State.picks` (for the front-ends; never saved)."""
     if wait.checks_action and check_end(st, "action"):  # most games have no such end
         return True
     pending = wait.by_player.get(player)
@@ -79,6 +80,9 @@ def suspend_for_actions(st: State, fr: Frame, player: int, wait: ActionWait) -> 
         return True
     chosen = legal[0] if bot.choose == "first" else legal[randbelow(st, len(legal))]
     st.log.append(f"P{player + 1} ({st.seats[player]}): {chosen.text}")
+    if st.picks is not None:  # the same pick in words, for the front-ends (not saved)
+        st.picks.append((len(st.log) - 1, f"P{player + 1} ({st.seats[player]}): {logged_action(st, player, chosen)}",
+                         True))
     _perform(st, chosen)
     return False
 
@@ -95,7 +99,10 @@ def suspend_for_choice(
     bot = st.seat_bots[player]
     if bot is not None:
         choices = options + [DONE] if allow_done else options
-        fr.env[answer] = choices[0] if bot.choose == "first" else choices[randbelow(st, len(choices))]
+        fr.env[answer] = picked = choices[0] if bot.choose == "first" else choices[randbelow(st, len(choices))]
+        if len(choices) > 1 and st.picks is not None:  # (a forced answer is no decision: nothing to tell)
+            st.picks.append((len(st.log), f"P{player + 1} ({st.seats[player]}): "
+                             f"{logged_choice(st, prompt, picked, type_)}", False))
         return False
     if st.gd.ends_by_check["action"] and check_end(st, "action"):
         return True

@@ -480,6 +480,11 @@ FIELDS: tuple[Field, ...] = (
     # the declared values worked out while legal actions are listed (counters.value_of).
     Field("work", "zero"),
     Field("memo", "none"),
+    # Transient, never saved, not cloned: game bots' picks in words for the front-ends,
+    # (log position, `P2 (bot name): ...` with cards as `id#copy`, whether it stands for the
+    # log line at that position or comes before it); None on a clone or a loaded save,
+    # which record none (a search's clones spend nothing on words nobody reads).
+    Field("picks", "none"),
     # Transient, never saved, not cloned: a search's rollout stops when this turn would
     # begin (errors.HorizonReached), to value the game there instead of playing it out.
     Field("stop_turn", "none"),

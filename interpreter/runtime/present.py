@@ -97,15 +97,18 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full
     counters = {c.name: c for c in gd.counters}
     zones = {z.name: z for z in gd.zones}
     names = card_names(gd)
-    if obs["counters"]:
+    hide = gd.table.hide  # bookkeeping (`table: hide:`): never shown to people
+    shown_counters = [(n, v) for n, v in obs["counters"].items() if n not in hide]
+    shown_zones = [(n, v) for n, v in obs["zones"].items() if n not in hide]
+    if shown_counters:
         lines.append("Counters:")
-        for name, value in obs["counters"].items():
+        for name, value in shown_counters:
             cdef = counters[name]
             shown = _per_player(value, viewers, counter_text) if cdef.scope == "player" else counter_text(value)
             lines.append(f"  {_titled(name, cdef.label)}: {shown}")
-    if obs["zones"]:
+    if shown_zones:
         lines.append("Zones:")
-        for name, value in obs["zones"].items():
+        for name, value in shown_zones:
             zdef = zones[name]
             def show(v: Any) -> str:
                 return _zone_text(v, names)
@@ -115,7 +118,8 @@ def render_observation(obs: dict[str, Any], gd: GameDef, viewers: set[int], full
 
 
 def _titled(name: str, label: str) -> str:
-    return name if label == name else f"{name} ({label})"
+    """A counter's or zone's title for people: its label (the rules' words), else its name in words."""
+    return words_of(name) if label == name else label
 
 
 def _per_player(values: list[Any], viewers: set[int], show: Callable[[Any], str]) -> str:
@@ -197,7 +201,9 @@ def describe_result(result: dict[str, Any], seats: list[str]) -> list[str]:
     return [
         f"Game over{reason}. {who}",
         f"Returns: {returns}",
-        f"{result['actions']} actions, {result['turns']} turns, {result['rounds']} rounds.",
+        # (a game its bots played alone has no actions from outside: only its turns are said)
+        f"{str(result['actions']) + ' actions, ' if result['actions'] else ''}"
+        f"{result['turns']} turns, {result['rounds']} rounds.",
     ]
 
 
@@ -252,6 +258,11 @@ def _blind_label(st: State, parts: tuple[Any, ...], env: dict[str, Any], hidden:
     return "".join(out)
 
 
+def words_of(name: str) -> str:
+    """A rule name (`end_turn`, `bank-trade`) as words people read: `end turn`."""
+    return name.replace("_", " ").replace("-", " ")
+
+
 def option_text(state: State, action: Action) -> str:
     """A legal action as people read it: the action's label when it has one, else its
     id and parameters with cards by name; an option of a choice by its value, a card by
@@ -272,5 +283,57 @@ def option_text(state: State, action: Action) -> str:
         index, values = action.payload
         adef = state.gd.actions[index]
         shown = [people_text(state, v, param.type) for param, v in zip(adef.params, values, strict=True)]
-        return " ".join([adef.id, *shown])
+        return " ".join([words_of(adef.id), *shown])
     return action.text
+
+
+# ---- a game bot's pick, for the game log ------------------------------------------------
+
+
+def logged_value(st: State, value: Any, type_: str) -> str:
+    """A value as a log line names it: as `people_text`, but a card as its canonical
+    `id#copy`, so each reader's narration names it or hides it by what that reader may
+    see (the log is public; a card is not)."""
+    if type_ == "card" and type(value) is int:
+        return f"{st.gd.cards[st.card_def[value]].id}#{value}"
+    if isinstance(value, list):
+        inner = type_[5:] if type_.startswith("list:") else "any"
+        return joined_text(", ", [logged_value(st, v, inner) for v in value])
+    return people_text(st, value, type_)
+
+
+def logged_action(st: State, player: int, action: Action) -> str:
+    """A game bot's action as the game log tells it: its label filled in (cards by
+    `id#copy`), else its name in words with its parameters."""
+    if not isinstance(action.payload, tuple) or len(action.payload) != 2:
+        return action.text
+    index, values = action.payload
+    adef = st.gd.actions[index]
+    env: dict[str, Any] = {"me": player}
+    env.update((p.name, v) for p, v in zip(adef.params, values, strict=False))
+    if adef.label != adef.id and adef.label_parts and not any(type(v) is HiddenCard for v in values) \
+            and not _label_reads_cards(adef.label_parts, {p.name for p in adef.params if p.type == "card"}):
+        return own_budget(st, _logged_template, st, adef.label_parts, env)
+    shown = [logged_value(st, v, p.type) for p, v in zip(adef.params, values, strict=False)]
+    return " ".join([words_of(adef.id), *shown])
+
+
+def _label_reads_cards(parts: tuple[Any, ...], cards: set[str]) -> bool:
+    """Whether a label works something out of a card parameter (`{c.cost}`): told to
+    every reader, that would say what a card some of them may not see is (what each
+    part reads was found when it compiled: TemplatePart)."""
+    return any(not isinstance(part, str) and part.bare is None and part.names & cards for part in parts)
+
+
+def _logged_template(st: State, parts: tuple[Any, ...], env: dict[str, Any]) -> str:
+    return "".join(p if isinstance(p, str) else logged_value(st, p[0](st, env), p[1]) for p in parts)
+
+
+def logged_choice(st: State, prompt: str, value: Any, type_: str) -> str:
+    """A game bot's answer to a choice as the game log tells it: `PROMPT: VALUE`, the
+    prompt cut at its first bracket or colon (the rest explains the choice)."""
+    short = prompt
+    for mark in (" (", ":"):
+        short = short.split(mark, 1)[0]
+    shown = "done" if isinstance(value, str) and value == DONE else logged_value(st, value, type_)
+    return f"{short.strip()}: {shown}" if short.strip() else f"chooses {shown}"

@@ -121,6 +121,7 @@ class State:
     work: int
     memo: dict[tuple[int, int], Any] | None
     stop_turn: int | None
+    picks: list[tuple[int, str, bool]] | None
 
     # ---- OpenSpiel-like API --------------------------------------------------------
 
@@ -467,6 +468,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: Sequence[SeatSpec
     st.work = 0
     st.memo = None
     st.stop_turn = None
+    st.picks = []
     # The effects that start a game, last run first: setup, then `start`, then the flow.
     st.stack = stack = []
     if gd.flow is not None:
@@ -514,7 +516,7 @@ def load_state(game: Rules, text: str) -> State:
     st.n, st.players, st.seed = n, list(range(n)), data["seed"]
     seat(st, _saved_seats(data))
     st.queue, st.legal_cache, st.chance_pos = [], None, 0
-    st.work, st.memo, st.stop_turn = 0, None, None
+    st.work, st.memo, st.stop_turn, st.picks = 0, None, None, None
     fill_state(st, data)
     return st
 

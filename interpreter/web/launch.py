@@ -11,6 +11,8 @@ command that continues it.
 from __future__ import annotations
 
 import argparse
+import errno
+import ipaddress
 import signal
 import threading
 import webbrowser
@@ -51,6 +53,15 @@ def resume_session(log_file: str, key: bytes | None, log_path: Path | None, targ
     return Session(done.game, done.state, done.agents, done.log, done.path, done.moves)
 
 
+def _loopback(sock: Any) -> bool:
+    """Whether a bound socket answers this machine only."""
+    address = sock.getsockname()[0]
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def serve(session: Session, host: str, port: int, open_browser: bool, write: Write) -> None:
     """Serve `session` until interrupted (Ctrl-C); print the URLs first."""
     try:  # the web stack is an optional extra: only this command needs it
@@ -62,7 +73,10 @@ def serve(session: Session, host: str, port: int, open_browser: bool, write: Wri
     try:
         sock = bind(host, port)
     except (OSError, OverflowError) as err:
-        raise GameError(f"cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err}") from None
+        busy = isinstance(err, OSError) and err.errno == errno.EADDRINUSE
+        hint = "; another program uses that port: choose another with --port P (--port 0: any free port)" \
+            if busy else ""
+        raise GameError(f"cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err}{hint}") from None
     base = base_url(sock, host)
     state = session.state
     # The host's console is read by a player too (the host often sits at the table): a
@@ -77,6 +91,10 @@ def serve(session: Session, host: str, port: int, open_browser: bool, write: Wri
     for who, url in urls:
         write(f"{who}: {url}")
     write("Each link is secret: it shows what that seat may see. Stop with Ctrl-C.")
+    if not _loopback(sock):
+        write(f"Warning: listening on {host}, beyond this machine: anyone who can reach it and holds a seat's "
+              "link plays that seat, and the links and moves travel unencrypted (plain HTTP). Share each link "
+              "with its player only, on a network you trust.")
     server = Server(session, sock, host)  # requests must name this host (or the bound address)
     start_bots(session)
 

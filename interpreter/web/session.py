@@ -27,13 +27,25 @@ from interpreter.agents import Agent
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game
 from interpreter.play.logs import GameLog, write_log
-from interpreter.play.narrate import move_words, redact, told
+from interpreter.play.narrate import (
+    LogSeen,
+    hide_unseen,
+    move_words,
+    name_cards,
+    new_log_lines,
+    pick_words,
+    redact,
+    told,
+    visible_cards,
+)
 from interpreter.play.runner import MAX_ACTIONS, Teller
+from interpreter.play.undo import before_move, may_take_back, rebuild, undo_count
 from interpreter.runtime.simultaneous import picks_so_far, split_pick
 from interpreter.runtime.state import State
 from interpreter.web.view import decision_view, observation_view, result_view
 
 SPECTATOR = -1
+UNDO = ":undo"  # what a page sends to take back its seat's last decision (never an action's text)
 MAX_NARRATION_LINES = 5000  # moves and log lines a page is sent, the latest kept
 
 
@@ -47,6 +59,7 @@ class Move:
     shown: dict[int, str]
     lines: list[str]
     sealed: bool = False  # a pick of a simultaneous step under way: "has chosen" to the others
+    words: str = ""  # the move in words (a pick's: cards as `id#copy`, told once the step is over)
 
 
 @attrs.define
@@ -78,6 +91,7 @@ class Session:
         self._teller = Teller(agents)  # tells the agents the moves (a step's picks once it is over)
         # The end of the game as pages show it, worked out once: its showdown replays the game.
         self._result: dict[str, Any] | None = None
+        self.takeable: list[bool] = [False] * len(moves or [])  # per move: may its seat take it back?
         # Actions replayed from a resumed log are narrated as they are now seen; the
         # picks of a step still under way stay secret.
         secret = len(picks_so_far(state))
@@ -86,7 +100,9 @@ class Session:
             shown = ({seat: plain if seat == player else "has chosen" for seat in self._viewers()} if sealed
                      else self._shown(plain, player))
             self.moves.append(Move(len(self.moves) + 1, player, shown, [], sealed=sealed))
-        self._log_seen = len(state.log)
+        # What setup told (game bots' picks in it among them): a new game's narration opens with it.
+        self._log_seen = LogSeen.all_of(state) if moves else LogSeen()
+        self.setup_lines = new_log_lines(state, self._log_seen)
 
     # -- who is asking
 
@@ -109,8 +125,15 @@ class Session:
             state = self.state
             obs = state.observation(seat)
             gd = state.gd
+            seen = visible_cards(obs)
+
+            def read(lines: list[str]) -> list[str]:  # log lines name cards this page may see only
+                return [name_cards(hide_unseen(line, seen), gd) if "#" in line else line for line in lines]
+
             narration = [{"number": m.number, "player": m.player, "text": m.shown.get(seat, ""),
-                          "lines": m.lines} for m in self.moves[-MAX_NARRATION_LINES:]]
+                          "lines": read(m.lines)} for m in self.moves[-MAX_NARRATION_LINES:]]
+            if self.setup_lines and len(self.moves) < MAX_NARRATION_LINES:
+                narration.insert(0, {"number": 0, "player": -1, "text": "", "lines": read(self.setup_lines)})
             return {
                 "version": self.version,
                 "game": {"id": gd.id, "name": gd.name},
@@ -121,6 +144,7 @@ class Session:
                 "decision": decision_view(state, seat) if not self.error else None,
                 "waiting_for": state.players_to_act(),
                 "narration": narration,
+                "undo": self.moves[-1].shown.get(seat, "") if seat >= 0 and self._undo_count(seat) else "",
                 "result": self._ended(),
                 "error": self.error,
             }
@@ -144,6 +168,8 @@ class Session:
                 return Outcome(False, "a spectator's page only watches")
             if seat not in self.humans or seat not in state.players_to_act():
                 return Outcome(False, f"it is not P{seat + 1}'s turn")
+            if text == UNDO:
+                return self._undo(seat, version)
             # Another seat's pick in a simultaneous step changes nothing this seat sees.
             if version is not None and version != self.version and not state.is_simultaneous_node():
                 return Outcome(False, "the table changed; look again")
@@ -152,6 +178,34 @@ class Session:
                 return Outcome(False, f"'{text}' is not a legal action now")
             self._apply(seat, text)
             return Outcome(True)
+
+    def _undo_count(self, seat: int) -> int:
+        """How many of `seat`'s last decisions it may take back now (play/undo.py)."""
+        if self.error or self.state.is_terminal() or seat not in self.state.players_to_act():
+            return 0
+        return undo_count([m.player for m in self.moves], self.takeable, seat)
+
+    def _undo(self, seat: int, version: int | None) -> Outcome:
+        """Take back `seat`'s last decision: the game rebuilt without it (nothing is
+        revealed), the log keeping a record of it (called under the lock)."""
+        if version is not None and version != self.version:
+            return Outcome(False, "the table changed; look again")
+        if not self._undo_count(seat):
+            return Outcome(False, "nothing to take back now: only your own decisions since something was "
+                                  "revealed to you or another player played")
+        text = self.state.history[-1]
+        try:
+            self.state = rebuild(self.state, list(self.state.history[:-1]))
+        except GameError as err:
+            return Outcome(False, f"could not take it back: {err}")
+        self.moves.pop()
+        self.takeable.pop()
+        self._log_seen = LogSeen.all_of(self.state)
+        if self.log is not None:
+            self.log.undone.append({"by": seat, "after": len(self.moves), "action": text})
+        self.save()
+        self._bump()
+        return Outcome(True)
 
     def run_bots(self) -> None:
         """Step the agents' seats whenever it is their turn, until the session stops
@@ -233,22 +287,25 @@ class Session:
             self._fail(f"the game did not end within {MAX_ACTIONS} actions (an endless game?)")
             return
         pick = state.is_simultaneous_node()
-        words = "" if pick else move_words(state, text)  # read before the move changes the state
+        before = before_move(state, player) if player in self.humans and not pick else None
+        # read before the move changes the state (a pick's words are told once the step is over)
+        words = pick_words(state, player, text) if pick else move_words(state, text)
         self._teller.before(state, player, text, asked)
         try:
             state.apply_action(text, player)
         except (GameError, IllegalActionError) as err:
             self._fail(f"P{player + 1}'s '{text}' failed: {err}")
             return
-        lines = [str(line) for line in state.log[self._log_seen:]]
-        self._log_seen = len(state.log)
+        lines = new_log_lines(state, self._log_seen)
         recorded = state.history[-1]
         still_secret = pick and state.is_simultaneous_node() and player in picks_so_far(state)
         if still_secret:
-            shown = {seat: text if seat == player else "has chosen" for seat in self._viewers()}
+            mine = redact(words or text, state, set())
+            shown = {seat: mine if seat == player else "has chosen" for seat in self._viewers()}
         else:
             shown = self._shown(split_pick(recorded)[1], player, words)
-        self.moves.append(Move(len(self.moves) + 1, player, shown, lines, sealed=still_secret))
+        self.moves.append(Move(len(self.moves) + 1, player, shown, lines, sealed=still_secret, words=words))
+        self.takeable.append(before is not None and may_take_back(before, state))
         if self._teller.after(state, player) or (pick and not still_secret):
             self._reveal()
         self.save()
@@ -260,7 +317,7 @@ class Session:
         for move in self.moves:
             if move.sealed:
                 move.sealed = False
-                move.shown = self._shown(split_pick(self.state.history[move.number - 1])[1], move.player)
+                move.shown = self._shown(split_pick(self.state.history[move.number - 1])[1], move.player, move.words)
 
     def _viewers(self) -> list[int]:
         """The pages: one per human seat, and one for onlookers (what every player may see)."""
@@ -269,7 +326,7 @@ class Session:
     def _shown(self, text: str, player: int, words: str = "") -> dict[int, str]:
         """The move as each page reads it: in words, cards it may not see hidden (its
         own move in full)."""
-        return {seat: (words or redact(text, self.state, set())) if seat == player
+        return {seat: redact(words or text, self.state, set()) if seat == player
                 else told(self.state, text, words, {seat}) for seat in self._viewers()}
 
     def _fail(self, message: str) -> None:

@@ -30,31 +30,88 @@ function panel(section, title) {
   return section;
 }
 
-function tile(card) {
-  const node = el("div", { class: "tile", "data-card": card.id, title: card.copies.join(", ") });
-  node.append(el("div", { class: "name", text: card.name }));
-  if (card.copies.length > 1) node.append(el("div", { class: "copies", text: `×${card.copies.length}` }));
-  if (card.text) node.append(el("div", { class: "text", text: card.text }));
-  const props = Object.entries(card.props).map(([k, v]) => `${k} ${v}`).join(" · ");
-  if (props) node.append(el("div", { class: "props", text: props }));
+function words(name) { return String(name || "").replace(/[_-]+/g, " "); }
+
+// A colour per card type, the same on every page: the type's name hashed to a hue.
+function hue(type) {
+  let h = 7;
+  for (const ch of String(type || "card")) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return String(h);
+}
+
+// A face-up card: name and cost on top, its type as a coloured band, its text.
+function cardNode(card, clickable) {
+  const node = el(clickable ? "button" : "div", { class: "card" + (clickable ? " playable" : ""),
+    "data-card": card.id, "data-copies": card.copies.join(" ") });
+  if (clickable) node.type = "button";
+  node.style.setProperty("--hue", hue(card.type));
+  const head = el("div", { class: "head" }, el("span", { class: "name", text: card.name }));
+  const cost = card.cost === undefined ? "" : String(card.cost);
+  if (cost && cost.length <= 4) head.append(el("span", { class: "cost", text: cost }));
+  node.append(head);
+  if (card.type) node.append(el("div", { class: "type", text: words(card.type) }));
+  if (cost.length > 4) node.append(el("div", { class: "costline", text: `cost ${cost}` }));
+  if (card.text) {
+    node.append(el("div", { class: "text", text: card.text }));
+    node.title = `${card.name}: ${card.text}`; // the whole text, where the card is too small for it
+  }
+  if (card.copies.length > 1) node.append(el("div", { class: "count", text: `×${card.copies.length}` }));
   return node;
 }
 
-function zoneEntry(entry) {
-  const tiles = [];
-  if (entry.cards) {
-    for (const card of entry.cards) tiles.push(tile(card));
-  } else if (entry.count > 0) {
-    const shown = (entry.revealed || []).reduce((n, c) => n + c.copies.length, 0);
-    for (const card of entry.revealed || []) tiles.push(tile(card));
-    const hidden = entry.count - shown;
-    // what the backs of the hidden cards show, in a game whose cards declare backs
-    const backs = Object.entries(entry.backs || {}).filter(([back]) => back).map(([back, n]) => `${n} ${back}`);
-    if (hidden > 0) tiles.push(el("div", { class: "tile back",
-      text: `${hidden} hidden card${hidden === 1 ? "" : "s"}` + (backs.length ? ` (backs: ${backs.join(", ")})` : "") }));
+const MOST_CARDS = 6; // cards drawn per zone row; the others are counted
+
+// A zone's cards: face up as cards, face down as one back with the count (and what the backs show).
+function zoneCards(entry, clickable) {
+  const nodes = [];
+  const shown = [];
+  if (entry.cards) shown.push(...entry.cards);
+  else shown.push(...(entry.revealed || []));
+  for (const card of shown.slice(0, MOST_CARDS)) nodes.push(cardNode(card, clickable));
+  const more = shown.slice(MOST_CARDS).reduce((n, c) => n + c.copies.length, 0);
+  if (more) nodes.push(el("span", { class: "more", text: `and ${more} more` }));
+  if (!entry.cards) {
+    const hidden = entry.count - shown.reduce((n, c) => n + c.copies.length, 0);
+    const backs = Object.entries(entry.backs || {}).filter(([back]) => back).map(([back, n]) => `${n} ${words(back)}`);
+    if (hidden > 0) nodes.push(el("div", { class: "card back",
+      text: `${hidden} face down` + (backs.length ? ` (${backs.join(", ")})` : "") }));
   }
-  if (!tiles.length) tiles.push(el("span", { class: "empty", text: "empty" }));
-  return tiles;
+  if (!nodes.length) nodes.push(el("span", { class: "empty", text: "empty" }));
+  return nodes;
+}
+
+function isEmpty(entry) { return !entry || entry.count === 0; }
+
+// Zones of one area: each with cards drawn; the empty ones named on one line.
+function zoneList(area, zones, entryOf, owner, clickable) {
+  const empty = [];
+  for (const z of zones) {
+    const entry = entryOf(z);
+    if (isEmpty(entry)) empty.push(z.label);
+    else area.append(zoneNode(z, entry, owner, clickable));
+  }
+  if (empty.length) area.append(el("p", { class: "empties", text: `Empty: ${empty.join(", ")}` }));
+}
+
+function zoneNode(z, entry, owner, clickable) {
+  const node = el("div", { class: "zone", "data-zone": z.name, "data-owner": String(owner) });
+  node.append(el("h3", { text: z.label }));
+  node.append(el("div", { class: "cards" }, ...zoneCards(entry, clickable)));
+  return node;
+}
+
+function optionsUsing(view, copies) {
+  const found = [];
+  for (const group of (view.decision ? view.decision.groups : []))
+    for (const option of group.options)
+      if ((option.cards || []).some((c) => copies.includes(c))) found.push(option);
+  return found;
+}
+
+function optionButton(option) {
+  const button = el("button", { type: "button", "data-action": option.action, text: option.label });
+  button.addEventListener("click", () => act(option.action));
+  return button;
 }
 
 function renderDecision(view) {
@@ -66,15 +123,117 @@ function renderDecision(view) {
   for (const group of decision.groups) {
     const row = el("div", { class: "group", "data-group": group.id });
     if (decision.groups.length > 1 || group.id !== "choice") row.append(el("h3", { text: group.title }));
-    for (const option of group.options) {
-      const button = el("button", { type: "button", "data-action": option.action, text: option.label });
-      if (option.label !== option.action) button.title = option.action;
-      button.addEventListener("click", () => act(option.action));
-      row.append(button);
-    }
+    for (const option of group.options) row.append(optionButton(option));
     section.append(row);
   }
+  if (view.undo) {
+    // take back this seat's last decision (the server rebuilds the game without it)
+    const undo = el("button", { type: "button", class: "undo", "data-action": ":undo", text: `Take back: ${view.undo}` });
+    undo.addEventListener("click", () => act(":undo"));
+    section.append(el("div", { class: "group undo" }, undo));
+  }
   section.append(el("div", { class: "message", id: "message" }));
+}
+
+// The seat's own hidden zones (its hand) as a row of cards; clicking one offers the actions that use it.
+function renderHand(view) {
+  const section = document.getElementById("hand");
+  section.replaceChildren();
+  const mine = view.seat >= 0 ? view.table.zones.filter((z) => z.hand) : [];
+  if (!mine.length) { section.className = ""; return; }
+  panel(section, "Your hand");
+  for (const z of mine) {
+    const node = zoneNode(z, z.entries[view.seat], view.seat, true);
+    for (const card of node.querySelectorAll(".card.playable")) {
+      card.addEventListener("click", () => {
+        const menu = document.getElementById("card-menu");
+        const copies = card.dataset.copies.split(" ");
+        const options = optionsUsing(view, copies);
+        const name = card.querySelector(".name").textContent;
+        menu.replaceChildren(el("h3", { text: options.length ? `${name}:` : `${name}: no action uses it now` }),
+          ...options.map(optionButton));
+        for (const other of section.querySelectorAll(".card.selected")) other.classList.remove("selected");
+        card.classList.add("selected");
+      });
+    }
+    section.append(node);
+  }
+  section.append(el("div", { class: "group", id: "card-menu" }));
+}
+
+function renderBoard(view) {
+  const section = document.getElementById("board");
+  section.replaceChildren();
+  const zones = view.table.zones.filter((z) => z.board && z.scope !== "player");
+  if (!zones.length) { section.className = ""; return; }
+  panel(section, "Board");
+  zoneList(section, zones, (z) => z.entries[0], -1, false);
+}
+
+// Every other zone, grouped by owner: the table's shared zones, then each seat's (yours first).
+function renderZones(view) {
+  const section = document.getElementById("zones");
+  section.replaceChildren();
+  section.className = "";
+  const zones = view.table.zones;
+  const shared = zones.filter((z) => z.scope !== "player" && !z.board);
+  if (shared.length) {
+    const area = el("div", { class: "panel area", "data-owner": "-1" }, el("h2", { text: "Table" }));
+    zoneList(area, shared, (z) => z.entries[0], -1, false);
+    section.append(area);
+  }
+  const order = [...view.seats.keys()].sort((a, b) => (b === view.seat) - (a === view.seat));
+  for (const p of order) {
+    const area = el("div", { class: "panel area" + (p === view.seat ? " you" : ""), "data-owner": String(p) },
+      el("h2", { text: p === view.seat ? "Yours" : `P${p + 1}'s` }));
+    zoneList(area, zones.filter((z) => z.scope === "player" && !(z.hand && p === view.seat)), (z) => z.entries[p], p, false);
+    section.append(area);
+  }
+}
+
+// Counters with a range are tracks (a marker per seat on the cells min..max); the others a table.
+function renderCounters(view) {
+  const section = document.getElementById("counters");
+  section.replaceChildren();
+  const counters = view.table.counters;
+  if (!counters.length) { section.className = ""; return; }
+  panel(section, "Counters");
+  const players = view.seats.length;
+  for (const c of counters.filter((c) => c.track)) {
+    const track = el("div", { class: "track", "data-counter": c.name }, el("h3", { text: c.label }));
+    const cells = el("div", { class: "cells" });
+    for (let v = c.min; v <= c.max; v++) {
+      const cell = el("div", { class: "cell" }, el("span", { class: "n", text: String(v) }));
+      c.values.forEach((value, i) => {
+        if (value === String(v)) cell.append(el("span", { class: "marker" + (c.scope === "player" && i === view.seat ? " you" : ""),
+          text: c.scope === "player" ? `P${i + 1}` : "●" }));
+      });
+      cells.append(cell);
+    }
+    track.append(cells);
+    section.append(track);
+  }
+  const rest = counters.filter((c) => !c.track);
+  if (!rest.length) return;
+  // the other counters, folded: the game's views and the standings say what matters of them
+  const more = el("details", {}, el("summary", { text: `Every counter (${rest.length})` }));
+  section.append(more);
+  const table = el("table", { class: "counters" });
+  const head = el("tr", {}, el("th", { text: "" }), el("th", { text: "table" }));
+  for (let p = 0; p < players; p++) head.append(el("th", { text: seatName(p, view) }));
+  table.append(head);
+  for (const c of rest) {
+    const row = el("tr", { "data-counter": c.name }, el("th", { text: c.label }));
+    if (c.scope === "player") {
+      row.append(el("td", { text: "" }));
+      c.values.forEach((v, p) => row.append(el("td", { class: p === view.seat ? "you" : "", text: v })));
+    } else {
+      row.append(el("td", { text: c.values[0] }));
+      for (let p = 0; p < players; p++) row.append(el("td", { text: "" }));
+    }
+    table.append(row);
+  }
+  more.append(table);
 }
 
 function renderResult(view) {
@@ -89,66 +248,39 @@ function renderViews(view) {
   const section = document.getElementById("views");
   section.replaceChildren();
   if (!view.table.views.length) { section.className = ""; return; }
-  panel(section, null);
+  section.className = "";
   for (const v of view.table.views) {
-    section.append(el("h2", { text: v.label }), el("pre", { class: "view", "data-view": v.id, text: v.text }));
+    const box = el("details", { class: "panel", open: "" }, el("summary", { text: v.label }));
+    box.append(el("pre", { class: "view", "data-view": v.id, text: v.text }));
+    section.append(box);
   }
 }
 
-function renderCounters(view) {
-  const section = document.getElementById("counters");
-  section.replaceChildren();
-  const counters = view.table.counters;
-  if (!counters.length) { section.className = ""; return; }
-  panel(section, "Counters");
-  const table = el("table", { class: "counters" });
-  const players = view.seats.length;
-  const head = el("tr", {}, el("th", { text: "" }));
-  head.append(el("th", { text: "table" }));
-  for (let p = 0; p < players; p++) head.append(el("th", { text: seatName(p, view) }));
-  table.append(head);
-  for (const c of counters) {
-    const row = el("tr", { "data-counter": c.name }, el("th", { text: c.label === c.name ? c.name : `${c.label}` }));
-    if (c.scope === "player") {
-      row.append(el("td", { text: "" }));
-      c.values.forEach((v, p) => row.append(el("td", { class: p === view.seat ? "you" : "", text: v })));
-    } else {
-      row.append(el("td", { text: c.values[0] }));
-      for (let p = 0; p < players; p++) row.append(el("td", { text: "" }));
-    }
-    table.append(row);
-  }
-  section.append(table);
-}
-
-function renderZones(view) {
-  const section = document.getElementById("zones");
-  section.replaceChildren();
-  if (!view.table.zones.length) { section.className = ""; return; }
-  panel(section, "Zones");
-  for (const z of view.table.zones) {
-    const zone = el("div", { class: "zone", "data-zone": z.name });
-    zone.append(el("h3", { text: z.label === z.name ? z.name : `${z.label} (${z.name})` }));
-    z.entries.forEach((entry, i) => {
-      const owner = z.scope === "player" ? i : -1;
-      const row = el("div", { class: "owner" + (owner === view.seat ? " you" : "") });
-      if (z.scope === "player") row.append(el("span", { class: "who", text: seatName(owner, view) }));
-      row.append(...zoneEntry(entry));
-      zone.append(row);
-    });
-    section.append(zone);
-  }
+// Who is to act and each seat's standing (the counters the game calls its tracks), always on screen.
+function renderStandings(view) {
+  const bar = document.getElementById("standings");
+  bar.replaceChildren();
+  const standing = view.table.counters.filter((c) => c.standing);
+  view.seats.forEach((kind, p) => {
+    const acting = view.waiting_for.includes(p);
+    const chip = el("span", { class: "seat" + (acting ? " acting" : "") + (p === view.seat ? " you" : ""),
+      "data-seat": String(p) }, el("b", { text: seatName(p, view) }));
+    if (p !== view.seat && !view.humans.includes(p)) chip.append(el("span", { class: "kind", text: ` ${words(kind)}` }));
+    for (const c of standing) chip.append(el("span", { text: ` · ${c.label} ${c.values[p]}` }));
+    if (acting) chip.append(el("span", { class: "turn", text: " · to act" }));
+    bar.append(chip);
+  });
 }
 
 function renderNarration(view) {
   const list = document.getElementById("narration");
   list.replaceChildren();
   for (const move of view.narration) {
-    list.append(el("li", { value: String(move.number), text: `${seatName(move.player, view)}: ${move.text}` }));
+    if (move.player >= 0) list.append(el("li", { value: String(move.number), text: `${seatName(move.player, view)}: ${move.text}` }));
     for (const line of move.lines) list.append(el("li", { class: "line", text: line }));
   }
-  const aside = document.getElementById("right");
-  aside.scrollTop = aside.scrollHeight;
+  const log = document.getElementById("log");
+  log.scrollTop = log.scrollHeight;
 }
 
 function renderStatus(view) {
@@ -159,7 +291,7 @@ function renderStatus(view) {
   else if (view.result) doing = "The game is over.";
   else if (view.decision) doing = "Your turn.";
   else if (view.waiting_for.length)
-    doing = `Waiting for ${view.waiting_for.map((p) => `P${p + 1} (${view.seats[p]})`).join(", ")}.`;
+    doing = `Waiting for ${view.waiting_for.map((p) => `P${p + 1} (${words(view.seats[p])})`).join(", ")}.`;
   else doing = "Waiting.";
   const t = view.table;
   status.textContent = `${who} · turn ${t.turn}${t.round ? ", round " + t.round : ""} · ${doing}`;
@@ -171,11 +303,14 @@ function render(view) {
   version = view.version;
   document.getElementById("title").textContent = view.game.name;
   renderStatus(view);
+  renderStandings(view);
   renderDecision(view);
+  renderHand(view);
   renderResult(view);
-  renderViews(view);
-  renderCounters(view);
+  renderBoard(view);
   renderZones(view);
+  renderCounters(view);
+  renderViews(view);
   renderNarration(view);
   document.body.dataset.version = String(view.version);
   document.body.dataset.state = view.result ? "over" : view.decision ? "deciding" : "waiting";
@@ -187,7 +322,7 @@ function render(view) {
 async function act(action) {
   if (busy) return;
   busy = true;
-  for (const b of document.querySelectorAll("#decision button")) b.disabled = true;
+  for (const b of document.querySelectorAll("#decision button, #hand button")) b.disabled = true;
   let answer;
   try {
     const response = await fetch(`${base}/act`, {
@@ -203,7 +338,7 @@ async function act(action) {
   if (!answer.ok) {
     const message = document.getElementById("message");
     if (message) message.textContent = answer.message;
-    for (const b of document.querySelectorAll("#decision button")) b.disabled = false;
+    for (const b of document.querySelectorAll("#decision button, #hand button")) b.disabled = false;
   }
 }
 
