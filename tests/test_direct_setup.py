@@ -136,7 +136,7 @@ def test_mutated_games_start_the_same_with_a_direct_setup_and_with_its_frame(tmp
     from interpreter import load_game
     compared = 0
     games = ("examples/kuhn-poker", "examples/leduc-poker", "examples/breakthrough")
-    for mutant, folder, fast_game in loading_mutants(games, 13, 150, tmp_path):
+    for mutant, folder, fast_game in loading_mutants(games, 13, 170, tmp_path):
         if fast_game.definition.setup_direct is None:
             continue
         slow_game = _frame_setup(load_game(str(folder)))
