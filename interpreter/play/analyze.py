@@ -25,13 +25,14 @@ inside its turn effect, counts the cards whose effects it uses (`use c "..."`).
 from __future__ import annotations
 
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TextIO
 
 import attrs
 
 from interpreter.game import Game
+from interpreter.play.card_stats import cards, changed_cards, compare_cards, compare_powers, powers
 from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, game_for, outcomes, time_left
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
 
@@ -44,7 +45,6 @@ ANALYZE_EXAMPLE = ("example:\n  orrery analyze GAME --seats random,ismcts "
                    "--compare-with path/to/mod --report report.html")
 SIGNIFICANT = 0.05
 HISTOGRAM_BINS = 12
-MIN_GAMES_FOR_CARD = 1
 
 
 def _iv(interval: Any) -> dict[str, float]:
@@ -116,32 +116,6 @@ def margins(done: list[Outcome], n: int) -> dict[str, Any]:
                      "median": _quantile(leads, 0.5), "max": max(leads, default=0)}}
 
 
-def cards(done: list[Outcome], n: int) -> list[dict[str, Any]]:
-    """Per action and card: games played in, plays, win rate when played and lift."""
-    base = [sum(_won(o, p, n) for o in done) / len(done) if done else 0.0 for p in range(n)]
-    games_with: dict[str, set[int]] = defaultdict(set)
-    plays: Counter[str] = Counter()
-    seat_games: dict[str, list[tuple[int, bool]]] = defaultdict(list)  # (seat, won) per seat-game
-    for g, o in enumerate(done):
-        for seat, key, times in o.plays:
-            games_with[key].add(g)
-            plays[key] += times
-            seat_games[key].append((seat, _won(o, seat, n)))
-    rows: list[dict[str, Any]] = []
-    for key in sorted(plays):
-        pairs = seat_games[key]
-        wins = sum(won for _, won in pairs)
-        expected = sum(base[seat] for seat, _ in pairs) / len(pairs)
-        kind, _, name = key.partition(" ")
-        iv = wilson(wins, len(pairs))
-        rows.append({"kind": kind, "id": name, "games": len(games_with[key]),
-                     "share": round(len(games_with[key]) / len(done), 4) if done else 0.0,
-                     "plays": plays[key], "seat_games": len(pairs), "wins": wins, "win_rate": _iv(iv),
-                     "base_rate": round(expected, 4), "lift": round(iv.value - expected, 4)})
-    rows.sort(key=lambda r: (r["kind"] != "card", -abs(r["lift"]), r["id"]))
-    return rows
-
-
 def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[str, Any]:
     n = spec.players
     done = [o for o in results if o.error is None]
@@ -158,6 +132,7 @@ def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[s
         "errors": len(failed),
         "error_samples": [{"seed": o.seed, "message": o.error} for o in failed[:5]],
         "cards": cards(done, n),
+        "powers": powers(done, n),
     }
 
 
@@ -194,42 +169,6 @@ def compare(a: list[Outcome], b: list[Outcome], n: int) -> dict[str, Any]:
                             "significant": p_value < SIGNIFICANT})
     return {"paired_games": len(pairs), "win_rates": seats, "length": lengths, "scores": scores,
             "end_reasons": end_reasons}
-
-
-def compare_cards(without: list[dict[str, Any]], with_: list[dict[str, Any]], games: tuple[int, int],
-                  changed: set[str]) -> list[dict[str, Any]]:
-    """Each card's rows of `cards` without and with the overlay, side by side: plays per
-    game, win rate when played and lift, with a test of the win-rate difference. The
-    cards the overlay changes come first (what a modder wants to see), then the rest by
-    how much their lift moved."""
-    before = {r["id"]: r for r in without if r["kind"] == "card"}
-    after = {r["id"]: r for r in with_ if r["kind"] == "card"}
-    rows = []
-    for cid in sorted(set(before) | set(after)):
-        a, b = before.get(cid), after.get(cid)
-
-        def side(r: dict[str, Any] | None, n: int) -> dict[str, Any]:
-            if r is None:
-                return {"plays_per_game": 0.0, "win_rate": None, "lift": None}
-            return {"plays_per_game": round(r["plays"] / max(n, 1), 3), "win_rate": r["win_rate"]["rate"],
-                    "lift": r["lift"]}
-        p_value = 1.0
-        if a is not None and b is not None:
-            p_value = two_rates_p(a["wins"], a["seat_games"], b["wins"], b["seat_games"])
-        rows.append({"id": cid, "changed": cid in changed, "without": side(a, games[0]), "with": side(b, games[1]),
-                     "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT})
-
-    def moved(r: dict[str, Any]) -> float:
-        la, lb = r["without"]["lift"], r["with"]["lift"]
-        return abs((lb or 0.0) - (la or 0.0))
-    rows.sort(key=lambda r: (not r["changed"], -moved(r), r["id"]))
-    return rows
-
-
-def changed_cards(base: Game, modded: Game) -> set[str]:
-    """The cards an overlay adds or changes: their merged definitions differ."""
-    old, new = base.raw.get("cards") or {}, modded.raw.get("cards") or {}
-    return {cid for cid, spec in new.items() if old.get(cid) != spec}
 
 
 class ProgressBar(Progress):
@@ -273,9 +212,12 @@ def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game:
         with_results = run_games(other, games, seed, workers, None, bar, games, backend)
         report["with_overlay"] = summarize(other, with_results, seed)
         report["compare"] = {"overlay": compare_with, **compare(results, with_results, spec.players)}
-        changed = changed_cards(game or game_for(spec), game_for(other))  # loaded once per process
-        report["compare"]["cards"] = compare_cards(report["cards"], report["with_overlay"]["cards"],
-                                                   (report["completed"], report["with_overlay"]["completed"]), changed)
+        base, modded = game or game_for(spec), game_for(other)  # loaded once per process
+        counts = (report["completed"], report["with_overlay"]["completed"])
+        report["compare"]["cards"] = compare_cards(report["cards"], report["with_overlay"]["cards"], counts,
+                                                   changed_cards(base, modded))
+        report["compare"]["powers"] = compare_powers(report["powers"], report["with_overlay"]["powers"], counts,
+                                                     changed_cards(base, modded, ("cards", "triggers")))
     bar.finish()
     report["workers"] = max(1, min(workers, games))
     report["seconds"] = round(clock() - started, 3)

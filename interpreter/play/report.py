@@ -8,6 +8,7 @@ import html
 from typing import Any
 
 TOP_CARDS = 15
+MIN_GAMES_FOR_LIFT = 20  # as card_stats says (not imported: this module only shows a report)
 
 
 def _pct(x: float) -> str:
@@ -42,20 +43,38 @@ def render_text(report: dict[str, Any], name: str, written_to: str | None = None
     lines.append(f"Errors: {report['errors']}")
     for sample in report["error_samples"]:
         lines.append(f"  seed {sample['seed']}: {sample['message']}")
-    rows = report["cards"][:TOP_CARDS]
-    if rows:
-        lines.append(f"Cards and actions by lift over the seat's base rate (top {len(rows)}):")
-        for row in rows:
-            wr = row["win_rate"]
-            lines.append(f"  {row['kind']} {row['id']}: in {_pct(row['share'])} of games, {row['plays']} plays, "
-                         f"wins {_pct(wr['rate'])} [{_pct(wr['low'])}, {_pct(wr['high'])}], "
-                         f"lift {100 * row['lift']:+.1f} pts")
+    lines.extend(_cards_text(report.get("cards", []), "Cards and actions", "plays"))
+    lines.extend(_cards_text(report.get("powers", []), "Powers (card effects, triggers, modifiers)", "runs"))
     if "compare" in report:
         lines.extend(_compare_text(report["compare"]))
     lines.append(f"Time: {report['seconds']} s")
     if written_to:
         lines.append(f"Report written to {written_to}")
     return "\n".join(lines)
+
+
+def _cards_text(rows: list[dict[str, Any]], title: str, unit: str) -> list[str]:
+    """The tested rows by q-value (* when significant at a 5% false discovery rate), and
+    how many were too rare to test."""
+    tested = [r for r in rows if r.get("tested", True)]
+    rare = len(rows) - len(tested)
+    if not rows:
+        return []
+    lines = [f"{title}: lift over the seat's base rate, p and Benjamini-Hochberg q "
+             f"(* q < 0.05; top {min(TOP_CARDS, len(tested))} of {len(tested)} tested):"]
+    for row in tested[:TOP_CARDS]:
+        wr = row["win_rate"]
+        q = row.get("q_value")
+        test = f" (p = {row['p_value']:.3f}, q = {q:.3f}){' *' if row['significant'] else ''}" if q is not None else ""
+        held = f", held unplayed {row['held_unplayed']}" if row.get("held_unplayed") else ""
+        lines.append(f"  {row['kind']} {row['id']}: in {_pct(row['share'])} of games, {row[unit]} {unit}{held}, "
+                     f"wins {_pct(wr['rate'])} [{_pct(wr['low'])}, {_pct(wr['high'])}], "
+                     f"lift {100 * row['lift']:+.1f} pts{test}")
+    if rare:
+        lines.append(f"  ({rare} more seen in fewer than {MIN_GAMES_FOR_LIFT} seat-games: counted, too rare to test)")
+    flagged = sum(1 for r in tested if r["significant"])
+    lines.append(f"  {flagged} of {len(tested)} tested differ from their seat's base rate (q < 0.05)")
+    return lines
 
 
 def _compare_text(cmp: dict[str, Any]) -> list[str]:
@@ -79,7 +98,16 @@ def _compare_text(cmp: dict[str, Any]) -> list[str]:
     for row in rows + [r for r in cmp.get("cards", [])[:TOP_CARDS // 2] if not r["changed"] and r not in rows]:
         lines.append(f"  card {row['id']}{' (changed)' if row['changed'] else ''}: "
                      f"{_card_side(row['without'])} -> {_card_side(row['with'])} (p = {row['p_value']:.3f}){mark(row)}")
+    for row in cmp.get("powers", ()):
+        lines.append(f"  {row['kind']} {row['id']} (changed): {_power_side(row['without'])} -> "
+                     f"{_power_side(row['with'])}")
     return lines
+
+
+def _power_side(side: dict[str, Any]) -> str:
+    if not side["runs"]:
+        return "never ran"
+    return f"ran {side['runs']} times in {side['games']} of {side['of_games']} games"
 
 
 def _card_side(side: dict[str, Any]) -> str:
@@ -140,7 +168,7 @@ def _lift_chart(cards: list[dict[str, Any]], width: int = 620) -> str:
     zero, with its 95% interval as a whisker (the win rate's interval moved by the same
     base): the cards that move a game most, up or down, first."""
     rows = [r for r in cards if r.get("lift") is not None and r["win_rate"]["rate"] is not None
-            and r["games"] >= LIFT_CHART_GAMES]
+            and r["games"] >= LIFT_CHART_GAMES and r.get("tested", True)]
     if not rows:
         return f"<p>(no card or action was played in {LIFT_CHART_GAMES} games or more)</p>"
     rows = sorted(rows, key=lambda r: -abs(r["lift"]))[:LIFT_CHART_ROWS]
@@ -192,6 +220,21 @@ def _p(row: dict[str, Any]) -> str:
     return f'<span class="sig">{text}</span>' if row["significant"] else text
 
 
+def _q(row: dict[str, Any]) -> str:
+    if row.get("q_value") is None:
+        return "too rare" if row.get("tested") is False else "-"
+    text = f"{row['q_value']:.3f}"
+    return f'<span class="sig">{text}</span>' if row["significant"] else text
+
+
+def _card_table(rows: list[dict[str, Any]], unit: str) -> str:
+    """Cards, actions or powers with their lift, p and q (q under 5% in red)."""
+    return _table(["", "id", "games", unit, "win rate", "95% interval", "lift", "p", "q"],
+                  [[r["kind"], r["id"], r["games"], r[unit], _pct(r["win_rate"]["rate"]),
+                    f"{_pct(r['win_rate']['low'])}..{_pct(r['win_rate']['high'])}", f"{100 * r['lift']:+.1f} pts",
+                    "-" if r.get("p_value") is None else f"{r['p_value']:.3f}", _q(r)] for r in rows])
+
+
 def render_html(report: dict[str, Any], name: str) -> str:
     """The report as one self-contained HTML page."""
     e = html.escape
@@ -222,10 +265,10 @@ def render_html(report: dict[str, Any], name: str) -> str:
             "seat's own base rate. Bars: lift; whiskers: 95% interval; the largest lifts either way among those "
             f"played in {LIFT_CHART_GAMES} games or more.</p>",
             _lift_chart(report["cards"]),
-            _table(["", "id", "games", "plays", "win rate", "95% interval", "lift"],
-                   [[r["kind"], r["id"], r["games"], r["plays"], _pct(r["win_rate"]["rate"]),
-                     f"{_pct(r['win_rate']['low'])}..{_pct(r['win_rate']['high'])}", f"{100 * r['lift']:+.1f} pts"]
-                    for r in report["cards"]])]
+            _card_table(report["cards"], "plays"),
+            "<h2>Powers</h2><p>Each card effect used, trigger fired and card modifier on (counted once per turn "
+            "it applied in), by the seat it ran for.</p>",
+            _card_table(report.get("powers", []), "runs")]
     if "compare" in report:
         cmp = report["compare"]
         body += [f"<h2>With {e(cmp['overlay'])}</h2><p>The same {cmp['paired_games']} seeds; p-values under 0.05 "

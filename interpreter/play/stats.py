@@ -77,3 +77,18 @@ def paired_p(differences: Sequence[float]) -> float:
     if sd == 0:
         return 1.0 if mean == 0 else 0.0
     return normal_p(mean / (sd / math.sqrt(n)))
+
+
+def bh_q_values(p_values: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values (q-values), in the order given: a finding
+    whose q is below 0.05 is one of a set expected to hold at most 5% false discoveries,
+    however many were tested (a plain p < 0.05 flags one in twenty by chance)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    q = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, p_values[i] * m / rank)
+        q[i] = min(1.0, running)
+    return q
