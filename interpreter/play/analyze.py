@@ -32,6 +32,7 @@ from typing import Any, TextIO
 import attrs
 
 from interpreter.game import Game
+from interpreter.play.balance import seat_advantage, shape, stalemate_ends, stalemates
 from interpreter.play.card_stats import cards, changed_cards, compare_cards, compare_powers, powers
 from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, game_for, outcomes, time_left
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
@@ -116,7 +117,9 @@ def margins(done: list[Outcome], n: int) -> dict[str, Any]:
                      "median": _quantile(leads, 0.5), "max": max(leads, default=0)}}
 
 
-def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[str, Any]:
+def summarize(spec: SimulationSpec, results: list[Outcome], seed: int,
+              bounds: list[str] | None = None) -> dict[str, Any]:
+    """The report of one run (`bounds`: the end conditions marked as stalemates)."""
     n = spec.players
     done = [o for o in results if o.error is None]
     failed = [o for o in results if o.error is not None]
@@ -133,6 +136,9 @@ def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[s
         "error_samples": [{"seed": o.seed, "message": o.error} for o in failed[:5]],
         "cards": cards(done, n),
         "powers": powers(done, n),
+        "seat_advantage": seat_advantage(done, n, spec.seats),
+        "stalemates": stalemates(results, bounds or []),
+        "shape": shape(done),
     }
 
 
@@ -206,13 +212,14 @@ def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game:
     total = games * (2 if compare_with else 1)
     bar = ProgressBar(total, progress, "analyze")
     results = run_games(spec, games, seed, workers, game, bar, 0, backend)
-    report = summarize(spec, results, seed)
+    base = game or game_for(spec)
+    report = summarize(spec, results, seed, stalemate_ends(base))
     if compare_with:
         other = attrs.evolve(spec, overlays=(*spec.overlays, compare_with))
         with_results = run_games(other, games, seed, workers, None, bar, games, backend)
-        report["with_overlay"] = summarize(other, with_results, seed)
+        modded = game_for(other)  # loaded once per process
+        report["with_overlay"] = summarize(other, with_results, seed, stalemate_ends(modded))
         report["compare"] = {"overlay": compare_with, **compare(results, with_results, spec.players)}
-        base, modded = game or game_for(spec), game_for(other)  # loaded once per process
         counts = (report["completed"], report["with_overlay"]["completed"])
         report["compare"]["cards"] = compare_cards(report["cards"], report["with_overlay"]["cards"], counts,
                                                    changed_cards(base, modded))

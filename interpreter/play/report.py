@@ -28,7 +28,13 @@ def render_text(report: dict[str, Any], name: str, written_to: str | None = None
     verdict = "significant" if fpa["significant"] else "not significant"
     lines.append(f"First player: {_pct(fpa['rate'])} against {_pct(fpa['expected'])} expected "
                  f"(p = {fpa['p_value']:.3f}, {verdict})")
+    for row in report.get("seat_advantage", []):
+        if row["seat"] == 0 and len(report["seat_advantage"]) == 2:
+            break  # two seats: the first player's line says it all
+        lines.append(f"  P{row['seat'] + 1} advantage: {100 * row['advantage']:+.1f} pts over the mean "
+                     f"{_pct(row['expected'])} (p = {row['p_value']:.3f}){' *' if row['significant'] else ''}")
     lines.append(f"Draws: {report['draws']}")
+    lines.extend(_stalemate_text(report.get("stalemates")))
     length = report["length"]
     for key in ("actions", "turns", "rounds"):
         row = length[key]
@@ -36,6 +42,7 @@ def render_text(report: dict[str, Any], name: str, written_to: str | None = None
             continue  # game bots in every seat: they act inside their turn effects, not by actions
         lines.append(f"Length in {key}: mean {row['mean']} [{row['low']}, {row['high']}], "
                      f"median {row['median']}, p10 {row['p10']}, p90 {row['p90']}, range {row['min']}..{row['max']}")
+    lines.extend(_shape_text(report.get("shape")))
     lead = report["margins"]["lead"]
     lines.append(f"Lead of the best score over the next: mean {lead['mean']} [{lead['low']}, {lead['high']}]")
     reasons = ", ".join(f"{k or '-'} {v}" for k, v in report["end_reasons"].items())
@@ -51,6 +58,30 @@ def render_text(report: dict[str, Any], name: str, written_to: str | None = None
     if written_to:
         lines.append(f"Report written to {written_to}")
     return "\n".join(lines)
+
+
+def _stalemate_text(stalemates: dict[str, Any] | None) -> list[str]:
+    if not stalemates or not (stalemates["games"] or stalemates["bounds"]):
+        return []
+    if stalemates["problem"]:
+        return [f"STALEMATES, a design problem: {stalemates['message']}"]
+    return [f"Stalemates (ended by {', '.join(stalemates['bounds']) or 'the action cap'}): {stalemates['games']} "
+            f"({_pct(stalemates['share'])})"]
+
+
+def _shape_text(shape: dict[str, Any] | None) -> list[str]:
+    if not shape or not shape["decisions"]:
+        return []
+    lines = [f"Decisions: {shape['decisions']}, {_pct(shape['forced_share'])} forced (one legal action), "
+             f"mean branching factor {shape['branching']}"]
+    if shape["games"]:
+        decided = shape["decided_at"]
+        when = (f"; the winner led for good from {_pct(decided['mean'])} of the game on "
+                f"[{_pct(decided['low'])}, {_pct(decided['high'])}] ({decided['games']} games with one winner "
+                "who led at the end)") if decided["games"] else ""
+        lines.append(f"Lead changes per game: {shape['lead_changes']['mean']} [{shape['lead_changes']['low']}, "
+                     f"{shape['lead_changes']['high']}]{when}")
+    return lines
 
 
 def _cards_text(rows: list[dict[str, Any]], title: str, unit: str) -> list[str]:
