@@ -34,6 +34,7 @@ import attrs
 from interpreter.game import Game
 from interpreter.play.balance import seat_advantage, shape, stalemate_ends, stalemates
 from interpreter.play.card_stats import cards, changed_cards, compare_cards, compare_powers, powers
+from interpreter.play.matchups import duplicate, matchup_games, parse_ladder, skill_ladder, tournament
 from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, game_for, outcomes, time_left
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
 
@@ -194,29 +195,48 @@ class ProgressBar(Progress):
                 f"{time_left(done, self.total, rate)}")
 
 
-def run_games(spec: SimulationSpec, games: int, seed: int, workers: int, game: Game | None,
-              bar: ProgressBar, offset: int, backend: Backend | None = None) -> list[Outcome]:
-    results = []
-    for outcome in outcomes(attrs.evolve(spec, record=True), games, seed, workers, game, backend):
-        results.append(outcome)
-        bar.update(offset + len(results))
-    return results
+@attrs.define
+class GamePlayer:
+    """Plays games for one report on the run's workers or backend, moving its bar."""
+
+    workers: int
+    bar: ProgressBar
+    backend: Backend | None = None
+    game: Game | None = None  # the spec's game, already loaded (the first run's only)
+    done: int = 0
+
+    def __call__(self, spec: SimulationSpec, games: int, seed: int) -> list[Outcome]:
+        results = []
+        for outcome in outcomes(spec, games, seed, self.workers, self.game, self.backend):
+            results.append(outcome)
+            self.done += 1
+            self.bar.update(self.done)
+        self.game = None
+        return results
 
 
 def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game: Game | None = None,
             compare_with: str | None = None, progress: TextIO | None = None,
-            clock: Callable[[], float] = time.perf_counter, backend: Backend | None = None) -> dict[str, Any]:
-    """Play and sum up (and, with `compare_with`, play the same seeds with that overlay);
+            clock: Callable[[], float] = time.perf_counter, backend: Backend | None = None,
+            duplicate_deals: bool = False, tournament_kinds: list[str] | None = None,
+            ladder: str | None = None) -> dict[str, Any]:
+    """Play and sum up (and, with `compare_with`, play the same seeds with that overlay;
+    with `duplicate_deals`, each seed once per rotation of the seats; with
+    `tournament_kinds`, a round robin of those kinds; with `ladder`, a skill ladder);
     with a `backend`, it plays the games and `workers` is its number of workers."""
     started = clock()
-    total = games * (2 if compare_with else 1)
+    ladder_kinds = parse_ladder(ladder) if ladder else None
+    total = games * (2 if compare_with else 1) + matchup_games(spec.players, games, duplicate_deals,
+                                                               tournament_kinds, ladder_kinds)
     bar = ProgressBar(total, progress, "analyze")
-    results = run_games(spec, games, seed, workers, game, bar, 0, backend)
+    play = GamePlayer(workers, bar, backend, game)
+    recorded = attrs.evolve(spec, record=True)
+    results = play(recorded, games, seed)
     base = game or game_for(spec)
     report = summarize(spec, results, seed, stalemate_ends(base))
     if compare_with:
         other = attrs.evolve(spec, overlays=(*spec.overlays, compare_with))
-        with_results = run_games(other, games, seed, workers, None, bar, games, backend)
+        with_results = play(attrs.evolve(other, record=True), games, seed)
         modded = game_for(other)  # loaded once per process
         report["with_overlay"] = summarize(other, with_results, seed, stalemate_ends(modded))
         report["compare"] = {"overlay": compare_with, **compare(results, with_results, spec.players)}
@@ -225,8 +245,13 @@ def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game:
                                                    changed_cards(base, modded))
         report["compare"]["powers"] = compare_powers(report["powers"], report["with_overlay"]["powers"], counts,
                                                      changed_cards(base, modded, ("cards", "triggers")))
+    if duplicate_deals:
+        report["duplicate"] = duplicate(spec, results, games, seed, play)
+    if tournament_kinds:
+        report["tournament"] = tournament(spec, tournament_kinds, games, seed, play)
+    if ladder and ladder_kinds:
+        report["skill_ladder"] = skill_ladder(spec, ladder, ladder_kinds, games, seed, play)
     bar.finish()
     report["workers"] = max(1, min(workers, games))
     report["seconds"] = round(clock() - started, 3)
     return report
-

@@ -54,10 +54,48 @@ def render_text(report: dict[str, Any], name: str, written_to: str | None = None
     lines.extend(_cards_text(report.get("powers", []), "Powers (card effects, triggers, modifiers)", "runs"))
     if "compare" in report:
         lines.extend(_compare_text(report["compare"]))
+    lines.extend(matchup_text(report))
     lines.append(f"Time: {report['seconds']} s")
     if written_to:
         lines.append(f"Report written to {written_to}")
     return "\n".join(lines)
+
+
+def _interval(row: dict[str, Any], key: str = "rate") -> str:
+    return f"{_pct(row[key])} [{_pct(row['low'])}, {_pct(row['high'])}]"
+
+
+def matchup_text(report: dict[str, Any]) -> list[str]:
+    """Duplicate deals, the tournament and the skill ladder, as text."""
+    lines = []
+    dup = report.get("duplicate")
+    if dup:
+        lines.append(f"Duplicate deals: {dup['paired_seeds']} seeds, each played in {dup['rotations']} seat rotations "
+                     "(paired by seed; * p < 0.05):")
+        for row in dup["agents"]:
+            lines.append(f"  {row['kind']} (from P{row['seat'] + 1}): wins {_interval(row)}, "
+                         f"{100 * row['advantage']:+.1f} pts over the mean (p = {row['p_value']:.3f})"
+                         f"{' *' if row['significant'] else ''}")
+        for row in dup["positions"]:
+            lines.append(f"  seat P{row['seat'] + 1}, every agent in turn: wins {_interval(row)}, "
+                         f"{100 * row['advantage']:+.1f} pts (p = {row['p_value']:.3f})"
+                         f"{' *' if row['significant'] else ''}")
+    tour = report.get("tournament")
+    if tour:
+        lines.append(f"Tournament (row's score against column, seats rotated, fair share {_pct(tour['expected'])}):")
+        for cell in tour["cells"]:
+            lines.append(f"  {cell['a']} vs {cell['b']}: {_interval(cell, 'score')} over {cell['games']} games"
+                         f"{' *' if cell['significant'] else ''}")
+        lines.append("  standings: " + ", ".join(f"{r['kind']} {_pct(r['score'])}" for r in tour["standings"]))
+    ladder = report.get("skill_ladder")
+    if ladder:
+        lines.append(f"Skill ladder {ladder['spec']} (each budget's score against the one before it):")
+        for step in ladder["steps"]:
+            lines.append(f"  {step['a']} vs {step['b']}: {_interval(step, 'score')} over {step['games']} games: "
+                         f"{step['verdict']}")
+        if ladder["flat"]:
+            lines.append(f"  FLAT LADDER: {ladder['message']}")
+    return lines
 
 
 def _stalemate_text(stalemates: dict[str, Any] | None) -> list[str]:

@@ -1,0 +1,206 @@
+"""Agents and seats set against each other by `orrery analyze`: duplicate deals, a
+round-robin tournament and a skill ladder.
+
+* `duplicate` (`--duplicate`): every seed (every deal) is played once per rotation of
+  the seats, so each agent plays each deal from each seat. Per seed, an agent's result
+  is its mean over the rotations, and it is compared with the mean of all agents on the
+  same seed (a paired test): the luck of the deal, the same for everyone, cancels out.
+  Each seat's (position's) rate over all rotations measures the seat with the agents
+  balanced across it.
+* `pairing`: agent A in one seat, agent B in every other, A's seat rotated through all
+  positions on the same seeds. A's score per game is 1 for a win, 1/k for a win shared
+  by k, 1/n for a draw with nobody winning, 0 for a loss; its mean is tested against
+  1/n (what A would score were it no better than B) with a paired z test over games.
+* `tournament` (`--tournament A,B,C`): a pairing for each pair of kinds (each ordered
+  pair with 3+ players: one A against many Bs is not one B against many As), as a
+  matrix of A's score against B with intervals, and each kind's mean score.
+* `skill_ladder` (`--ladder KIND:OPTION=V1,V2,..`): each budget against the one before
+  it. A ladder where no step wins more than its fair share is flagged: more search does
+  not win more, so luck dominates the game or the agent is broken.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from interpreter.play.card_stats import won
+from interpreter.play.seating import UsageError
+from interpreter.play.simulate import Outcome, SimulationSpec
+from interpreter.play.stats import mean_interval, paired_p, wilson
+
+SIGNIFICANT = 0.05
+FLAT_LADDER = "more search does not win more: luck dominates, or the agent is broken"
+
+# Plays `games` games of a spec from a seed: the caller's worker machinery and progress bar.
+Play = Callable[[SimulationSpec, int, int], list[Outcome]]
+
+
+def parse_kinds(text: str) -> list[str]:
+    """`A,B:k=v,k2=v2,C` as seat kinds: an item with `=` and no `:` is one more option
+    of the kind before it."""
+    kinds: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            raise UsageError(f"--tournament {text!r}: an empty kind; give kinds separated by commas, e.g. "
+                             "ismcts,random")
+        if "=" in item and ":" not in item and kinds:
+            kinds[-1] += "," + item
+        else:
+            kinds.append(item)
+    return kinds
+
+
+def parse_ladder(text: str) -> list[str]:
+    """`KIND:OPTION=V1,V2,V3[,OTHER=X]` as one seat kind per value of the option given
+    several values, in the order written."""
+    name, colon, rest = text.partition(":")
+    if not colon or not rest:
+        raise UsageError(f"--ladder {text!r}: give KIND:OPTION=V1,V2,..., e.g. ismcts:iterations=25,50,100")
+    options: list[tuple[str, list[str]]] = []
+    for item in (part.strip() for part in rest.split(",")):
+        key, eq, value = item.partition("=")
+        if eq:
+            options.append((key.strip(), [value.strip()]))
+        elif options and item:
+            options[-1][1].append(item)
+        else:
+            raise UsageError(f"--ladder {text!r}: options are KEY=VALUE, the values of one of them separated by "
+                             "commas")
+    climbing = [(key, values) for key, values in options if len(values) > 1]
+    if len(climbing) != 1 or len(climbing[0][1]) < 2:
+        raise UsageError(f"--ladder {text!r}: give one option several values (two or more), e.g. "
+                         "ismcts:iterations=25,50,100")
+    key, values = climbing[0]
+    fixed = [f"{k}={v[0]}" for k, v in options if k != key]
+    return [f"{name}:{','.join([f'{key}={value}', *fixed])}" for value in values]
+
+
+def rotated(seats: tuple[str, ...], r: int) -> tuple[str, ...]:
+    """The seats with every agent moved `r` places on: the one at i sits at (i + r) % n."""
+    n = len(seats)
+    return tuple(seats[(p - r) % n] for p in range(n))
+
+
+def _score(o: Outcome, seat: int, n: int) -> float:
+    """1 for a win, 1/k for a win shared by k, 1/n when nobody (or everybody) wins, 0 for a loss."""
+    if not o.winners or len(o.winners) == n:
+        return 1 / n
+    return 1 / len(o.winners) if seat in o.winners else 0.0
+
+
+def duplicate(spec: SimulationSpec, first: list[Outcome], games: int, seed: int, play: Play) -> dict[str, Any]:
+    """Each seed played once per rotation of the seats (`first`: rotation 0, already
+    played): each agent's and each position's paired results."""
+    n = spec.players
+    runs = [first] + [play(attrs.evolve(spec, seats=rotated(spec.seats, r)), games, seed) for r in range(1, n)]
+    by_seed = [{o.seed: o for o in run if o.error is None} for run in runs]
+    seeds = sorted(set.intersection(*(set(run) for run in by_seed)))
+    agents = []
+    for i in range(n):
+        per_seed = [sum(won(by_seed[r][s], (i + r) % n, n) for r in range(n)) / n for s in seeds]
+        all_mean = [sum(won(by_seed[r][s], p, n) for r in range(n) for p in range(n)) / (n * n) for s in seeds]
+        agents.append(_paired_row({"seat": i, "kind": spec.seats[i]}, per_seed, all_mean))
+    positions = []
+    for p in range(n):
+        per_seed = [sum(won(by_seed[r][s], p, n) for r in range(n)) / n for s in seeds]
+        all_mean = [sum(won(by_seed[r][s], q, n) for r in range(n) for q in range(n)) / (n * n) for s in seeds]
+        positions.append(_paired_row({"seat": p}, per_seed, all_mean))
+    return {"rotations": n, "games_per_rotation": games, "paired_seeds": len(seeds),
+            "errors": sum(1 for run in runs for o in run if o.error is not None),
+            "agents": agents, "positions": positions}
+
+
+def _paired_row(head: dict[str, Any], values: list[float], reference: list[float]) -> dict[str, Any]:
+    """Mean of `values` with its interval, against `reference` seed by seed."""
+    mean = mean_interval(values)
+    diffs = [v - r for v, r in zip(values, reference, strict=True)]
+    p_value = paired_p(diffs)
+    expected = sum(reference) / len(reference) if reference else 0.0
+    return {**head, "rate": round(mean.value, 4), "low": round(max(0.0, mean.low), 4),
+            "high": round(min(1.0, mean.high), 4), "expected": round(expected, 4),
+            "advantage": round(mean.value - expected, 4), "p_value": round(p_value, 4),
+            "significant": p_value < SIGNIFICANT}
+
+
+def pairing(spec: SimulationSpec, a: str, b: str, games: int, seed: int, play: Play) -> dict[str, Any]:
+    """A in one seat, B in the others, A's seat rotated over every position, about
+    `games` games in all (the same seeds in each rotation): A's score with its interval
+    and a test against the fair share 1/n."""
+    n = spec.players
+    per_rotation = max(1, -(-games // n))
+    scores: list[float] = []
+    wins = draws = errors = 0
+    for r in range(n):
+        seats = tuple(a if p == r else b for p in range(n))
+        for o in play(attrs.evolve(spec, seats=seats, record=False), per_rotation, seed):
+            if o.error is not None:
+                errors += 1
+                continue
+            scores.append(_score(o, r, n))
+            wins += won(o, r, n)
+            draws += not o.winners or len(o.winners) == n
+    mean = mean_interval(scores)
+    p_value = paired_p([s - 1 / n for s in scores])
+    rate = wilson(wins, len(scores))
+    return {"a": a, "b": b, "games": len(scores), "errors": errors, "wins": wins, "draws": draws,
+            "score": round(mean.value, 4), "low": round(max(0.0, mean.low), 4), "high": round(min(1.0, mean.high), 4),
+            "win_rate": round(rate.value, 4), "expected": round(1 / n, 4), "p_value": round(p_value, 4),
+            "significant": p_value < SIGNIFICANT}
+
+
+def tournament(spec: SimulationSpec, kinds: list[str], games: int, seed: int, play: Play) -> dict[str, Any]:
+    """Every kind against every other, seats rotated: the row kind's score against the
+    column kind, and each kind's mean score over its row."""
+    n = spec.players
+    cells: dict[tuple[int, int], dict[str, Any]] = {}
+    for i, a in enumerate(kinds):
+        for j, b in enumerate(kinds):
+            if i == j or (n == 2 and j < i):
+                continue
+            cells[(i, j)] = {"row": i, "col": j, **pairing(spec, a, b, games, seed, play)}
+            if n == 2:  # two seats: B's score against A is what A's leaves
+                cell = cells[(i, j)]
+                cells[(j, i)] = {**cell, "row": j, "col": i, "a": b, "b": a, "score": round(1 - cell["score"], 4),
+                                 "low": round(1 - cell["high"], 4), "high": round(1 - cell["low"], 4),
+                                 "wins": cell["games"] - cell["wins"] - cell["draws"],
+                                 "win_rate": round((cell["games"] - cell["wins"] - cell["draws"])
+                                                   / max(cell["games"], 1), 4)}
+    means = []
+    for i in range(len(kinds)):
+        row = [float(cells[(i, j)]["score"]) for j in range(len(kinds)) if j != i]
+        means.append(round(sum(row) / len(row), 4) if row else 0.0)
+    order = sorted(range(len(kinds)), key=lambda i: -means[i])
+    standings = [{"kind": kinds[i], "score": means[i]} for i in order]
+    return {"kinds": kinds, "games_per_pairing": games, "expected": round(1 / n, 4),
+            "cells": [cells[key] for key in sorted(cells)], "standings": standings}
+
+
+def skill_ladder(spec: SimulationSpec, text: str, kinds: list[str], games: int, seed: int,
+                 play: Play) -> dict[str, Any]:
+    """Each kind of the ladder against the one before it; flagged when no step wins
+    more than its fair share, or a step wins less."""
+    steps = []
+    for weaker, stronger in itertools.pairwise(kinds):
+        step = pairing(spec, stronger, weaker, games, seed, play)
+        step["verdict"] = ("gains" if step["low"] > step["expected"] else
+                           "falls" if step["high"] < step["expected"] else "flat")
+        steps.append(step)
+    flat = not any(s["verdict"] == "gains" for s in steps) or any(s["verdict"] == "falls" for s in steps)
+    return {"spec": text, "kinds": kinds, "steps": steps, "flat": flat, "message": FLAT_LADDER if flat else ""}
+
+
+def matchup_games(n: int, games: int, duplicate_on: bool, tournament_kinds: list[str] | None,
+                  ladder_kinds: list[str] | None) -> int:
+    """The games these matchups will play (for the progress bar)."""
+    per_pairing = n * max(1, -(-games // n))
+    total = (n - 1) * games if duplicate_on else 0
+    if tournament_kinds:
+        k = len(tournament_kinds)
+        total += per_pairing * (k * (k - 1) // (2 if n == 2 else 1))
+    if ladder_kinds:
+        total += per_pairing * (len(ladder_kinds) - 1)
+    return total
