@@ -34,6 +34,7 @@ import attrs
 from interpreter.game import Game
 from interpreter.play.balance import seat_advantage, shape, stalemate_ends, stalemates
 from interpreter.play.card_stats import cards, changed_cards, compare_cards, compare_powers, powers
+from interpreter.play.describe import overlay_changes
 from interpreter.play.matchups import duplicate, matchup_games, parse_ladder, skill_ladder, tournament
 from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, game_for, outcomes, time_left
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
@@ -243,6 +244,8 @@ def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game:
         counts = (report["completed"], report["with_overlay"]["completed"])
         report["compare"]["cards"] = compare_cards(report["cards"], report["with_overlay"]["cards"], counts,
                                                    changed_cards(base, modded))
+        report["compare"]["changes"] = overlay_changes(spec.target, list(spec.variants), [compare_with],
+                                                       list(spec.overlays))["changes"]
         report["compare"]["powers"] = compare_powers(report["powers"], report["with_overlay"]["powers"], counts,
                                                      changed_cards(base, modded, ("cards", "triggers")))
     if duplicate_deals:

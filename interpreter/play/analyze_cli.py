@@ -19,7 +19,8 @@ from interpreter.model import GameDef
 from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze
 from interpreter.play.logs import target_for_log
 from interpreter.play.matchups import parse_kinds, parse_ladder
-from interpreter.play.report import render_html, render_text
+from interpreter.play.report import render_text
+from interpreter.play.report_html import render_html
 from interpreter.play.runner import MAX_ACTIONS
 from interpreter.play.seating import UsageError, choose_seats
 from interpreter.play.simulate import Backend, SimulationSpec, progress_stream
