@@ -88,7 +88,7 @@ def test_only_the_strong_card_is_flagged(tmp_path: pathlib.Path) -> None:
     # each power's runs are its card's plays here (every play uses the effect once)
     assert powers["n03.play"]["runs"] == cards["n03"]["plays"]
     text = render_text(report, "Toy")
-    assert "1 of 12 tested differ" in text and "too rare to test" in text
+    assert "1 of 12 tested differ from the typical one" in text and "too rare to test" in text
 
 
 def test_a_new_power_says_how_often_it_ran(tmp_path: pathlib.Path) -> None:

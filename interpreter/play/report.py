@@ -140,7 +140,7 @@ def _cards_text(rows: list[dict[str, Any]], title: str, unit: str) -> list[str]:
     if rare:
         lines.append(f"  ({rare} more seen in fewer than {MIN_GAMES_FOR_LIFT} seat-games: counted, too rare to test)")
     flagged = sum(1 for r in tested if r["significant"])
-    lines.append(f"  {flagged} of {len(tested)} tested differ from their seat's base rate (q < 0.05)")
+    lines.append(f"  {flagged} of {len(tested)} tested differ from the typical one (q < 0.05)")
     return lines
 
 

@@ -151,6 +151,15 @@ def _comparison(report: dict[str, Any]) -> list[str]:
     return body
 
 
+def _budget(kind: str, other: str) -> str:
+    """The value that tells `kind` from `other` on a ladder: `ismcts:iterations=50` and
+    `ismcts:iterations=25` read `50` and `25`."""
+    start = next((i for i, (x, y) in enumerate(zip(kind, other, strict=False)) if x != y), min(len(kind), len(other)))
+    start = kind.rfind("=", 0, start) + 1
+    end = kind.find(",", start)
+    return kind[start:end if end >= 0 else None] or kind
+
+
 def _matchups(report: dict[str, Any]) -> list[str]:
     body: list[str] = []
     ladder = report.get("skill_ladder")
@@ -159,7 +168,7 @@ def _matchups(report: dict[str, Any]) -> list[str]:
         body += [f"<h2>Skill ladder: {html.escape(ladder['spec'])}</h2><p>Each budget's score against the one "
                  "before it (a win 1, a draw its share), seats rotated; whiskers: 95% interval; dashed: the fair "
                  "share. A step whose interval lies right of the line wins more.</p>",
-                 reference_line(bars_with_intervals([(f"{s['a'].split(':', 1)[-1]} vs {s['b'].split(':', 1)[-1]}",
+                 reference_line(bars_with_intervals([(f"{_budget(s['a'], s['b'])} vs {_budget(s['b'], s['a'])}",
                                                       s["score"], s["low"], s["high"]) for s in ladder["steps"]]),
                                 expected)]
         if ladder["flat"]:
@@ -198,7 +207,8 @@ def _seats(report: dict[str, Any]) -> list[str]:
     fpa = report["first_player_advantage"]
     bars = bars_with_intervals([(f"P{r['seat'] + 1} ({r['kind']})"[:22], r["rate"], r["low"], r["high"])
                                 for r in report["win_rates"]])
-    body = ["<h2>Win rate per seat</h2><p>Bars: win rate; whiskers: 95% interval; dashed: the mean of all seats.</p>",
+    title = "Win rate per seat" + (" (without the overlay)" if "compare" in report else "")
+    body = [f"<h2>{title}</h2><p>Bars: win rate; whiskers: 95% interval; dashed: the mean of all seats.</p>",
             reference_line(bars, fpa["expected"], label="mean"),
             f"<p>First player: {_pct(fpa['rate'])} against {_pct(fpa['expected'])} expected, p = "
             f"{_p(fpa)}. Draws: {report['draws']}.</p>"]
