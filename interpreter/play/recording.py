@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from interpreter.diagnostics import GameError
+from interpreter.runtime.cards import live_cards
 from interpreter.runtime.counters import card_reaching
 from interpreter.runtime.errors import RULE_SLIPS
 from interpreter.runtime.state import State
@@ -88,9 +89,12 @@ class Recorder:
             self.forced += legal == 1
 
     def _modifiers(self, state: State) -> None:
-        gd = state.gd
-        for mod in gd.modifiers:
-            if mod.card is None:
+        mods = [mod for mod in state.gd.modifiers if mod.card is not None]
+        if not mods:
+            return
+        live = live_cards(state, tuple({mod.card: None for mod in mods if mod.card is not None}))
+        for mod in mods:
+            if mod.card not in live:  # no copy in play: its power reaches nobody
                 continue
             for p in range(state.n):
                 try:
