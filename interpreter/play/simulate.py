@@ -96,15 +96,21 @@ class Outcome:
 
 # ---- one game ------------------------------------------------------------------------------
 
-_GAMES: dict[SimulationSpec, Game] = {}  # per process: each worker loads the game once
+# Per process: each worker loads a game once, whoever sits at the table (analyze's
+# tournaments and rotations play the same rules with many seatings).
+_GAMES: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Game] = {}
+
+
+def _rules_of(spec: SimulationSpec) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    return spec.target, spec.variants, spec.overlays
 
 
 def game_for(spec: SimulationSpec) -> Game:
     """The game of `spec`, loaded once per process (workers play many games of it)."""
-    game = _GAMES.get(spec)
+    game = _GAMES.get(_rules_of(spec))
     if game is None:
         game = load_game(spec.target, variants=list(spec.variants), overlays=list(spec.overlays))
-        _GAMES[spec] = game
+        _GAMES[_rules_of(spec)] = game
     return game
 
 
@@ -247,7 +253,7 @@ def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
         yield from backend.outcomes(spec, games, seed)
         return
     if game is not None:
-        _GAMES[spec] = game
+        _GAMES[_rules_of(spec)] = game
     workers = max(1, min(workers, games))
     if workers == 1:
         for i in range(games):
