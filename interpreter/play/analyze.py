@@ -9,14 +9,18 @@ card (`SimulationSpec.record`), and sums them up:
 * `length`: actions, turns and rounds (mean, quantiles, a histogram of actions);
 * `margins`: mean scores per seat and the winner's lead over the runner-up;
 * `end_reasons`, errors;
-* `cards`: per action and per card, how many games it was played in, how often, the
-  win rate of a seat in the games it played it, and the lift over that seat's base rate
-  (a seat's plays are compared with that seat's own win rate, so a strong seat's
-  favourite card does not look strong only because of the seat);
+* `cards` and `powers` (play/card_stats.py): per action, card and power, how often it
+  was played or ran and the lift of the seats that played it, tested against the
+  typical card with a false discovery rate held to 5%;
+* `seat_advantage`, `stalemates`, `shape` (play/balance.py): every seat against the
+  mean, games ended by a safety bound, lead changes and forced decisions;
 * `compare` (`--compare-with OVERLAY`): the same seeds again with the overlay, side by
   side, each difference tested (rates: two-proportion z test; lengths and scores:
-  paired by seed), and each card's plays, win rate and lift side by side, the cards the
-  overlay changes first.
+  paired by seed), what the overlay changes in the rules, each card's plays, win rate
+  and lift side by side (the cards the overlay changes first) and each changed power's
+  runs;
+* `duplicate`, `tournament`, `skill_ladder` (play/matchups.py): seats rotated over the
+  same seeds, agents against each other, budgets against the one before.
 A card or action is named by the text of the actions that played it: the first word of
 an action's canonical text, and every `id#copy` in it; a game bot's seat, which plays
 inside its turn effect, counts the cards whose effects it uses (`use c "..."`).

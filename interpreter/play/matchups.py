@@ -99,15 +99,14 @@ def duplicate(spec: SimulationSpec, first: list[Outcome], games: int, seed: int,
     runs = [first] + [play(attrs.evolve(spec, seats=rotated(spec.seats, r)), games, seed) for r in range(1, n)]
     by_seed = [{o.seed: o for o in run if o.error is None} for run in runs]
     seeds = sorted(set.intersection(*(set(run) for run in by_seed)))
+    all_mean = [sum(won(by_seed[r][s], p, n) for r in range(n) for p in range(n)) / (n * n) for s in seeds]
     agents = []
     for i in range(n):
         per_seed = [sum(won(by_seed[r][s], (i + r) % n, n) for r in range(n)) / n for s in seeds]
-        all_mean = [sum(won(by_seed[r][s], p, n) for r in range(n) for p in range(n)) / (n * n) for s in seeds]
         agents.append(_paired_row({"seat": i, "kind": spec.seats[i]}, per_seed, all_mean))
     positions = []
     for p in range(n):
         per_seed = [sum(won(by_seed[r][s], p, n) for r in range(n)) / n for s in seeds]
-        all_mean = [sum(won(by_seed[r][s], q, n) for r in range(n) for q in range(n)) / (n * n) for s in seeds]
         positions.append(_paired_row({"seat": p}, per_seed, all_mean))
     return {"rotations": n, "games_per_rotation": games, "paired_seeds": len(seeds),
             "errors": sum(1 for run in runs for o in run if o.error is not None),
