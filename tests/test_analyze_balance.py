@@ -5,8 +5,11 @@ checked on outcomes written by hand, and once on games played."""
 
 from __future__ import annotations
 
+import pathlib
+
 import attrs
 import pytest
+from conftest import write_toy
 
 from interpreter import load_game
 from interpreter.play.analyze import analyze
@@ -71,3 +74,30 @@ def test_shape_is_recorded_while_games_are_played() -> None:
     assert shaped["branching"] == pytest.approx(sum(sum(range(10 - k, 10)) for k in actions) / sum(actions), abs=1e-3)
     assert shaped["forced"] == sum(k == 9 for k in actions)
     assert shaped["games"] == 10 and len(shaped["trajectories"]) == 10
+
+
+IN_CIRCLES = """
+counters:
+  vp: {scope: player}
+actions:
+  wait: {during: main, ends: turn}
+  score: {during: main, effect: "gain 1 vp", ends: turn}
+flow: |
+  repeat 4:
+    for each p in players:
+      turn p:
+        take actions main
+scoring:
+  score: "vp(p)"
+"""
+
+
+def test_a_position_that_keeps_coming_back_is_noticed(tmp_path: pathlib.Path) -> None:
+    spec = SimulationSpec(str(write_toy(tmp_path, IN_CIRCLES)), (), (), 2, ("first", "first"))
+    looping = analyze(spec, 3, 1)  # `first` always waits: the same position every turn
+    assert looping["stalemates"]["repeated_positions"] == 3
+    assert "3 games came back to the same position" in render_text(looping, "Toy")
+    scoring = analyze(attrs.evolve(spec, seats=("random", "random")), 20, 1)
+    plain = analyze(SPEC, 5, 1)  # every move fills a square: no position comes back
+    assert plain["stalemates"]["repeated_positions"] == 0
+    assert scoring["stalemates"]["repeated_positions"] < 20

@@ -9,7 +9,9 @@ changed, how many decisions were forced, how many choices a decision offers).
   round cap, a limit on rounds without progress: a bound that keeps games finite, not a
   way they are meant to end), or stopped by the action cap. Above STALEMATE_SHARE of
   the games, it is named as a design problem: what the other figures say is then about
-  games that never finished.
+  games that never finished. `repeated_positions`: the games in which one position
+  (whose turn, every counter, every zone's cards) came back REPEATED times or more at a
+  turn's start: a game going round in circles.
 * `shape`: from the scores recorded at each turn's first decision (play/recording.py),
   the lead changes, and the point from which the final winner led for good (`decided_at`:
   the share of the game's turns gone by then, 0 when it led from the start, near 1 when
@@ -29,6 +31,7 @@ from interpreter.play.stats import mean_interval, rate_vs_p, wilson
 
 SIGNIFICANT = 0.05
 STALEMATE_SHARE = 0.05  # more games than this ended by a safety bound: a design problem
+REPEATED = 3  # a position seen this often at a turn's first decision: the game goes round in circles
 TRAJECTORIES_KEPT = 20  # the score trajectories a report carries (the first games): enough to chart, not a dump
 ACTION_CAP = "the game did not end within"  # the runner's error for a game past the action cap
 
@@ -71,7 +74,8 @@ def stalemates(results: list[Outcome], bounds: list[str]) -> dict[str, Any]:
                    f"game's own end ({', '.join(ways)}): these seats cannot finish the game, so the other figures "
                    "describe unfinished games")
     return {"bounds": bounds, "games": count, "share": round(share, 4), "by_reason": dict(sorted(by_reason.items())),
-            "action_cap": capped, "threshold": STALEMATE_SHARE, "problem": problem, "message": message}
+            "action_cap": capped, "threshold": STALEMATE_SHARE, "problem": problem, "message": message,
+            "repeated_positions": sum(1 for o in results if o.error is None and o.repeats >= REPEATED)}
 
 
 def _leader(scores: tuple[float, ...]) -> int | None:

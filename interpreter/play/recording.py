@@ -12,7 +12,9 @@ what it tries there never happened):
 * `trajectory`: every seat's score at the first decision of each turn and at the end,
   recorded as the game goes (a finished game cannot say who led when);
 * `decisions`, `forced`, `branching`: the decisions made, those with a single legal
-  action, and the legal actions summed over them (the mean branching factor).
+  action, and the legal actions summed over them (the mean branching factor);
+* `repeats`: how many times the most frequent position came back at a turn's first
+  decision (whose turn, every counter, every zone's cards: a game going round in circles).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Recorder:
     forced: int = 0
     branching: int = 0
     sampled_turn: int = -1
+    positions: Counter[int] = attrs.field(factory=Counter)  # a fingerprint of each turn's first position
 
     def start(self, state: State) -> None:
         self.real = state
@@ -80,6 +83,7 @@ class Recorder:
             self.sampled_turn = state.turn_no
             self.trajectory.append((state.turn_no, _scores(state)))
             self._modifiers(state)
+            self.positions[_fingerprint(state)] += 1
         if state.is_chance_node() or state.is_simultaneous_node():
             return
         legal = len(state.legal_actions())
@@ -124,7 +128,14 @@ class Recorder:
         return {"plays": tuple((p, key, n) for (p, key), n in sorted(self.plays.items())),
                 "powers": tuple((p, key, n) for (p, key), n in sorted(self.powers.items())),
                 "held": tuple(sorted(held)), "trajectory": tuple(self.trajectory),
-                "decisions": self.decisions, "forced": self.forced, "branching": self.branching}
+                "decisions": self.decisions, "forced": self.forced, "branching": self.branching,
+                "repeats": max(self.positions.values(), default=0)}
+
+
+def _fingerprint(state: State) -> int:
+    """What a position is, for noticing one that comes back: whose turn, every counter,
+    every zone's cards in order (not the turn or round number, which never come back)."""
+    return hash((state.active, tuple(map(tuple, state.counters)), tuple(map(tuple, state.zones))))
 
 
 def _scores(state: State) -> tuple[float, ...]:

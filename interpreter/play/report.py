@@ -97,12 +97,14 @@ def matchup_text(report: dict[str, Any]) -> list[str]:
 
 
 def _stalemate_text(stalemates: dict[str, Any] | None) -> list[str]:
-    if not stalemates or not (stalemates["games"] or stalemates["bounds"]):
+    if not stalemates or not (stalemates["games"] or stalemates["bounds"] or stalemates.get("repeated_positions")):
         return []
+    repeated = stalemates.get("repeated_positions", 0)
+    circles = [f"  {repeated} games came back to the same position 3 times or more"] if repeated else []
     if stalemates["problem"]:
-        return [f"STALEMATES, a design problem: {stalemates['message']}"]
+        return [f"STALEMATES, a design problem: {stalemates['message']}", *circles]
     return [f"Stalemates (ended by {', '.join(stalemates['bounds']) or 'the action cap'}): {stalemates['games']} "
-            f"({_pct(stalemates['share'])})"]
+            f"({_pct(stalemates['share'])})", *circles]
 
 
 def _shape_text(shape: dict[str, Any] | None) -> list[str]:

@@ -230,7 +230,8 @@ def _details(report: dict[str, Any]) -> list[str]:
             "<h2>How games ended</h2>",
             _table(["reason", "games"], [[k or "-", v] for k, v in report["end_reasons"].items()]),
             f"<p>Stalemates (bounds: {html.escape(', '.join(stale.get('bounds', [])) or 'none marked')}, or the "
-            f"action cap): {stale.get('games', 0)} ({_pct(stale.get('share', 0.0))}). Errors: {report['errors']}.</p>"]
+            f"action cap): {stale.get('games', 0)} ({_pct(stale.get('share', 0.0))}); games that came back to the "
+            f"same position 3 times or more: {stale.get('repeated_positions', 0)}. Errors: {report['errors']}.</p>"]
     if shape.get("decisions"):
         decided = shape["decided_at"]
         body += ["<h2>Shape of a game</h2>",

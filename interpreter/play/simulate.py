@@ -92,6 +92,7 @@ class Outcome:
     decisions: int = 0
     forced: int = 0
     branching: int = 0
+    repeats: int = 0  # with `record`: the most times one position was seen at a turn's first decision
 
 
 # ---- one game ------------------------------------------------------------------------------
