@@ -6,6 +6,7 @@ on tic-tac-toe, where search beats random play and the first seat has the edge."
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 
@@ -77,11 +78,17 @@ def test_duplicate_deals_rotate_the_seats_over_the_same_seeds() -> None:
     assert dup["positions"][0]["significant"]  # the first move wins tic-tac-toe between weak players
 
 
-def test_the_command_line_plays_a_tournament_and_a_ladder(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_plays_a_tournament_and_a_ladder(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: pathlib.Path) -> None:
+    page = tmp_path / "r.html"
     argv = ["analyze", "examples/tic-tac-toe", "--games", "20", "--tournament", "random,mcts:iterations=30",
-            "--ladder", "mcts:iterations=1,30", "--json"]
+            "--ladder", "mcts:iterations=1,30", "--duplicate", "--json", "--report", str(page)]
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
+    html = page.read_text(encoding="utf-8")
+    order = ["What stands out", "Skill ladder", "Tournament", "Duplicate deals", "Win rate per seat", "Game length"]
+    assert [html.index(h) for h in order] == sorted(html.index(h) for h in order)
+    assert ">30 vs 1<" in html and "<script" not in html  # a ladder step is named by its budgets
     assert report["tournament"]["standings"][0]["kind"] == "mcts:iterations=30"
     assert report["skill_ladder"]["steps"][0]["verdict"] == "gains" and not report["skill_ladder"]["flat"]
     assert main(["analyze", "examples/tic-tac-toe", "--tournament", "random,nobody"]) == 2
