@@ -53,6 +53,9 @@ def test_a_ladder_that_does_not_climb_is_flagged() -> None:
     assert flat["message"] == FLAT_LADDER
     step = flat["steps"][0]
     assert step["games"] == 200 and step["low"] < 0.5 < step["high"] and step["a"] == "k:n=2"
+    few = skill_ladder(spec, "k:n=1,2,4", kinds, 6, 1, _fake({}))  # a few games: the intervals say nothing
+    assert [s["verdict"] for s in few["steps"]] == ["unclear", "unclear"] and not few["flat"]
+    assert few["message"].startswith("too few games")
 
 
 def test_a_tournament_of_two_seats_mirrors_its_cells() -> None:

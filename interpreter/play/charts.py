@@ -16,7 +16,7 @@ def bars_with_intervals(rows: list[tuple[str, float, float, float]], width: int 
     """Horizontal bars in [0, 1] with their interval drawn as a whisker."""
     h = 22
     left = 150
-    scale = width - left - 20
+    scale = width - left - 50  # (room right of a whisker at 100% for its label)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h * len(rows) + 20}">']
     for i, (label, value, low, high) in enumerate(rows):
         y = 5 + i * h
@@ -91,7 +91,7 @@ def lift_chart(cards: list[dict[str, Any]], width: int = 620) -> str:
 
 def reference_line(svg: str, value: float, width: int = 520, left: int = 150, label: str = "fair share") -> str:
     """`svg` (a bars_with_intervals chart) with a dashed vertical line at `value`."""
-    scale = width - left - 20
+    scale = width - left - 50  # as bars_with_intervals
     x = left + value * scale
     height = svg.split('height="', 1)[1].split('"', 1)[0]
     line = (f'<line x1="{x:.1f}" x2="{x:.1f}" y1="0" y2="{height}" stroke="#b00" stroke-dasharray="4 3"/>'

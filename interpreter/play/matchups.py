@@ -15,8 +15,10 @@ round-robin tournament and a skill ladder.
   pair with 3+ players: one A against many Bs is not one B against many As), as a
   matrix of A's score against B with intervals, and each kind's mean score.
 * `skill_ladder` (`--ladder KIND:OPTION=V1,V2,..`): each budget against the one before
-  it. A ladder where no step wins more than its fair share is flagged: more search does
-  not win more, so luck dominates the game or the agent is broken.
+  it: a step `gains` when its interval lies above the fair share, `falls` below it,
+  is `flat` across it, or `unclear` when the interval is too wide to say. A ladder
+  where a step falls, or none gains and one is flat, is flagged: more search does not
+  win more, so luck dominates the game or the agent is broken.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from interpreter.play.stats import mean_interval, paired_p, wilson
 
 SIGNIFICANT = 0.05
 FLAT_LADDER = "more search does not win more: luck dominates, or the agent is broken"
+TOO_FEW_FOR_LADDER = "too few games to tell whether more search wins more: play more (--games)"
+UNCLEAR_WIDTH = 0.4  # a step's interval wider than this tells nothing either way
 
 # Plays `games` games of a spec from a seed: the caller's worker machinery and progress bar.
 Play = Callable[[SimulationSpec, int, int], list[Outcome]]
@@ -186,10 +190,15 @@ def skill_ladder(spec: SimulationSpec, text: str, kinds: list[str], games: int, 
     for weaker, stronger in itertools.pairwise(kinds):
         step = pairing(spec, stronger, weaker, games, seed, play)
         step["verdict"] = ("gains" if step["low"] > step["expected"] else
-                           "falls" if step["high"] < step["expected"] else "flat")
+                           "falls" if step["high"] < step["expected"] else
+                           "unclear" if step["high"] - step["low"] > UNCLEAR_WIDTH else "flat")
         steps.append(step)
-    flat = not any(s["verdict"] == "gains" for s in steps) or any(s["verdict"] == "falls" for s in steps)
-    return {"spec": text, "kinds": kinds, "steps": steps, "flat": flat, "message": FLAT_LADDER if flat else ""}
+    verdicts = {s["verdict"] for s in steps}
+    if "falls" in verdicts or ("gains" not in verdicts and "flat" in verdicts):
+        return {"spec": text, "kinds": kinds, "steps": steps, "flat": True, "message": FLAT_LADDER}
+    unclear = "gains" not in verdicts  # every step unclear: too few games to say either way
+    return {"spec": text, "kinds": kinds, "steps": steps, "flat": False,
+            "message": TOO_FEW_FOR_LADDER if unclear else ""}
 
 
 def matchup_games(n: int, games: int, duplicate_on: bool, tournament_kinds: list[str] | None,

@@ -93,6 +93,8 @@ def matchup_text(report: dict[str, Any]) -> list[str]:
                          f"{step['verdict']}")
         if ladder["flat"]:
             lines.append(f"  FLAT LADDER: {ladder['message']}")
+        elif ladder["message"]:
+            lines.append(f"  {ladder['message']}")
     return lines
 
 
@@ -115,8 +117,8 @@ def _shape_text(shape: dict[str, Any] | None) -> list[str]:
     if shape["games"]:
         decided = shape["decided_at"]
         when = (f"; the winner led for good from {_pct(decided['mean'])} of the game on "
-                f"[{_pct(decided['low'])}, {_pct(decided['high'])}] ({decided['games']} games with one winner "
-                "who led at the end)") if decided["games"] else ""
+                f"[{_pct(decided['low'])}, {_pct(decided['high'])}] (over {decided['games']} of the games: one "
+                "winner, who led at the end)") if decided["games"] else ""
         lines.append(f"Lead changes per game: {shape['lead_changes']['mean']} [{shape['lead_changes']['low']}, "
                      f"{shape['lead_changes']['high']}]{when}")
     return lines
@@ -129,6 +131,8 @@ def _cards_text(rows: list[dict[str, Any]], title: str, unit: str) -> list[str]:
     rare = len(rows) - len(tested)
     if not rows:
         return []
+    if not tested:
+        return [f"{title}: {rare} seen, each in fewer than {MIN_GAMES_FOR_LIFT} seat-games: counted, too rare to test"]
     lines = [f"{title}: lift over the seat's base rate, p and Benjamini-Hochberg q "
              f"(* q < 0.05; top {min(TOP_CARDS, len(tested))} of {len(tested)} tested):"]
     for row in tested[:TOP_CARDS]:

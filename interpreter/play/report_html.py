@@ -87,7 +87,7 @@ def findings(report: dict[str, Any]) -> list[str]:
             out.append(f"On duplicate deals seat P{row['seat'] + 1} wins {100 * row['advantage']:+.1f} pts over the "
                        f"mean with every agent sitting there in turn (p = {row['p_value']:.3f}).")
     ladder = report.get("skill_ladder")
-    if ladder and ladder["flat"]:
+    if ladder and ladder["message"]:
         out.append(f"Skill ladder {ladder['spec']}: {ladder['message']}.")
     flagged = [r for r in report.get("cards", []) if r["significant"] and r["kind"] == "card"]
     if flagged:
@@ -171,7 +171,7 @@ def _matchups(report: dict[str, Any]) -> list[str]:
                  reference_line(bars_with_intervals([(f"{_budget(s['a'], s['b'])} vs {_budget(s['b'], s['a'])}",
                                                       s["score"], s["low"], s["high"]) for s in ladder["steps"]]),
                                 expected)]
-        if ladder["flat"]:
+        if ladder["message"]:
             body.append(f'<p class="warn">{html.escape(ladder["message"])}</p>')
     tour = report.get("tournament")
     if tour:
