@@ -15,6 +15,7 @@ from interpreter.play.analyze import analyze
 from interpreter.play.matchups import FLAT_LADDER, parse_kinds, parse_ladder, rotated, skill_ladder, tournament
 from interpreter.play.seating import UsageError
 from interpreter.play.simulate import Outcome, SimulationSpec, outcomes
+from interpreter.play.stats import binomial_p
 
 TTT = SimulationSpec("examples/tic-tac-toe", (), (), 2, ("random", "first"))
 
@@ -98,3 +99,13 @@ def test_the_command_line_plays_a_tournament_and_a_ladder(capsys: pytest.Capture
     assert "unknown seat 'nobody'" in capsys.readouterr().err
     assert main(["analyze", "examples/tic-tac-toe", "--tournament", "random"]) == 2
     assert main(["analyze", "examples/tic-tac-toe", "--ladder", "mcts:iterations=5"]) == 2
+
+
+def test_a_handful_of_games_is_not_called_significant() -> None:
+    assert binomial_p(4, 4, 0.5) == 0.125 and binomial_p(2, 4, 0.5) == 1.0
+    assert binomial_p(60, 100, 0.5) == pytest.approx(0.0569, abs=1e-4)  # exact, where a z test says 0.0455
+    spec = SimulationSpec("g", (), (), 2, ("x", "x"))
+    four = tournament(spec, ["a", "b"], 4, 1, _fake({"a": 1.0}))["cells"][0]  # a wins all 4
+    assert four["score"] == 1.0 and not four["significant"] and 0.4 < four["low"] < 0.6 and four["high"] == 1.0
+    many = tournament(spec, ["a", "b"], 40, 1, _fake({"a": 1.0}))["cells"][0]
+    assert many["significant"] and many["low"] > 0.9

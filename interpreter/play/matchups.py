@@ -9,8 +9,9 @@ round-robin tournament and a skill ladder.
   balanced across it.
 * `pairing`: agent A in one seat, agent B in every other, A's seat rotated through all
   positions on the same seeds. A's score per game is 1 for a win, 1/k for a win shared
-  by k, 1/n for a draw with nobody winning, 0 for a loss; its mean is tested against
-  1/n (what A would score were it no better than B) with a paired z test over games.
+  by k, 1/n for a draw with nobody winning, 0 for a loss; its share of the points has a
+  Wilson interval and is tested against 1/n (what A would score were it no better than
+  B) with an exact binomial test, honest with a handful of games.
 * `tournament` (`--tournament A,B,C`): a pairing for each pair of kinds (each ordered
   pair with 3+ players: one A against many Bs is not one B against many As), as a
   matrix of A's score against B with intervals, and each kind's mean score.
@@ -24,6 +25,7 @@ round-robin tournament and a skill ladder.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +34,7 @@ import attrs
 from interpreter.play.card_stats import won
 from interpreter.play.seating import UsageError
 from interpreter.play.simulate import Outcome, SimulationSpec
-from interpreter.play.stats import mean_interval, paired_p, wilson
+from interpreter.play.stats import binomial_p, wilson
 
 SIGNIFICANT = 0.05
 FLAT_LADDER = "more search does not win more: luck dominates, or the agent is broken"
@@ -107,26 +109,28 @@ def duplicate(spec: SimulationSpec, first: list[Outcome], games: int, seed: int,
     agents = []
     for i in range(n):
         per_seed = [sum(won(by_seed[r][s], (i + r) % n, n) for r in range(n)) / n for s in seeds]
-        agents.append(_paired_row({"seat": i, "kind": spec.seats[i]}, per_seed, all_mean))
+        agents.append(_paired_row({"seat": i, "kind": spec.seats[i]}, per_seed, all_mean, n))
     positions = []
     for p in range(n):
         per_seed = [sum(won(by_seed[r][s], p, n) for r in range(n)) / n for s in seeds]
-        positions.append(_paired_row({"seat": p}, per_seed, all_mean))
+        positions.append(_paired_row({"seat": p}, per_seed, all_mean, n))
     return {"rotations": n, "games_per_rotation": games, "paired_seeds": len(seeds),
             "errors": sum(1 for run in runs for o in run if o.error is not None),
             "agents": agents, "positions": positions}
 
 
-def _paired_row(head: dict[str, Any], values: list[float], reference: list[float]) -> dict[str, Any]:
-    """Mean of `values` with its interval, against `reference` seed by seed."""
-    mean = mean_interval(values)
+def _paired_row(head: dict[str, Any], values: list[float], reference: list[float], games: int) -> dict[str, Any]:
+    """Mean of `values` (one per seed, each over `games` games) with its Wilson interval
+    over those games, against `reference` seed by seed: a sign test (exact: how many
+    seeds it beat the reference on, of those where it did not tie)."""
+    mean = wilson(sum(values) * games, len(values) * games)
     diffs = [v - r for v, r in zip(values, reference, strict=True)]
-    p_value = paired_p(diffs)
+    above, differ = sum(d > 0 for d in diffs), sum(d != 0 for d in diffs)
+    p_value = binomial_p(above, differ, 0.5)
     expected = sum(reference) / len(reference) if reference else 0.0
-    return {**head, "rate": round(mean.value, 4), "low": round(max(0.0, mean.low), 4),
-            "high": round(min(1.0, mean.high), 4), "expected": round(expected, 4),
-            "advantage": round(mean.value - expected, 4), "p_value": round(p_value, 4),
-            "significant": p_value < SIGNIFICANT}
+    return {**head, "rate": round(mean.value, 4), "low": round(mean.low, 4), "high": round(mean.high, 4),
+            "expected": round(expected, 4), "advantage": round(mean.value - expected, 4),
+            "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT}
 
 
 def pairing(spec: SimulationSpec, a: str, b: str, games: int, seed: int, play: Play) -> dict[str, Any]:
@@ -146,11 +150,14 @@ def pairing(spec: SimulationSpec, a: str, b: str, games: int, seed: int, play: P
             scores.append(_score(o, r, n))
             wins += won(o, r, n)
             draws += not o.winners or len(o.winners) == n
-    mean = mean_interval(scores)
-    p_value = paired_p([s - 1 / n for s in scores])
+    # The score as a share of points (a draw half a point at two seats): its Wilson
+    # interval and an exact binomial test, honest with a handful of games too.
+    points = sum(scores)
+    mean = wilson(points, len(scores))
+    p_value = binomial_p(math.floor(points + 0.5), len(scores), 1 / n)
     rate = wilson(wins, len(scores))
     return {"a": a, "b": b, "games": len(scores), "errors": errors, "wins": wins, "draws": draws,
-            "score": round(mean.value, 4), "low": round(max(0.0, mean.low), 4), "high": round(min(1.0, mean.high), 4),
+            "score": round(mean.value, 4), "low": round(mean.low, 4), "high": round(mean.high, 4),
             "win_rate": round(rate.value, 4), "expected": round(1 / n, 4), "p_value": round(p_value, 4),
             "significant": p_value < SIGNIFICANT}
 

@@ -92,3 +92,14 @@ def bh_q_values(p_values: Sequence[float]) -> list[float]:
         running = min(running, p_values[i] * m / rank)
         q[i] = min(1.0, running)
     return q
+
+
+def binomial_p(successes: int, trials: int, expected: float) -> float:
+    """Two-sided exact binomial p-value that `successes` of `trials` arise at rate
+    `expected`: the chance of an outcome no more likely than the one seen. Exact at any
+    size, where a z test on 4 games of 4 would call a coin flip's streak significant."""
+    if trials <= 0 or not 0 < expected < 1:
+        return 1.0
+    pmf = [math.comb(trials, k) * expected ** k * (1 - expected) ** (trials - k) for k in range(trials + 1)]
+    seen = pmf[min(max(successes, 0), trials)]
+    return min(1.0, sum(p for p in pmf if p <= seen * (1 + 1e-7)))
