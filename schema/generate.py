@@ -332,6 +332,10 @@ def definitions() -> dict:
         "winners": text("Expression naming the winners; else `scoring` decides.", ["[me]"]),
         "label": text("Why the game ended, in words shown to people at the end.",
                       ["someone reached 25 VP"]),
+        "stalemate": {"type": "boolean",
+                      "description": "A safety bound, not a way the game is meant to end (a round cap, a limit on "
+                                     "rounds without progress): `orrery analyze` counts the games it ends as "
+                                     "stalemates and names them as a design problem when they are many."},
     }, ["id", "when", "check"], "A condition that ends the game.")
     d["end"] = {"type": "array", "items": ref("end_condition"),
                 "description": "End conditions, checked in the order written."}

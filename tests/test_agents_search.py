@@ -28,7 +28,7 @@ def test_seat_kinds_are_registered_with_their_options() -> None:
     for name in ("mcts", "ismcts"):
         assert kinds[name]["kind"] == "agent"
         assert kinds[name]["options"] == ["iterations", "seconds", "c", "rollout", "depth", "horizon", "paired",
-                                          "margin"]
+                                          "margin", "solver", "widen"]
 
 
 def test_indistinguishable_states_get_the_same_decision() -> None:
@@ -141,6 +141,9 @@ def test_mcts_refuses_a_game_with_hidden_information() -> None:
     ("ismcts:paired=2", "must be 0 or 1"),
     ("ismcts:margin=-0.5", "at least 0"),
     ("ismcts:margin=1.5", "at most 1"),
+    ("ismcts:solver=2", "must be 0 or 1"),
+    ("ismcts:solver=1", "for 'mcts' only"),
+    ("ismcts:widen=1", "less than 1"),
 ])
 def test_bad_options_are_clear_errors(spec: str, message: str) -> None:
     with pytest.raises(GameError, match=message):
@@ -268,3 +271,60 @@ def test_the_engine_stops_where_the_horizon_turn_would_begin(tmp_path: pathlib.P
         world.apply_action("sow")
     assert world.turn_no == 3 and [counter(world, "vp", p) for p in (0, 1)] == [1, 1]
     assert st.to_json() == saved
+
+
+def test_the_solver_proves_a_won_position_and_stops_searching() -> None:
+    game = load_game("tic-tac-toe")
+    st = game.new_initial_state(2, 0)
+    for text in ("place 0", "place 3", "place 1", "place 4"):  # X to move wins at 2
+        st.apply_action(text)
+    agent = create_agent("mcts:iterations=500,solver=1", game, seed=1)
+    assert agent.step(st).text == "place 2"
+    assert agent.last_root.proven == [1.0, -1.0] and agent.iterations_done < 20  # proven, not searched on
+    st = game.new_initial_state(2, 0)
+    for text in ("place 0", "place 3", "place 1"):  # O must block at 2: the solver sees it with a small budget
+        st.apply_action(text)
+    assert create_agent("mcts:iterations=20,solver=1", game, seed=1).step(st).text == "place 2"
+    st = game.new_initial_state(2, 0)
+    for text in ("place 4", "place 0"):
+        st.apply_action(text)
+    agent = create_agent("mcts:iterations=5000,solver=1", game, seed=1)
+    agent.step(st)
+    assert agent.last_root.proven == [0.0, 0.0] and agent.iterations_done < 5000  # a draw with best play
+
+
+DICE_OR_SAFE = """
+counters:
+  pts: {scope: player}
+actions:
+  safe: {during: main, effect: "gain 3 pts", ends: turn}
+  dice: {during: main, effect: "gain ROLL pts", ends: turn}
+flow: |
+  for each p in players:
+    turn p:
+      take actions main
+scoring:
+  score: "pts(p)"
+"""
+
+
+def test_the_solver_proves_nothing_that_chance_decides(tmp_path: pathlib.Path) -> None:
+    game = toy(tmp_path, DICE_OR_SAFE.replace("ROLL", "random(1, 6)"))
+    agent = create_agent("mcts:iterations=300,solver=1", game, seed=1)
+    agent.step(game.new_initial_state(2, 0))
+    assert agent.last_root.proven is None and agent.iterations_done == 300
+    assert agent.last_root.children["safe"].proven is None  # the other seat may still roll
+    fixed = toy(tmp_path, DICE_OR_SAFE.replace("ROLL", "4"))  # the same game without the dice
+    agent = create_agent("mcts:iterations=300,solver=1", fixed, seed=1)
+    assert agent.step(fixed.new_initial_state(2, 0)).text == "dice"
+    assert agent.last_root.proven == [0.0, 0.0] and agent.iterations_done < 300
+
+
+def test_progressive_widening_keeps_a_node_to_the_children_its_visits_allow() -> None:
+    game = load_game("tic-tac-toe")
+    agent = create_agent("mcts:iterations=30,widen=0.5", game, seed=1)
+    agent.step(game.new_initial_state(2, 0))
+    assert agent.last_root.visits == 30 and len(agent.last_root.children) == 6  # ceil(31 ** 0.5), not 9
+    wide = create_agent("mcts:iterations=30", game, seed=1)
+    wide.step(game.new_initial_state(2, 0))
+    assert len(wide.last_root.children) == 9

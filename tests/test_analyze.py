@@ -95,12 +95,16 @@ def test_a_game_bot_s_card_plays_count_and_the_changed_card_comes_first() -> Non
     side = rows[0]["without"]
     assert side["lift"] == played["fusion-reactor"]["lift"]
     assert side["plays_per_game"] == round(played["fusion-reactor"]["plays"] / 40, 3)
-    from interpreter.play.report import render_html, render_text
+    from interpreter.play.report import render_text
+    from interpreter.play.report_html import render_html
     page, text = render_html(report, "Star Market"), render_text(report, "Star Market")
     assert "<td>actions</td>" not in page and "Length in actions" not in text  # no actions to speak of
     assert "fusion-reactor (changed)" in page and "card fusion-reactor (changed)" in text
-    # Three charts: win rates, lengths, and the lift of each card played in 10 games or more
-    assert page.count("<svg") == 3
+    # the answer first: what the overlay changes, then what it did, charted; the details last
+    order = ["What stands out", "What examples/star-market-overcharge changes", "What it did",
+             "Win rate per seat", "<h2>Cards and actions"]
+    assert [page.index(heading) for heading in order] == sorted(page.index(heading) for heading in order)
+    assert "effects.play: extended by" in page
     chart = page[page.index("<h2>Cards and actions"):]
     chart = chart[chart.index("<svg"):chart.index("</svg>")]
     charted = {r["id"] for r in report["cards"] if f"{r['kind']} {r['id']}:" in chart}
@@ -109,7 +113,7 @@ def test_a_game_bot_s_card_plays_count_and_the_changed_card_comes_first() -> Non
 
 
 def test_the_lift_chart_skips_rows_too_rare_to_say_anything() -> None:
-    from interpreter.play.report import _lift_chart
+    from interpreter.play.charts import lift_chart as _lift_chart
     row = {"kind": "card", "id": "rare", "games": 3, "plays": 3, "lift": 0.5,
            "win_rate": {"rate": 1.0, "low": 0.4, "high": 1.0}}
     assert "<svg" not in _lift_chart([row]) and "10 games or more" in _lift_chart([row])

@@ -8,12 +8,14 @@ session; they are skipped, saying why, only when Ray is not installed."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import pathlib
 import re
 import socket
 import subprocess
 import sys
+import threading
 import tomllib
 from collections.abc import Iterator
 from typing import Any
@@ -141,6 +143,52 @@ def test_a_bad_address_is_a_clear_error(ray_module: Any, address: str, code: int
     assert main(["simulate", "kuhn-poker", "--games", "2", "--backend", "ray", "--address", address]) == code
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+@pytest.fixture
+def no_ray_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reaching Ray's import fails the test: the errors below come before it."""
+    def refuse() -> None:
+        raise AssertionError("Ray was imported before the address was checked")
+    monkeypatch.setattr("interpreter.play.ray_backend.import_ray", refuse)
+
+
+class _Http(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args: Any) -> None:  # quiet
+        pass
+
+
+def test_an_address_that_answers_but_is_not_ray_fails_before_ray_is_imported(
+        no_ray_import: None, capsys: pytest.CaptureFixture[str]) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Http)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        address = f"127.0.0.1:{server.server_address[1]}"
+        assert main(["simulate", "kuhn-poker", "--games", "2", "--backend", "ray", "--address", address]) == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+    err = capsys.readouterr().err
+    assert f"something answers at {address}, but it is not a Ray cluster" in err and "web server" in err
+    assert "Traceback" not in err
+
+
+def test_a_silent_server_is_not_waited_for(no_ray_import: None, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("interpreter.play.ray_backend.CONNECT_TIMEOUT", 0.2)  # (the real one: 5 s, under 30 s)
+    with socket.socket() as silent:  # accepts connections (the system does) and never says a word
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        assert main(["analyze", "kuhn-poker", "--games", "2", "--backend", "ray", "--address", address]) == 1
+    assert "not a Ray cluster (no reply within 0 s)" in capsys.readouterr().err
+
+
+def test_a_malformed_address_is_a_usage_error_before_ray_is_imported(
+        no_ray_import: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "kuhn-poker", "--games", "2", "--backend", "ray", "--address", "nonsense"]) == 2
+    assert "give HOST:PORT" in capsys.readouterr().err
 
 
 def test_an_address_without_the_ray_backend_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

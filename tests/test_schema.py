@@ -628,3 +628,19 @@ def test_unknown_key_diagnostic_points_a_caret_at_the_key() -> None:
         "game.yaml:4:1: error[schema]: unknown key 'colour' at the top level"
     )
     assert "colour: red\n    ^^^^^^" in text
+
+
+def test_the_shipped_schemas_are_what_schema_generate_writes() -> None:
+    """The JSON files are generated (schema/generate.py is their source): a change made
+    to the JSON alone would be lost at the next generation, so it is refused here."""
+    import importlib.util
+    import json
+    import pathlib
+    folder = pathlib.Path(__file__).parent.parent / "schema"
+    spec = importlib.util.spec_from_file_location("schema_generate", folder / "generate.py")
+    assert spec is not None and spec.loader is not None
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
+    for kind, make in generate.KINDS:
+        shipped = (folder / f"{kind}.schema.json").read_text(encoding="utf-8")
+        assert shipped == json.dumps(make(), indent=2) + "\n", f"{kind}: run python schema/generate.py schema"

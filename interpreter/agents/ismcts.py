@@ -10,16 +10,24 @@ from __future__ import annotations
 
 from interpreter.agents.builtin import agent_seed
 from interpreter.agents.registry import SeatKind, SeatSpec, register
-from interpreter.agents.search import OPTIONS, SearchAgent, parse_options
+from interpreter.agents.search import OPTIONS, SearchAgent, SearchOptions, parse_options
+from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
 
 
+def _options(spec: SeatSpec, gd: GameDef) -> SearchOptions:
+    options = parse_options(spec.options, gd)
+    if options.solver:  # a world it samples is not the true one: nothing it finds there is proven
+        raise GameError("seat option solver=1 proves positions of the true state: it is for 'mcts' only")
+    return options
+
+
 def make_ismcts(spec: SeatSpec, gd: GameDef, seed: int, seat: int) -> SearchAgent:
-    return SearchAgent(parse_options(spec.options, gd), agent_seed(seed, seat), determinizing=True)
+    return SearchAgent(_options(spec, gd), agent_seed(seed, seat), determinizing=True)
 
 
 def check_ismcts(spec: SeatSpec, gd: GameDef) -> None:
-    parse_options(spec.options, gd)
+    _options(spec, gd)
 
 
 register(SeatKind("ismcts", "information-set Monte Carlo tree search over worlds consistent with what the seat "

@@ -49,7 +49,7 @@ from interpreter.runtime.errors import HorizonReached
 from interpreter.runtime.resample import forget_sealed_picks, resample
 from interpreter.runtime.state import State, seat
 
-OPTIONS = ("iterations", "seconds", "c", "rollout", "depth", "horizon", "paired", "margin")
+OPTIONS = ("iterations", "seconds", "c", "rollout", "depth", "horizon", "paired", "margin", "solver", "widen")
 DEFAULT_ITERATIONS = 400
 
 
@@ -68,6 +68,8 @@ class SearchOptions:
     horizon: int = 0  # turns begun after the decision's, then the game is valued from `scoring.score`
     paired: bool = False  # one world for as many iterations in a row as the root has actions
     margin: float = 0.0  # weight of the final score lead in a finished rollout's value (0: returns only)
+    solver: bool = False  # mcts: prove wins and losses reached in the tree, and back them up
+    widen: float = 0.0  # progressive widening: a node of n visits has at most ceil(n ** widen) children (0: off)
 
 
 MAX_ITERATIONS = 10_000_000  # per decision: more would take hours a move
@@ -105,9 +107,16 @@ def parse_options(options: Mapping[str, str], gd: GameDef) -> SearchOptions:
     margin = _number("margin", options.get("margin", "0"), float, 0)
     if margin > 1:
         raise GameError(f"seat option margin={margin:g} must be at most 1")
+    solver = int(_number("solver", options.get("solver", "0"), int, 0))
+    if solver > 1:
+        raise GameError(f"seat option solver={solver} must be 0 or 1")
+    widen = _number("widen", options.get("widen", "0"), float, 0)
+    if widen >= 1:
+        raise GameError(f"seat option widen={widen:g} must be less than 1 (0: off)")
     return SearchOptions(iterations, seconds, _number("c", options.get("c", "1.4"), float, 0), rollout,
                          int(_number("depth", options.get("depth", "0"), int, 0)),
-                         int(_number("horizon", options.get("horizon", "0"), int, 0)), bool(paired), margin)
+                         int(_number("horizon", options.get("horizon", "0"), int, 0)), bool(paired), margin,
+                         bool(solver), widen)
 
 
 def _named(world: State, player: int) -> int | None:
@@ -122,7 +131,7 @@ class Node:
     often it could have been chosen) and `total`, the summed value for `player`, the
     seat that chose the action leading here."""
 
-    __slots__ = ("available", "children", "player", "total", "visits")
+    __slots__ = ("available", "children", "legal", "player", "proven", "total", "visits")
 
     def __init__(self, player: int):
         self.player = player
@@ -130,6 +139,16 @@ class Node:
         self.visits = 0
         self.available = 0
         self.total = 0.0
+        self.proven: list[float] | None = None  # the solver's exact values per seat, once proven
+        self.legal = 0  # the legal actions here, seen on a path without chance (the solver's)
+
+
+WIN = 1.0  # a proven value this high for the seat to move: a win (`returns` gives a winner +1)
+
+
+def _width(visits: int, widen: float) -> int:
+    """Progressive widening: the children a node of `visits` visits may have."""
+    return max(1, math.ceil((visits + 1) ** widen))
 
 
 def heuristic_values(state: State) -> list[float]:
@@ -155,6 +174,7 @@ class SearchAgent(BaseAgent):
         self.determinizing = determinizing
         self.clock = clock
         self.iterations_done = 0  # of the last decision, for benchmarks
+        self.last_root: Node | None = None  # the last decision's tree, for benchmarks and tests
 
     def _rng_for(self, state: State) -> random.Random:
         return random.Random(f"orrery-search:{self.seed}:{len(state.history)}")
@@ -162,7 +182,7 @@ class SearchAgent(BaseAgent):
     def step(self, state: State) -> Action:
         legal = legal_or_fail(state)
         if len(legal) == 1:
-            self.iterations_done = 0
+            self.iterations_done, self.last_root = 0, None
             return legal[0]
         me = state.player_asked()  # in a simultaneous step: the first still to pick
         rng = self._rng_for(state)
@@ -175,7 +195,8 @@ class SearchAgent(BaseAgent):
         # Every world stops at the same turn, counted from the decision's: the root's
         # actions are valued at the same point of the game.
         stop_turn = state.turn_no + 1 + opts.horizon if opts.horizon else None
-        while (opts.iterations == 0 or done < opts.iterations) and (done == 0 or self.clock() < deadline):
+        while (opts.iterations == 0 or done < opts.iterations) and (done == 0 or self.clock() < deadline) \
+                and root.proven is None:  # (a proven root: the solver knows the best move)
             if per_world == 1:
                 self._iterate(self._sample(state, me, rng), root, rng, me, rng, stop_turn)
             else:  # the same world and rollout random numbers for the next `per_world` iterations
@@ -184,10 +205,16 @@ class SearchAgent(BaseAgent):
                 self._iterate(world.clone(), root, rng, me, random.Random(rollout_seed), stop_turn)
             done += 1
         self.iterations_done = done
+        self.last_root = root
 
-        def rank(action: Action) -> tuple[int, float]:  # most visited; the best mean breaks ties
+        def rank(action: Action) -> tuple[bool, bool, int, float]:
+            # a proven win first, a proven loss last; else the most visited, the best mean breaking ties
             child = root.children.get(action.text)
-            return (child.visits, child.total / child.visits) if child is not None and child.visits else (-1, 0.0)
+            if child is None or not child.visits:
+                return False, True, -1, 0.0
+            proven = child.proven
+            return (proven is not None and proven[me] >= WIN, proven is None or proven[me] >= 0, child.visits,
+                    child.total / child.visits)
 
         return max(legal, key=rank)
 
@@ -207,9 +234,12 @@ class SearchAgent(BaseAgent):
             values = self._descend(world, root, path, rng, me, rollout_rng)
         except HorizonReached:  # the world stopped at the horizon: valued where it stands
             values = heuristic_values(world)
+        root.visits += 1
         for visited in path[1:]:
             visited.visits += 1
             visited.total += values[visited.player]
+        if self.options.solver:
+            _back_up_proofs(path)
 
     def _descend(self, world: State, root: Node, path: list[Node], rng: random.Random, me: int,
                  rollout_rng: random.Random) -> list[float]:
@@ -218,12 +248,21 @@ class SearchAgent(BaseAgent):
         opts = self.options
         node = root
         steps = 0
+        # The solver proves only along paths that draw no random number and have no
+        # simultaneous step: the same actions from the same state then always lead to
+        # the same place, whatever world was sampled.
+        certain = opts.solver and not self.determinizing
+        start_rng = world.rng
         while not world.terminal and (opts.depth == 0 or steps < opts.depth):
             waiting = world.players_to_act()
             if not waiting:
                 break
             player = me if me in waiting else waiting[0]
+            if world.is_simultaneous_node():
+                certain = False
             legal = world.legal_actions(_named(world, player))
+            if certain and world.rng == start_rng:
+                node.legal = len(legal)
             if player != me and world.is_simultaneous_node():
                 # Picked after the searching seat in the tree, another seat would answer
                 # a pick it cannot see: its sealed pick is sampled instead.
@@ -231,10 +270,14 @@ class SearchAgent(BaseAgent):
                 steps += 1
                 continue
             untried = [a for a in legal if a.text not in node.children]
+            tried = 0
             for action in legal:
                 child = node.children.get(action.text)
                 if child is not None:
                     child.available += 1
+                    tried += 1
+            if untried and opts.widen and tried and len(node.children) >= _width(node.visits, opts.widen):
+                untried = []  # progressive widening: this node has the children its visits allow
             if untried:
                 action = untried[rng.randrange(len(untried))]
                 child = Node(player)
@@ -243,10 +286,14 @@ class SearchAgent(BaseAgent):
                 path.append(child)  # before the action: a horizon reached in it still counts the visit
                 world.apply_action(action, _named(world, player))
                 steps += 1
+                if certain and world.terminal and world.rng == start_rng:
+                    child.proven = world.returns()
                 break
-            action = self._select(node, legal)
+            action = self._select(node, [a for a in legal if a.text in node.children])
             node = node.children[action.text]
             path.append(node)
+            if node.proven is not None:  # the solver knows how this ends: no need to play it
+                return node.proven
             world.apply_action(action, _named(world, player))
             steps += 1
         return self._rollout(world, rollout_rng, steps)
@@ -256,7 +303,10 @@ class SearchAgent(BaseAgent):
         best, best_score = legal[0], -math.inf
         for action in legal:
             child = node.children[action.text]
-            score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if child.proven is not None:  # exact: no exploration needed
+                score = child.proven[child.player]
+            else:
+                score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_score = action, score
         return best
@@ -280,3 +330,23 @@ class SearchAgent(BaseAgent):
             return returns
         lead = heuristic_values(world)
         return [(1 - opts.margin) * r + opts.margin * v for r, v in zip(returns, lead, strict=True)]
+
+
+def _back_up_proofs(path: list[Node]) -> None:
+    """MCTS-solver: from the end of the path up, a node is proven when one of its
+    children is a proven win for the seat choosing there (it will choose it), or when
+    every legal action has a proven child (the best of them for that seat)."""
+    for i in range(len(path) - 1, 0, -1):
+        child, parent = path[i], path[i - 1]
+        if child.proven is None or parent.proven is not None:
+            return
+        chooser = child.player
+        if child.proven[chooser] >= WIN:
+            parent.proven = child.proven
+            continue
+        if not parent.legal or len(parent.children) < parent.legal:
+            return
+        values = [c.proven for c in parent.children.values()]
+        if any(v is None for v in values):
+            return
+        parent.proven = max((v for v in values if v is not None), key=lambda v: v[chooser])

@@ -9,14 +9,18 @@ card (`SimulationSpec.record`), and sums them up:
 * `length`: actions, turns and rounds (mean, quantiles, a histogram of actions);
 * `margins`: mean scores per seat and the winner's lead over the runner-up;
 * `end_reasons`, errors;
-* `cards`: per action and per card, how many games it was played in, how often, the
-  win rate of a seat in the games it played it, and the lift over that seat's base rate
-  (a seat's plays are compared with that seat's own win rate, so a strong seat's
-  favourite card does not look strong only because of the seat);
+* `cards` and `powers` (play/card_stats.py): per action, card and power, how often it
+  was played or ran and the lift of the seats that played it, tested against the
+  typical card with a false discovery rate held to 5%;
+* `seat_advantage`, `stalemates`, `shape` (play/balance.py): every seat against the
+  mean, games ended by a safety bound, lead changes and forced decisions;
 * `compare` (`--compare-with OVERLAY`): the same seeds again with the overlay, side by
   side, each difference tested (rates: two-proportion z test; lengths and scores:
-  paired by seed), and each card's plays, win rate and lift side by side, the cards the
-  overlay changes first.
+  paired by seed), what the overlay changes in the rules, each card's plays, win rate
+  and lift side by side (the cards the overlay changes first) and each changed power's
+  runs;
+* `duplicate`, `tournament`, `skill_ladder` (play/matchups.py): seats rotated over the
+  same seeds, agents against each other, budgets against the one before.
 A card or action is named by the text of the actions that played it: the first word of
 an action's canonical text, and every `id#copy` in it; a game bot's seat, which plays
 inside its turn effect, counts the cards whose effects it uses (`use c "..."`).
@@ -25,13 +29,17 @@ inside its turn effect, counts the cards whose effects it uses (`use c "..."`).
 from __future__ import annotations
 
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TextIO
 
 import attrs
 
 from interpreter.game import Game
+from interpreter.play.balance import seat_advantage, shape, stalemate_ends, stalemates
+from interpreter.play.card_stats import cards, changed_cards, compare_cards, compare_powers, powers
+from interpreter.play.describe import overlay_changes
+from interpreter.play.matchups import duplicate, matchup_games, parse_ladder, skill_ladder, tournament
 from interpreter.play.simulate import Backend, Outcome, Progress, SimulationSpec, game_for, outcomes, time_left
 from interpreter.play.stats import mean_interval, paired_p, rate_vs_p, two_rates_p, wilson
 
@@ -44,7 +52,6 @@ ANALYZE_EXAMPLE = ("example:\n  orrery analyze GAME --seats random,ismcts "
                    "--compare-with path/to/mod --report report.html")
 SIGNIFICANT = 0.05
 HISTOGRAM_BINS = 12
-MIN_GAMES_FOR_CARD = 1
 
 
 def _iv(interval: Any) -> dict[str, float]:
@@ -116,33 +123,9 @@ def margins(done: list[Outcome], n: int) -> dict[str, Any]:
                      "median": _quantile(leads, 0.5), "max": max(leads, default=0)}}
 
 
-def cards(done: list[Outcome], n: int) -> list[dict[str, Any]]:
-    """Per action and card: games played in, plays, win rate when played and lift."""
-    base = [sum(_won(o, p, n) for o in done) / len(done) if done else 0.0 for p in range(n)]
-    games_with: dict[str, set[int]] = defaultdict(set)
-    plays: Counter[str] = Counter()
-    seat_games: dict[str, list[tuple[int, bool]]] = defaultdict(list)  # (seat, won) per seat-game
-    for g, o in enumerate(done):
-        for seat, key, times in o.plays:
-            games_with[key].add(g)
-            plays[key] += times
-            seat_games[key].append((seat, _won(o, seat, n)))
-    rows: list[dict[str, Any]] = []
-    for key in sorted(plays):
-        pairs = seat_games[key]
-        wins = sum(won for _, won in pairs)
-        expected = sum(base[seat] for seat, _ in pairs) / len(pairs)
-        kind, _, name = key.partition(" ")
-        iv = wilson(wins, len(pairs))
-        rows.append({"kind": kind, "id": name, "games": len(games_with[key]),
-                     "share": round(len(games_with[key]) / len(done), 4) if done else 0.0,
-                     "plays": plays[key], "seat_games": len(pairs), "wins": wins, "win_rate": _iv(iv),
-                     "base_rate": round(expected, 4), "lift": round(iv.value - expected, 4)})
-    rows.sort(key=lambda r: (r["kind"] != "card", -abs(r["lift"]), r["id"]))
-    return rows
-
-
-def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[str, Any]:
+def summarize(spec: SimulationSpec, results: list[Outcome], seed: int,
+              bounds: list[str] | None = None) -> dict[str, Any]:
+    """The report of one run (`bounds`: the end conditions marked as stalemates)."""
     n = spec.players
     done = [o for o in results if o.error is None]
     failed = [o for o in results if o.error is not None]
@@ -158,6 +141,10 @@ def summarize(spec: SimulationSpec, results: list[Outcome], seed: int) -> dict[s
         "errors": len(failed),
         "error_samples": [{"seed": o.seed, "message": o.error} for o in failed[:5]],
         "cards": cards(done, n),
+        "powers": powers(done, n),
+        "seat_advantage": seat_advantage(done, n, spec.seats),
+        "stalemates": stalemates(results, bounds or []),
+        "shape": shape(done),
     }
 
 
@@ -196,42 +183,6 @@ def compare(a: list[Outcome], b: list[Outcome], n: int) -> dict[str, Any]:
             "end_reasons": end_reasons}
 
 
-def compare_cards(without: list[dict[str, Any]], with_: list[dict[str, Any]], games: tuple[int, int],
-                  changed: set[str]) -> list[dict[str, Any]]:
-    """Each card's rows of `cards` without and with the overlay, side by side: plays per
-    game, win rate when played and lift, with a test of the win-rate difference. The
-    cards the overlay changes come first (what a modder wants to see), then the rest by
-    how much their lift moved."""
-    before = {r["id"]: r for r in without if r["kind"] == "card"}
-    after = {r["id"]: r for r in with_ if r["kind"] == "card"}
-    rows = []
-    for cid in sorted(set(before) | set(after)):
-        a, b = before.get(cid), after.get(cid)
-
-        def side(r: dict[str, Any] | None, n: int) -> dict[str, Any]:
-            if r is None:
-                return {"plays_per_game": 0.0, "win_rate": None, "lift": None}
-            return {"plays_per_game": round(r["plays"] / max(n, 1), 3), "win_rate": r["win_rate"]["rate"],
-                    "lift": r["lift"]}
-        p_value = 1.0
-        if a is not None and b is not None:
-            p_value = two_rates_p(a["wins"], a["seat_games"], b["wins"], b["seat_games"])
-        rows.append({"id": cid, "changed": cid in changed, "without": side(a, games[0]), "with": side(b, games[1]),
-                     "p_value": round(p_value, 4), "significant": p_value < SIGNIFICANT})
-
-    def moved(r: dict[str, Any]) -> float:
-        la, lb = r["without"]["lift"], r["with"]["lift"]
-        return abs((lb or 0.0) - (la or 0.0))
-    rows.sort(key=lambda r: (not r["changed"], -moved(r), r["id"]))
-    return rows
-
-
-def changed_cards(base: Game, modded: Game) -> set[str]:
-    """The cards an overlay adds or changes: their merged definitions differ."""
-    old, new = base.raw.get("cards") or {}, modded.raw.get("cards") or {}
-    return {cid for cid, spec in new.items() if old.get(cid) != spec}
-
-
 class ProgressBar(Progress):
     """simulate's progress drawn as a bar, redrawn at most every `every` seconds and
     once at the end."""
@@ -249,35 +200,65 @@ class ProgressBar(Progress):
                 f"{time_left(done, self.total, rate)}")
 
 
-def run_games(spec: SimulationSpec, games: int, seed: int, workers: int, game: Game | None,
-              bar: ProgressBar, offset: int, backend: Backend | None = None) -> list[Outcome]:
-    results = []
-    for outcome in outcomes(attrs.evolve(spec, record=True), games, seed, workers, game, backend):
-        results.append(outcome)
-        bar.update(offset + len(results))
-    return results
+@attrs.define
+class GamePlayer:
+    """Plays games for one report on the run's workers or backend, moving its bar."""
+
+    workers: int
+    bar: ProgressBar
+    backend: Backend | None = None
+    game: Game | None = None  # the spec's game, already loaded (the first run's only)
+    done: int = 0
+
+    def __call__(self, spec: SimulationSpec, games: int, seed: int) -> list[Outcome]:
+        results = []
+        for outcome in outcomes(spec, games, seed, self.workers, self.game, self.backend):
+            results.append(outcome)
+            self.done += 1
+            self.bar.update(self.done)
+        self.game = None
+        return results
 
 
 def analyze(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game: Game | None = None,
             compare_with: str | None = None, progress: TextIO | None = None,
-            clock: Callable[[], float] = time.perf_counter, backend: Backend | None = None) -> dict[str, Any]:
-    """Play and sum up (and, with `compare_with`, play the same seeds with that overlay);
+            clock: Callable[[], float] = time.perf_counter, backend: Backend | None = None,
+            duplicate_deals: bool = False, tournament_kinds: list[str] | None = None,
+            ladder: str | None = None) -> dict[str, Any]:
+    """Play and sum up (and, with `compare_with`, play the same seeds with that overlay;
+    with `duplicate_deals`, each seed once per rotation of the seats; with
+    `tournament_kinds`, a round robin of those kinds; with `ladder`, a skill ladder);
     with a `backend`, it plays the games and `workers` is its number of workers."""
     started = clock()
-    total = games * (2 if compare_with else 1)
+    ladder_kinds = parse_ladder(ladder) if ladder else None
+    total = games * (2 if compare_with else 1) + matchup_games(spec.players, games, duplicate_deals,
+                                                               tournament_kinds, ladder_kinds)
     bar = ProgressBar(total, progress, "analyze")
-    results = run_games(spec, games, seed, workers, game, bar, 0, backend)
-    report = summarize(spec, results, seed)
+    play = GamePlayer(workers, bar, backend, game)
+    recorded = attrs.evolve(spec, record=True)
+    results = play(recorded, games, seed)
+    base = game or game_for(spec)
+    report = summarize(spec, results, seed, stalemate_ends(base))
     if compare_with:
         other = attrs.evolve(spec, overlays=(*spec.overlays, compare_with))
-        with_results = run_games(other, games, seed, workers, None, bar, games, backend)
-        report["with_overlay"] = summarize(other, with_results, seed)
+        with_results = play(attrs.evolve(other, record=True), games, seed)
+        modded = game_for(other)  # loaded once per process
+        report["with_overlay"] = summarize(other, with_results, seed, stalemate_ends(modded))
         report["compare"] = {"overlay": compare_with, **compare(results, with_results, spec.players)}
-        changed = changed_cards(game or game_for(spec), game_for(other))  # loaded once per process
-        report["compare"]["cards"] = compare_cards(report["cards"], report["with_overlay"]["cards"],
-                                                   (report["completed"], report["with_overlay"]["completed"]), changed)
+        counts = (report["completed"], report["with_overlay"]["completed"])
+        report["compare"]["cards"] = compare_cards(report["cards"], report["with_overlay"]["cards"], counts,
+                                                   changed_cards(base, modded))
+        report["compare"]["changes"] = overlay_changes(spec.target, list(spec.variants), [compare_with],
+                                                       list(spec.overlays))["changes"]
+        report["compare"]["powers"] = compare_powers(report["powers"], report["with_overlay"]["powers"], counts,
+                                                     changed_cards(base, modded, ("cards", "triggers")))
+    if duplicate_deals:
+        report["duplicate"] = duplicate(spec, results, games, seed, play)
+    if tournament_kinds:
+        report["tournament"] = tournament(spec, tournament_kinds, games, seed, play)
+    if ladder and ladder_kinds:
+        report["skill_ladder"] = skill_ladder(spec, ladder, ladder_kinds, games, seed, play)
     bar.finish()
     report["workers"] = max(1, min(workers, games))
     report["seconds"] = round(clock() - started, 3)
     return report
-

@@ -13,11 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.agents import create_agent, is_bot
+from interpreter.diagnostics import GameError
 from interpreter.game import Game, load_game
 from interpreter.model import GameDef
 from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze
 from interpreter.play.logs import target_for_log
-from interpreter.play.report import render_html, render_text
+from interpreter.play.matchups import parse_kinds, parse_ladder
+from interpreter.play.report import render_text
+from interpreter.play.report_html import render_html
 from interpreter.play.runner import MAX_ACTIONS
 from interpreter.play.seating import UsageError, choose_seats
 from interpreter.play.simulate import Backend, SimulationSpec, progress_stream
@@ -54,6 +57,15 @@ def add_analyze(commands: Any, formatter: type[argparse.HelpFormatter], table: A
                             formatter_class=formatter, description=ANALYZE_HELP, epilog=ANALYZE_EXAMPLE)
     add_run_options(p, 200, table, rules, positive, integer)
     p.add_argument("--compare-with", metavar="OVERLAY", help="also play the same seeds with this overlay added")
+    p.add_argument("--duplicate", action="store_true",
+                   help="also play every seed once per rotation of the seats (duplicate deals): each agent and "
+                        "each seat compared on the same deals, the luck of the deal cancelled out")
+    p.add_argument("--tournament", metavar="A,B,..",
+                   help="also play a round robin of these seat kinds, seats rotated, --games games per pairing "
+                        "(e.g. ismcts,random, or a game bot)")
+    p.add_argument("--ladder", metavar="KIND:OPTION=V1,V2,..",
+                   help="also play each budget against the one before it (e.g. ismcts:iterations=25,50,100): "
+                        "does more search win more?")
     p.add_argument("--json", action="store_true", help="print one JSON object with the report")
     p.add_argument("--report", metavar="FILE.html", help="also write the report as one self-contained HTML page")
 
@@ -81,6 +93,17 @@ def run_analyze(args: argparse.Namespace, game: Game) -> int:
     for i, seat in enumerate(seats):  # a seat's bad options are one message, not an error per game
         if not is_bot(seat, gd):
             create_agent(seat, gd, args.seed, i)
+    tournament_kinds = parse_kinds(args.tournament) if args.tournament else None
+    if tournament_kinds is not None and len(tournament_kinds) < 2:
+        raise UsageError("--tournament needs two kinds or more, e.g. --tournament ismcts,random")
+    extra = [("--tournament", k) for k in tournament_kinds or ()]
+    extra += [("--ladder", k) for k in (parse_ladder(args.ladder) if args.ladder else ())]
+    for option, kind in extra:  # a bad kind is one usage error before any game is played
+        if not is_bot(kind, gd):
+            try:
+                create_agent(kind, gd, args.seed, 0)
+            except GameError as err:
+                raise UsageError(f"{option}: {err}") from None
     compare_with = target_for_log(args.compare_with) if args.compare_with else None
     if compare_with:  # a bad overlay is reported before any game is played
         load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with],
@@ -89,7 +112,8 @@ def run_analyze(args: argparse.Namespace, game: Game) -> int:
                           tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
     with game_backend(args) as (backend, workers):
         report = analyze(spec, args.games, args.seed, workers, game, compare_with, progress_stream(args.json),
-                         backend=backend)
+                         backend=backend, duplicate_deals=args.duplicate, tournament_kinds=tournament_kinds,
+                         ladder=args.ladder)
     if args.report:
         Path(args.report).write_text(render_html(report, gd.name), encoding="utf-8")
     print(json.dumps(report, indent=2) if args.json else render_text(report, gd.name, args.report))

@@ -167,10 +167,12 @@ def generated_code_json(gd: Any) -> dict[str, Any]:
             "names": [{"name": name, "bound": shown} for name, shown in gd.generated_names]}
 
 
-def overlay_changes(game: str, variants: list[str], overlays: list[str]) -> dict[str, Any]:
-    """What `overlays` change in `game` (with `variants`), as data: {overlays, changes}."""
-    before = load_raw(game, variants).data
-    after = load_raw(game, variants, overlays).data
+def overlay_changes(game: str, variants: list[str], overlays: list[str],
+                    on_top_of: list[str] | None = None) -> dict[str, Any]:
+    """What `overlays` change in `game` (with `variants`, and the overlays `on_top_of`
+    already added), as data: {overlays, changes}."""
+    before = load_raw(game, variants, on_top_of or []).data
+    after = load_raw(game, variants, [*(on_top_of or []), *overlays]).data
     return {"overlays": overlays, "changes": [c.to_json() for c in diff_rules(before, after)]}
 
 

@@ -55,8 +55,9 @@ def import_ray() -> Any:
 
 def check_address(address: str) -> None:
     """A usage error for an address that is not HOST:PORT, ray://HOST:PORT, auto or
-    local, and a clear error when nothing answers at HOST:PORT: Ray itself would wait
-    minutes and then end the process."""
+    local, and a clear error when nothing answers at HOST:PORT, or something answers
+    that is not Ray: Ray itself would wait minutes and then end the process. Needs no
+    Ray: it is checked before Ray is imported."""
     if address in SPECIAL_ADDRESSES:
         return
     found = ADDRESS.match(address)
@@ -65,10 +66,42 @@ def check_address(address: str) -> None:
                          "ray://HOST:PORT (Ray Client) or auto")
     host, port = found.group("host").strip("[]"), int(found.group("port"))
     try:
-        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+        connection = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
     except OSError as err:
         raise RayBackendError(f"no Ray cluster answers at {address} ({err.strerror or err}); start one with "
                               "`ray start --head`, or leave out --address to start a local Ray instance") from None
+    with connection:
+        reply = _grpc_reply(connection)
+    if reply is not None:
+        raise RayBackendError(f"something answers at {address}, but it is not a Ray cluster ({reply}): give the "
+                              "address of a Ray head (`ray start --head` prints it) or of a Ray Client server")
+
+
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])  # + an empty SETTINGS
+HTTP2_SETTINGS = 4  # the frame type every HTTP/2 server sends first
+
+
+def _grpc_reply(connection: socket.socket) -> str | None:
+    """None when the server speaks HTTP/2, as Ray's head (gRPC) and Ray Client do: its
+    first frame is SETTINGS. Otherwise what it did instead, in words (an HTTP/1 server
+    answers text, a silent one nothing within CONNECT_TIMEOUT seconds)."""
+    try:
+        connection.sendall(HTTP2_PREFACE)
+        first = b""
+        while len(first) < 9:
+            chunk = connection.recv(9 - len(first))
+            if not chunk:
+                break
+            first += chunk
+    except TimeoutError:
+        return f"no reply within {CONNECT_TIMEOUT:.0f} s"
+    except OSError as err:
+        return f"the connection failed: {err.strerror or err}"
+    if len(first) == 9 and first[3] == HTTP2_SETTINGS:
+        return None
+    if first.isascii() and first.decode().isprintable():
+        return "it answers in text, as a web server does"
+    return "it closed the connection" if not first else "it does not answer as gRPC does"
 
 
 @attrs.define
@@ -124,9 +157,9 @@ def ray_backend(address: str | None, workers: int | None) -> Iterator[RayBackend
     """Connect to the cluster at `address`, or start a local Ray instance (with `workers`
     CPUs when given), for the time of the block; a Ray instance this process is already
     connected to (a test session's) is used as it is and left running."""
-    ray = import_ray()
     if address is not None:
-        check_address(address)
+        check_address(address)  # before Ray's import: a wrong address is told at once
+    ray = import_ray()
     started = not ray.is_initialized()
     if started:
         options: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}

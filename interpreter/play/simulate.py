@@ -35,7 +35,6 @@ import multiprocessing.context
 import multiprocessing.process
 import operator
 import queue
-import re
 import signal
 import sys
 import threading
@@ -48,13 +47,12 @@ import attrs
 
 from interpreter.diagnostics import GameError
 from interpreter.game import Game, load_game
+from interpreter.play.recording import Recorder, count_bot_picks
 from interpreter.play.runner import MAX_ACTIONS, run, seat_agents
 from interpreter.runtime.card_powers import watching_uses
-from interpreter.runtime.state import State
+from interpreter.runtime.watch import watching_powers
 
 ERROR_SAMPLES = 5
-BOT_PICK = re.compile(r"^P(\d+) \(([^)]+)\): (.+)$")  # a game bot's pick in the game log
-CARD_IN_TEXT = re.compile(r"([A-Za-z0-9_-]+)#\d+")  # a card in an action's canonical text: `id#copy`
 PROGRESS_EVERY = 2.0  # seconds between progress lines
 
 
@@ -85,73 +83,70 @@ class Outcome:
     scores: tuple[float, ...] = ()  # the game's `scoring.score` per seat at the end
     reason: str = ""  # which end condition (or `end game`) ended it
     plays: tuple[tuple[int, str, int], ...] = ()  # with `record`: (seat, "action X" or "card X", times)
+    # With `record` also (play/recording.py): (seat, "effect|trigger|modifier ID", times),
+    # (seat, card id held at the end), (turn, scores) at each turn's first decision and
+    # at the end, decisions made, those with one legal action, legal actions summed.
+    powers: tuple[tuple[int, str, int], ...] = ()
+    held: tuple[tuple[int, str], ...] = ()
+    trajectory: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    decisions: int = 0
+    forced: int = 0
+    branching: int = 0
+    repeats: int = 0  # with `record`: the most times one position was seen at a turn's first decision
 
 
 # ---- one game ------------------------------------------------------------------------------
 
-_GAMES: dict[SimulationSpec, Game] = {}  # per process: each worker loads the game once
+# Per process: each worker loads a game once, whoever sits at the table (analyze's
+# tournaments and rotations play the same rules with many seatings).
+_GAMES: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Game] = {}
+
+
+def _rules_of(spec: SimulationSpec) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    return spec.target, spec.variants, spec.overlays
 
 
 def game_for(spec: SimulationSpec) -> Game:
     """The game of `spec`, loaded once per process (workers play many games of it)."""
-    game = _GAMES.get(spec)
+    game = _GAMES.get(_rules_of(spec))
     if game is None:
         game = load_game(spec.target, variants=list(spec.variants), overlays=list(spec.overlays))
-        _GAMES[spec] = game
+        _GAMES[_rules_of(spec)] = game
     return game
 
 
 def play_one(spec: SimulationSpec, seed: int) -> Outcome:
     """Play the game seeded `seed`; any error becomes the outcome's message."""
-    counts: Counter[tuple[int, str]] = Counter()
-
-    def count(state: State, player: int, text: str) -> None:
-        counts[(player, "action " + text.split(" ", 1)[0])] += 1
-        for card in set(CARD_IN_TEXT.findall(text)):
-            counts[(player, "card " + card)] += 1
-
-    real: list[State] = []  # the game's own state, once made (the only state before that)
-
-    def count_use(used_in: State, player: int, card: Any) -> None:
-        # A game bot plays cards inside its turn effect, with no action to count them by.
-        # Only the game's own state counts: a search seat's look-ahead plays bots in clones.
-        if real and used_in is not real[0]:
-            return
-        if 0 <= player < used_in.n and used_in.seats[player] in used_in.gd.bots:
-            counts[(player, "card " + used_in.gd.cards[used_in.card_def[card]].id)] += 1
-
+    recorder = Recorder()
     try:
         game = game_for(spec)
-        with watching_uses(count_use) if spec.record else contextlib.nullcontext():
+        with recording(recorder) if spec.record else contextlib.nullcontext():
             state = game.new_initial_state(spec.players, seed, list(spec.seats))
-            real.append(state)
-            run(state, seat_agents(game, state.seat_specs, seed), count if spec.record else None, spec.max_actions)
+            if spec.record:
+                recorder.start(state)
+            run(state, seat_agents(game, state.seat_specs, seed), recorder.action if spec.record else None,
+                spec.max_actions)
     except GameError as err:
         return Outcome(seed, error=str(err))
     except RecursionError:
         return Outcome(seed, error="internal error: recursion too deep")
     except Exception as err:  # a bug must not end a long run; it is reported with its seed
         return Outcome(seed, error=f"internal error: {type(err).__name__}: {err}")
+    records: dict[str, Any] = {}
     if spec.record:
-        _count_bot_picks(state, count)
+        count_bot_picks(state, recorder)
+        records = recorder.finish(state)
     result = state.result()
     return Outcome(seed, tuple(result["winners"]), tuple(float(r) for r in result["returns"]),
                    result["actions"], result["rounds"], result["turns"],
-                   scores=tuple(float(s) for s in state.scores()), reason=str(result["reason"]),
-                   plays=tuple((p, key, n) for (p, key), n in sorted(counts.items())))
+                   scores=tuple(float(s) for s in state.scores()), reason=str(result["reason"]), **records)
 
 
-def _count_bot_picks(state: State, count: Callable[[State, int, str], None]) -> None:
-    """Game bots decide inside the state: their picks are the game log's lines
-    `P<n> (<bot>): <action>`, counted when that seat is played by that bot."""
-    bots = state.gd.bots
-    for line in state.log:
-        found = BOT_PICK.match(line)
-        if found is None:
-            continue
-        seat = int(found.group(1)) - 1
-        if 0 <= seat < state.n and found.group(2) == state.seats[seat] and found.group(2) in bots:
-            count(state, seat, found.group(3))
+@contextlib.contextmanager
+def recording(recorder: Recorder) -> Iterator[None]:
+    """The runtime tells `recorder` of each card use and power run while the block runs."""
+    with watching_uses(recorder.use), watching_powers(recorder.power):
+        yield
 
 
 # An Outcome's fields as a tuple, in the order Outcome(*row) takes them (in C: no per-field call).
@@ -259,7 +254,7 @@ def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
         yield from backend.outcomes(spec, games, seed)
         return
     if game is not None:
-        _GAMES[spec] = game
+        _GAMES[_rules_of(spec)] = game
     workers = max(1, min(workers, games))
     if workers == 1:
         for i in range(games):

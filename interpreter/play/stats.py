@@ -77,3 +77,29 @@ def paired_p(differences: Sequence[float]) -> float:
     if sd == 0:
         return 1.0 if mean == 0 else 0.0
     return normal_p(mean / (sd / math.sqrt(n)))
+
+
+def bh_q_values(p_values: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values (q-values), in the order given: a finding
+    whose q is below 0.05 is one of a set expected to hold at most 5% false discoveries,
+    however many were tested (a plain p < 0.05 flags one in twenty by chance)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    q = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, p_values[i] * m / rank)
+        q[i] = min(1.0, running)
+    return q
+
+
+def binomial_p(successes: int, trials: int, expected: float) -> float:
+    """Two-sided exact binomial p-value that `successes` of `trials` arise at rate
+    `expected`: the chance of an outcome no more likely than the one seen. Exact at any
+    size, where a z test on 4 games of 4 would call a coin flip's streak significant."""
+    if trials <= 0 or not 0 < expected < 1:
+        return 1.0
+    pmf = [math.comb(trials, k) * expected ** k * (1 - expected) ** (trials - k) for k in range(trials + 1)]
+    seen = pmf[min(max(successes, 0), trials)]
+    return min(1.0, sum(p for p in pmf if p <= seen * (1 + 1e-7)))

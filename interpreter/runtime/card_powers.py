@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from interpreter.runtime import watch
 from interpreter.runtime.counters import affordable, pay
 from interpreter.runtime.records import Frame
 
@@ -64,3 +65,5 @@ def start_use(st: State, card: Any, name: str, me: int) -> None:
     st.stack.append(Frame(cdef.effects[name], 0, {"me": me, "this": card}))
     if _watcher is not None:
         _watcher(st, me, card)
+    if watch.watcher is not None:
+        watch.watcher(st, me, "effect", f"{cdef.id}.{name}", cdef.index)

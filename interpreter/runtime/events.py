@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interpreter.runtime import watch
 from interpreter.runtime.records import Frame
 
 if TYPE_CHECKING:
@@ -26,6 +27,8 @@ def fire(st: State, event: str, subject: int, env: dict[str, Any]) -> None:
             local.setdefault("me", st.active)
             if trig.when is None or trig.when(st, local):
                 st.queue.append(Frame(trig.code, 0, local))
+                if watch.watcher is not None:
+                    watch.watcher(st, local["me"], "trigger", trig.id, None)
             continue
         # A card's trigger listens while a copy of the card is in one of its zones.
         card = st.gd.cards[trig.card]
@@ -44,3 +47,5 @@ def fire(st: State, event: str, subject: int, env: dict[str, Any]) -> None:
                     local.setdefault("me", owner if owner >= 0 else st.active)
                     if trig.when is None or trig.when(st, local):
                         st.queue.append(Frame(trig.code, 0, local))
+                        if watch.watcher is not None:
+                            watch.watcher(st, local["me"], "trigger", trig.id, trig.card)
