@@ -56,14 +56,15 @@ def log_data(path: pathlib.Path) -> dict[str, Any]:
 def test_a_drawn_seed_is_shown_only_when_the_game_ends(capsys: pytest.CaptureFixture[str],
                                                         monkeypatch: pytest.MonkeyPatch,
                                                         tmp_path: pathlib.Path) -> None:
+    monkeypatch.chdir(tmp_path)  # the log named by a short path: a long one would wrap in the output
     drawn(monkeypatch)
     log = tmp_path / "kuhn.json"
     answers(monkeypatch, "help", "log", "view", "pass")  # P2 (first) passes too: showdown
-    code, out, _ = run(capsys, "play", "kuhn-poker", "--seats", "human,first", "--log", str(log))
+    code, out, _ = run(capsys, "play", "kuhn-poker", "--seats", "human,first", "--log", "kuhn.json")
     assert code == 0
     during, end, after = out.partition("Game over")
     assert end and "P1> " in during and "Commands:" in during  # the prompts and help were shown
-    assert str(BIG) not in during and "seed" not in during.replace(str(tmp_path), "").lower()
+    assert str(BIG) not in during and "seed" not in during.lower()
     assert f"Seed: {BIG} (--seed {BIG} deals this game again)." in after
     assert log_data(log)["seed"] == BIG  # the game was played with it
 
