@@ -73,6 +73,8 @@ _CHANCE_OPTIONS = ("explicit", "sampled")
 _registered: dict[str, tuple[str, Game, dict[str, Any]]] = {}  # short name -> (rules hash, game, defaults)
 _types: dict[str, Any] = {}  # short name -> its pyspiel.GameType
 _classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
+_utility_option: dict[str, str | None] = {}  # short name -> the `utility` option it was loaded with
+_types_by_kind: dict[tuple[str, str], Any] = {}  # (short name, utility) -> its GameType at that utility
 
 
 def load(game: str | Game, *, players: int | None = None, seed: int = 0, variants: list[str] | tuple[str, ...] = (),
@@ -127,26 +129,27 @@ def default_chance(rules: Game, players: int) -> str:
     return "explicit" if rules.uses_chance() and rules.action_space(players).chance_complete else "sampled"
 
 
-def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None) -> str:
-    n = rules.definition.default_players if players is None else players
-    mode = chance or default_chance(rules, n)
-    # Named by the mode used (not the option given): at a player count whose default
-    # differs from the default count's, the name says so, and no two chance modes
-    # share a name.
-    name = short_name(rules, utility, mode)
-    known = _registered.get(name)
-    if known is not None and known[0] != rules.definition.data_hash:
-        name = f"{name}_{rules.definition.data_hash[:8]}"  # another rule set with this id
-        known = _registered.get(name)
-    if known is not None:
-        _registered[name] = (known[0], rules, known[2])
-        return name
+def utility_kind(rules: Game, players: int) -> str:
+    """The utility the rules declare (`utility:`), else what is safe to say: a game
+    without a `returns` rule gives +1/-1/0 by outcome, zero-sum for two players."""
+    spec = rules.definition.utility
+    if spec is not None:
+        return spec.kind.replace("-", "_")
+    return "zero_sum" if rules.definition.scoring.returns is None and players == 2 else "general_sum"
+
+
+def utility_bounds(rules: Game, players: int) -> tuple[float, float]:
+    """The bounds of one player's return: declared (`utility: min, max`), else those of
+    +1/-1/0 outcomes (-1 and 1; a game with a `returns` rule should declare them)."""
+    spec = rules.definition.utility
+    low = spec.low if spec is not None and spec.low is not None else -1.0
+    high = spec.high if spec is not None and spec.high is not None else 1.0
+    return low, high
+
+
+def _game_type(name: str, rules: Game, kind: str, mode: str, defaults: dict[str, Any]) -> Any:
     gd = rules.definition
-    plain = gd.scoring.returns is None
-    kind = utility or ("zero_sum" if plain and gd.min_players == gd.max_players == 2 else "general_sum")
-    defaults = {"players": gd.default_players, "seed": 0, "min_utility": -1.0, "max_utility": 1.0,
-                "max_game_length": MAX_GAME_LENGTH, "max_events": DEFAULT_MAX_EVENTS}
-    game_type = pyspiel.GameType(
+    return pyspiel.GameType(
         short_name=name,
         long_name=f"orrery: {gd.name}",
         dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if uses_simultaneous(gd, rules.raw)
@@ -165,8 +168,30 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
         provides_observation_tensor=True,
         parameter_specification=defaults,
     )
+
+
+def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None) -> str:
+    n = rules.definition.default_players if players is None else players
+    mode = chance or default_chance(rules, n)
+    # Named by the mode used (not the option given): at a player count whose default
+    # differs from the default count's, the name says so, and no two chance modes
+    # share a name.
+    name = short_name(rules, utility, mode)
+    known = _registered.get(name)
+    if known is not None and known[0] != rules.definition.data_hash:
+        name = f"{name}_{rules.definition.data_hash[:8]}"  # another rule set with this id
+        known = _registered.get(name)
+    if known is not None:
+        _registered[name] = (known[0], rules, known[2])
+        return name
+    gd = rules.definition
+    low, high = utility_bounds(rules, n)
+    defaults = {"players": gd.default_players, "seed": 0, "min_utility": low, "max_utility": high,
+                "max_game_length": gd.max_moves or MAX_GAME_LENGTH, "max_events": DEFAULT_MAX_EVENTS}
+    game_type = _game_type(name, rules, utility or utility_kind(rules, n), mode, defaults)
     _registered[name] = (gd.data_hash, rules, defaults)
     _types[name] = game_type
+    _utility_option[name] = utility
     # One class per rule set, registered as its creator: pyspiel keeps the creator past
     # the interpreter's end, and a class (unlike a function) is never freed that late.
     _classes[name] = type(f"OrreryGame_{name}", (OrreryGame,), {"short_name": name})
@@ -191,17 +216,36 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         self.max_events = int(values["max_events"])  # of the information-state tensor
         self.explicit = _types[name].chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
         space = rules.action_space(self.num_seats)
-        zero = _types[name].utility == pyspiel.GameType.Utility.ZERO_SUM
+        game_type = self._type_for(name, self.num_seats)
+        total = (0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
+                 else rules.definition.utility.total
+                 if game_type.utility == pyspiel.GameType.Utility.CONSTANT_SUM and rules.definition.utility is not None
+                 else None)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
             max_chance_outcomes=space.chance_size if self.explicit else 0,
             num_players=self.num_seats,
             min_utility=float(values["min_utility"]),
             max_utility=float(values["max_utility"]),
-            utility_sum=0.0 if zero else None,
+            utility_sum=total,
             max_game_length=int(values["max_game_length"]),
         )
-        super().__init__(_types[name], info, {k: values[k] for k in defaults})
+        super().__init__(game_type, info, {k: values[k] for k in defaults})
+
+    @staticmethod
+    def _type_for(name: str, players: int) -> Any:
+        """The registered GameType, with the utility of this player count (a game may be
+        zero-sum for two players only) unless the `utility` option chose it."""
+        registered = _types[name]
+        kind = _utility_option[name] or utility_kind(_registered[name][1], players)
+        if registered.utility == _UTILITIES[kind]:
+            return registered
+        key = (name, kind)
+        if key not in _types_by_kind:
+            rules, defaults = _registered[name][1], _registered[name][2]
+            mode = "explicit" if registered.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC else "sampled"
+            _types_by_kind[key] = _game_type(name, rules, kind, mode, defaults)
+        return _types_by_kind[key]
 
     def new_initial_state(self, state: Any = None) -> OrreryState:
         """A new game; a random game takes the next seed (see _Core)."""

@@ -21,6 +21,7 @@ from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
 from interpreter.game.summary import describe_cards, describe_game
 from interpreter.model import GameDef
 from interpreter.rules.loader import RawGame, explain_removed, load_raw
+from interpreter.rules.utility import read_declarations
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.chance_zones import eager_zones
 from interpreter.runtime.faces import Faces, find_faces
@@ -211,6 +212,9 @@ def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
     except RuleFileError as err:  # the base may use what an overlay removed: say so
         raise RuleFileError(explain_removed(err.diagnostics, raw)) from None
     check_seat_options(definition, raw)
+    utility, max_moves = read_declarations(raw, definition.constants)
+    if utility is not None or max_moves is not None:
+        definition = attrs.evolve(definition, utility=utility, max_moves=max_moves)
     doubtful = lint(raw, definition)  # what can hardly be meant: warnings, errors when strict
     if strict and doubtful:
         raise RuleFileError([attrs.evolve(d, severity="error") for d in doubtful])

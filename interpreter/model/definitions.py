@@ -203,6 +203,18 @@ class Scoring:
 
 
 @attrs.frozen
+class UtilityDef:
+    """What the rules declare of the returns (`utility:`): their kind (zero-sum,
+    constant-sum, general-sum), what they add up to when constant, and the bounds of
+    one player's return. The engine checks it at every end of a game."""
+
+    kind: str
+    total: float | None  # zero-sum: 0; constant-sum: the constant; general-sum: none
+    low: float | None
+    high: float | None
+
+
+@attrs.frozen
 class BotDef:
     id: str
     description: str
@@ -286,6 +298,10 @@ class GameDef:
     # The player counts a variant sets (`set: players:`), by variant: what to suggest
     # when a count is outside the game's own.
     variant_players: dict[str, tuple[int, int]] = attrs.field(factory=dict)
+    # What the rules declare of the returns (`utility:`) and the most decisions a game
+    # takes (`max_moves:`, a constant's name resolved): none when not declared.
+    utility: UtilityDef | None = None
+    max_moves: int | None = None
     # The listing of each action group whose actions are always legal (no parameters,
     # condition, cost or use limit: "pass", "end turn"), the same in every state for every
     # player: the runtime's Actions, made once when the rules compile (absent: list it).

@@ -32,10 +32,12 @@ MAP_SECTIONS = (
     "seat_options",
 )
 LIST_SECTIONS = ("assumptions", "end", "include")
-SINGLE_SECTIONS = ("setup", "flow", "scoring", "players", "description", "version", "name", "id", "orrery")
+SINGLE_SECTIONS = ("setup", "flow", "scoring", "utility", "max_moves", "players", "description", "version", "name",
+                   "id", "orrery")
 OVERLAY_OPS = ("add", "replace", "patch", "remove", "set", "append", "prepend")
 TEXT_OPS = ("append", "prepend")  # extend effect text in place (applied after the others)
-SET_SECTIONS = ("setup", "flow", "players", "end", "scoring", "description", "name")  # what `set` may replace
+# what `set` may replace
+SET_SECTIONS = ("setup", "flow", "players", "end", "scoring", "utility", "max_moves", "description", "name")
 
 
 @attrs.frozen
