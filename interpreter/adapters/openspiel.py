@@ -24,10 +24,16 @@ Its GameType comes from the rules:
   parameter on;
 * information PERFECT when every zone and counter is visible to all (zone order
   included), else IMPERFECT;
-* utility from `returns`: without a `returns` rule a game gives +1 to winners and -1
-  to the others (ZERO_SUM for two players), with one it is GENERAL_SUM unless the
-  `utility` option says otherwise, with the bounds the `min_utility`/`max_utility`
-  options give; reward model TERMINAL.
+* utility and its bounds from the rules' `utility:` declaration (checked by the engine
+  as each game ends), else safe ones: +1/-1/0 outcomes without a `returns` rule (ZERO_SUM
+  when two play: the GameType of each game object is that of its player count),
+  GENERAL_SUM with one; the `utility`, `min_utility`, `max_utility` options override;
+  reward model TERMINAL;
+* max_game_length the rules' `max_moves` (checked as moves are made), else a cap.
+
+States serialize (pyspiel pickles their attributes: a `_Core` pickles as its game's
+text, its save and its moves, and is restored by replaying them) and undo their last
+move (by replay).
 
 Integer actions, observation strings and tensors, and information-state strings are
 those of the core API (docs/learning.md); the information state is recorded as the
@@ -47,7 +53,7 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
                       "install them with: pip install 'orrery[openspiel]'") from None
 
-from interpreter.diagnostics import GameError, IllegalActionError
+from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeError
 from interpreter.game import Game, load_game
 from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS
 from interpreter.runtime.learning import (
@@ -215,6 +221,9 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         self.next_seed = int(values["seed"])  # the seed of the next random game played
         self.max_events = int(values["max_events"])  # of the information-state tensor
         self.explicit = _types[name].chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
+        self.simultaneous = _types[name].dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        # The rules' max_moves, checked as moves are made (an option given is a bound only).
+        self.declared_moves = rules.definition.max_moves
         space = rules.action_space(self.num_seats)
         game_type = self._type_for(name, self.num_seats)
         total = (0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -251,6 +260,11 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         """A new game; a random game takes the next seed (see _Core)."""
         return OrreryState(self)
 
+    def new_engine_state(self, seed: int) -> State:
+        """The orrery state of a new game with this seed."""
+        mode = "explicit" if self.explicit else "seeded"
+        return self.rules.new_initial_state(self.num_seats, seed=seed, chance=mode)
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
@@ -258,8 +272,16 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self, perfect_recall)
 
 
+# One pyspiel history entry: (player, id, one seat's part of a joint action given seat by seat)
+Move = tuple[int, int, bool]
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+
 class _Core:
-    """The orrery state behind a pyspiel state, and the steps seen so far.
+    """The orrery state behind a pyspiel state, the steps seen so far, and the moves
+    that led there (each one pyspiel history entry: a decision or chance outcome
+    `(player, id)`, a flat joint action `(SIMULTANEOUS, flat)`, or one per seat of a
+    joint action given seat by seat), which undoing and restoring replay.
 
     pyspiel clones a Python state by making a new initial state and deep-copying the
     attributes over it: this one copies itself with `State.clone()` (a deep copy of a
@@ -267,11 +289,16 @@ class _Core:
     pyspiel also makes a throwaway initial state each time it needs the tensor's shape.
     So a state is made only when first looked at, and a random game's seed is taken for
     good only when the game is played (`state`): a state only observed (`peek`) takes
-    the next seed without using it up."""
+    the next seed without using it up. pyspiel serializes a Python state by pickling
+    its attributes: this one pickles as the game's text, the state's save
+    (runtime/saves.py) and the moves, and is restored by replaying the moves from the
+    save's seed, checked against the save."""
 
-    def __init__(self, game: OrreryGame, state: State | None = None, steps: Steps | None = None):
+    def __init__(self, game: OrreryGame, state: State | None = None, steps: Steps | None = None,
+                 moves: list[Move] | None = None):
         self.game, self._state, self._steps = game, state, steps
         self._played = state is not None
+        self.moves: list[Move] = [] if moves is None else moves
 
     @property
     def steps(self) -> Steps:
@@ -283,8 +310,7 @@ class _Core:
 
     def peek(self) -> State:
         if self._state is None:
-            mode = "explicit" if self.game.explicit else "seeded"
-            self._state = self.game.rules.new_initial_state(self.game.num_seats, seed=self.game.next_seed, chance=mode)
+            self._state = self.game.new_engine_state(self.game.next_seed)
         return self._state
 
     @property
@@ -296,7 +322,102 @@ class _Core:
         return st
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.game, self.state.clone(), list(self.steps))
+        return _Core(self.game, self.state.clone(), list(self.steps), list(self.moves))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        st = self.state
+        return (_restored_core, (str(self.game), st.to_json(), list(self.moves)))
+
+    # ---- moves ------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        """One id: a decision, a chance outcome, or a flat joint action."""
+        st = self.state
+        if st.is_simultaneous_node():
+            self._joint(self.joint_of_flat(action))
+            self.moves.append((SIMULTANEOUS, action, False))
+            return
+        space = self.game.rules.action_space(st.n)
+        player = int(st.current_player())
+        # Either raises, changing nothing, when the id is not legal (not an outcome) now.
+        chosen = space.chance_action(st, action) if st.is_chance_node() else action_of_id(st, space, action)
+        steps = self.steps  # (the views of the first state are recorded before it changes)
+        pending = begin_step(st, chosen, space)
+        st.apply_action(chosen)
+        record_step(steps, pending, st)
+        self.moves.append((player, action, False))
+        self._check_length()
+
+    def apply_joint(self, actions: list[int]) -> None:
+        st = self.state
+        if not st.is_simultaneous_node():
+            raise IllegalActionError("apply_actions is for a simultaneous step; this state waits for "
+                                     f"{'no one' if st.is_terminal() else f'P{st.current_player() + 1} alone'}")
+        if len(actions) != st.n:
+            raise IllegalActionError(f"a joint action has one action per seat ({st.n}), got {len(actions)}")
+        self._joint([int(a) for a in actions])
+        self.moves.extend((p, int(a), True) for p, a in enumerate(actions))
+
+    def _joint(self, actions: list[int]) -> None:
+        """One action per seat; a seat with nothing to pick may give anything (OpenSpiel
+        passes 0 or -1). All are checked before any is made."""
+        st = self.state
+        space = self.game.rules.action_space(st.n)
+        picks = [(p, action_of_id(st, space, a, p)) for p, a in enumerate(actions) if st.pending_for(p)]
+        steps = self.steps
+        for p, chosen in picks:
+            pending = begin_step(st, chosen, space, p)
+            st.apply_action(chosen, p)
+            record_step(steps, pending, st)
+        self._check_length()
+
+    def joint_of_flat(self, flat: int) -> list[int]:
+        """A flat joint action as one action per seat (OpenSpiel's FlatJointActionToActions:
+        the first seat's index among its legal actions is the lowest digit)."""
+        st = self.state
+        joint = []
+        for p in range(st.n):
+            legal = st.legal_action_ids(p)
+            if legal:
+                joint.append(legal[flat % len(legal)])
+                flat //= len(legal)
+            else:
+                joint.append(-1)
+        return joint
+
+    def _check_length(self) -> None:
+        limit = self.game.declared_moves
+        if limit is not None and self.decisions() > limit:
+            raise RuleRuntimeError(f"the game has taken {self.decisions()} decisions, more than the rules' "
+                                   f"max_moves ({limit})", code="max-moves")
+
+    def decisions(self) -> int:
+        """Decisions so far: each move not by chance, a joint action given seat by seat once."""
+        return sum(player != CHANCE and not (seat and player > 0) for player, _, seat in self.moves)
+
+    def replayed(self, moves: list[Move]) -> _Core:
+        """A new core: this game from this state's seed, with `moves` made again."""
+        core = _Core(self.game, self.game.new_engine_state(self.state.seed))
+        n, at = self.state.n, 0
+        while at < len(moves):
+            if moves[at][2]:  # a joint action, seat by seat
+                core.apply_joint([int(m[1]) for m in moves[at:at + n]])
+                at += n
+            else:
+                core.apply(int(moves[at][1]))
+                at += 1
+        return core
+
+
+def _restored_core(game_text: str, save: str, moves: list[Move]) -> _Core:
+    """A pickled core (see _Core): its game loaded by name (registered in this process
+    by `openspiel.load`), its moves replayed, the result checked against the save."""
+    game = pyspiel.load_game(game_text)
+    saved = game.rules.state_from_json(save)  # a damaged save is refused here, with the reason
+    core = _Core(game, saved).replayed([(int(p), int(a), bool(j)) for p, a, j in moves])
+    if core.state != saved:
+        raise GameError("the serialized state is not the one its moves lead to: refused")
+    return core
 
 
 class OrreryState(pyspiel.State):  # type: ignore[misc]
@@ -329,54 +450,46 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         return [(a, sum(odds[i] for i in at)) for a, at in space.chance_groups(st).items()]
 
     def _apply_action(self, action: int) -> None:
-        st = self.core.state
-        if st.is_simultaneous_node():
-            self._apply_actions(self._joint_of_flat(action))
-            return
-        space = self.core.game.rules.action_space(st.n)
-        # Either raises, changing nothing, when the id is not legal (not an outcome) now.
-        chosen = space.chance_action(st, action) if st.is_chance_node() else action_of_id(st, space, action)
-        steps = self.core.steps  # (the views of the first state are recorded before it changes)
-        pending = begin_step(st, chosen, space)
-        st.apply_action(chosen)
-        record_step(steps, pending, st)
+        self.core.apply(action)
 
     def _apply_actions(self, actions: list[int]) -> None:
-        """One action per seat; a seat with nothing to pick may give anything (OpenSpiel
-        passes 0 or -1). All are checked before any is made."""
-        st = self.core.state
-        space = self.core.game.rules.action_space(st.n)
-        if not st.is_simultaneous_node():
-            raise IllegalActionError("apply_actions is for a simultaneous step; this state waits for "
-                                     f"{'no one' if st.is_terminal() else f'P{st.current_player() + 1} alone'}")
-        if len(actions) != st.n:
-            raise IllegalActionError(f"a joint action has one action per seat ({st.n}), got {len(actions)}")
-        picks = [(p, action_of_id(st, space, int(a), p)) for p, a in enumerate(actions) if st.pending_for(p)]
-        steps = self.core.steps
-        for p, chosen in picks:
-            pending = begin_step(st, chosen, space, p)
-            st.apply_action(chosen, p)
-            record_step(steps, pending, st)
+        self.core.apply_joint(actions)
 
-    def _joint_of_flat(self, flat: int) -> list[int]:
-        """A flat joint action as one action per seat (OpenSpiel's FlatJointActionToActions:
-        the first seat's index among its legal actions is the lowest digit)."""
-        st = self.core.state
-        joint = []
-        for p in range(st.n):
-            legal = st.legal_action_ids(p)
-            if legal:
-                joint.append(legal[flat % len(legal)])
-                flat //= len(legal)
-            else:
-                joint.append(-1)
-        return joint
+    # ---- undo: pyspiel keeps a Python state's history in C++, out of reach, so after an
+    # undo the history is the one this state keeps (the moves), for Python callers.
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last move, `(player, action)` as the history's last entry has
+        it (OpenSpiel's UndoAction): the game is replayed from its seed without it (time
+        grows with the game's length). A move given seat by seat is taken back whole
+        from its last seat's entry."""
+        moves = self.core.moves
+        if not moves or (int(player), int(action)) != moves[-1][:2]:
+            last = f"({moves[-1][0]}, {moves[-1][1]})" if moves else "none: no move was made"
+            raise IllegalActionError(f"undo_action({player}, {action}): the last move is {last}")
+        keep = len(moves) - (self.core.state.n if moves[-1][2] else 1)
+        self.core = self.core.replayed(moves[:keep])
+
+    def history(self) -> list[int]:
+        return [m[1] for m in self.core.moves]
+
+    def full_history(self) -> list[Any]:
+        return [pyspiel.PlayerAction(m[0], m[1]) for m in self.core.moves]
+
+    def history_str(self) -> str:
+        return ", ".join(str(m[1]) for m in self.core.moves)
+
+    def move_number(self) -> int:
+        return len(self.core.moves)
+
+    def is_initial_state(self) -> bool:
+        return not self.core.moves
 
     def _action_to_string(self, player: int, action: int) -> str:
         st = self.core.state
         if player == SIMULTANEOUS:
             return "[" + ", ".join(f"P{p + 1}: {st.action_to_string(p, a)}"
-                                   for p, a in enumerate(self._joint_of_flat(action)) if a >= 0) + "]"
+                                   for p, a in enumerate(self.core.joint_of_flat(action)) if a >= 0) + "]"
         return st.action_to_string(player, action)
 
     def is_terminal(self) -> bool:
@@ -399,7 +512,7 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         seed = int(float(probability_sampler()) * 2**53)
         world = st.resample_from_infostate(player_id, random.Random(seed))
         twin = OrreryState(self.core.game)
-        twin.core = _Core(self.core.game, world, list(self.core.steps))
+        twin.core = _Core(self.core.game, world, list(self.core.steps), list(self.core.moves))
         return twin
 
     def information_state_text(self, player: int) -> str:
