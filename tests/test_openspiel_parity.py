@@ -15,7 +15,7 @@ from open_spiel.python import rl_environment  # noqa: E402
 from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
 
 from interpreter import openspiel  # noqa: E402
-from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeError  # noqa: E402
+from interpreter.diagnostics import GameError, IllegalActionError, RuleFileError, RuleRuntimeError  # noqa: E402
 
 # The bundled games OpenSpiel's tools apply to at a cost a test can pay, with options.
 SMALL = [("kuhn-poker", {}), ("leduc-poker", {}), ("goofspiel", {"variants": ["four-cards"]}),
@@ -154,3 +154,31 @@ max_moves: 2
 def test_bad_options_say_what_is_wrong() -> None:
     with pytest.raises(GameError, match="chance 'maybe' is not one of"):
         openspiel.load("kuhn-poker", chance="maybe")
+
+
+def test_constants_and_variants_are_game_parameters() -> None:
+    openspiel.load("goofspiel")  # registers orrery_goofspiel
+    game = pyspiel.load_game("orrery_goofspiel(num_cards=4)")
+    params = game.get_parameters()
+    assert (params["num_cards"], params["points_order"], params["four_cards"]) == (4, "random", False)
+    assert game.max_game_length() == 4 and game.rules.definition.constants["num_cards"] == 4
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    flagged = pyspiel.load_game("orrery_goofspiel(four_cards=True,points_order=descending)")
+    assert flagged.rules.definition.variants == ("four-cards",) and flagged.max_game_length() == 4
+    assert "prize: 4" in str(flagged.new_initial_state())  # descending: no chance, the highest card first
+    again = openspiel.load("goofspiel", parameters={"num_cards": 3})
+    assert again.max_game_length() == 3 and again.get_parameters()["num_cards"] == 3
+
+
+def test_bad_parameters_are_refused_with_what_can_be_set() -> None:
+    openspiel.load("goofspiel")
+    with pytest.raises(pyspiel.SpielError, match=r"Unknown parameter 'num_card'.*num_cards"):
+        pyspiel.load_game("orrery_goofspiel(num_card=4)")
+    with pytest.raises(pyspiel.SpielError, match="Wrong type for parameter num_cards"):
+        pyspiel.load_game("orrery_goofspiel(num_cards=many)")
+    with pytest.raises(GameError, match="for 2-4 players, not 7"):
+        pyspiel.load_game("orrery_goofspiel(players=7)")
+    with pytest.raises(GameError, match="no parameter num_card; its parameters: num_cards, points_order"):
+        openspiel.load("goofspiel", parameters={"num_card": 4})
+    with pytest.raises(RuleFileError, match=r"constant 'num_cards' is a whole number \(the rules give 13\), not '4'"):
+        openspiel.load("goofspiel", parameters={"num_cards": "4"})

@@ -53,6 +53,7 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
                       "install them with: pip install 'orrery[openspiel]'") from None
 
+from interpreter.adapters.parameters import Source, parameters_of, rules_with, source_of
 from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeError
 from interpreter.game import Game, load_game
 from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS
@@ -77,16 +78,17 @@ _UTILITIES = {
 _CHANCE = pyspiel.GameType.ChanceMode
 _CHANCE_OPTIONS = ("explicit", "sampled")
 _registered: dict[str, tuple[str, Game, dict[str, Any]]] = {}  # short name -> (rules hash, game, defaults)
+_sources: dict[str, tuple[Source | None, dict[str, Any], dict[str, str]]] = {}  # -> (source, parameters, flags)
 _types: dict[str, Any] = {}  # short name -> its pyspiel.GameType
 _classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
 _utility_option: dict[str, str | None] = {}  # short name -> the `utility` option it was loaded with
-_types_by_kind: dict[tuple[str, str], Any] = {}  # (short name, utility) -> its GameType at that utility
+_types_by_kind: dict[tuple[str, str, str], Any] = {}  # (short name, rules hash, utility) -> its GameType
 
 
 def load(game: str | Game, *, players: int | None = None, seed: int = 0, variants: list[str] | tuple[str, ...] = (),
          overlays: list[str] | tuple[str, ...] = (), utility: str | None = None, min_utility: float | None = None,
          max_utility: float | None = None, max_game_length: int | None = None, chance: str | None = None,
-         max_events: int | None = None) -> Any:
+         max_events: int | None = None, parameters: dict[str, Any] | None = None) -> Any:
     """An orrery game (an id, a path, or a loaded Game) as a `pyspiel.Game` for
     `players` seats (default: the game's default). `seed` seeds the first new game
     (the next ones take the following seeds). `utility` is one of zero_sum,
@@ -95,7 +97,8 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
     is "explicit" (chance nodes) or "sampled" (the engine draws); by default explicit
     when every chance outcome of the game has a chance id. `max_events` bounds the
     events (decisions and chance outcomes) the information-state tensor holds
-    (default 64; runtime/info_tensor.py)."""
+    (default 64; runtime/info_tensor.py). `parameters` sets the game's own parameters:
+    its constants and variant flags (adapters/parameters.py)."""
     rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
     if utility is not None and utility not in _UTILITIES:
         raise GameError(f"utility '{utility}' is not one of {', '.join(_UTILITIES)}")
@@ -103,8 +106,12 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
         raise GameError(f"chance '{chance}' is not one of {', '.join(_CHANCE_OPTIONS)}")
     n = rules.definition.default_players if players is None else players
     rules.num_distinct_actions(n)  # checks the player count and that the actions can be numbered
-    name = _register(rules, utility, chance, n)
-    params: dict[str, Any] = {"players": n, "seed": int(seed)}
+    name = _register(rules, utility, chance, n, source_of(game, tuple(variants), tuple(overlays)))
+    params: dict[str, Any] = {**(parameters or {}), "players": n, "seed": int(seed)}
+    unknown = sorted(set(parameters or {}) - set(_sources[name][1]))
+    if unknown:
+        raise GameError(f"{rules.name} has no parameter {', '.join(unknown)}; its parameters: "
+                        f"{', '.join(_sources[name][1]) or 'none'}")
     if min_utility is not None:
         params["min_utility"] = float(min_utility)
     if max_utility is not None:
@@ -176,7 +183,8 @@ def _game_type(name: str, rules: Game, kind: str, mode: str, defaults: dict[str,
     )
 
 
-def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None) -> str:
+def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None,
+              source: Source | None = None) -> str:
     n = rules.definition.default_players if players is None else players
     mode = chance or default_chance(rules, n)
     # Named by the mode used (not the option given): at a player count whose default
@@ -189,11 +197,16 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
         known = _registered.get(name)
     if known is not None:
         _registered[name] = (known[0], rules, known[2])
+        if source is not None:
+            _sources[name] = (source, *_sources[name][1:])
         return name
     gd = rules.definition
     low, high = utility_bounds(rules, n)
-    defaults = {"players": gd.default_players, "seed": 0, "min_utility": low, "max_utility": high,
-                "max_game_length": gd.max_moves or MAX_GAME_LENGTH, "max_events": DEFAULT_MAX_EVENTS}
+    defaults: dict[str, Any] = {"players": gd.default_players, "seed": 0, "min_utility": low, "max_utility": high,
+                                "max_game_length": gd.max_moves or MAX_GAME_LENGTH, "max_events": DEFAULT_MAX_EVENTS}
+    own, flags = parameters_of(rules, set(defaults))
+    _sources[name] = (source, own, flags)
+    defaults.update(own)
     game_type = _game_type(name, rules, utility or utility_kind(rules, n), mode, defaults)
     _registered[name] = (gd.data_hash, rules, defaults)
     _types[name] = game_type
@@ -214,18 +227,29 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None):
         name = self.short_name
-        _, rules, defaults = _registered[name]
-        values = {**defaults, **(params or {})}
+        _, base, defaults = _registered[name]
+        given = dict(params or {})
+        source, own, flags = _sources[name]
+        rules = rules_with(source, base, own, flags, {**own, **given})
+        if rules is not base:
+            # Other rules: their own bounds and length, unless given other than the
+            # registered defaults (pyspiel passes every default along with what is given).
+            low, high = utility_bounds(rules, int(given.get("players", defaults["players"])))
+            theirs = {"min_utility": low, "max_utility": high,
+                      "max_game_length": rules.definition.max_moves or MAX_GAME_LENGTH}
+            given.update({k: v for k, v in theirs.items() if given.get(k, defaults[k]) == defaults[k]})
+        values = {**defaults, **given}
         self.rules: Game = rules
         self.num_seats = int(values["players"])
+        rules.num_distinct_actions(self.num_seats)  # checks the player count (GameError)
         self.next_seed = int(values["seed"])  # the seed of the next random game played
         self.max_events = int(values["max_events"])  # of the information-state tensor
-        self.explicit = _types[name].chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
-        self.simultaneous = _types[name].dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        game_type = self._type_for(name, rules, self.num_seats)
+        self.explicit = game_type.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
+        self.simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
         # The rules' max_moves, checked as moves are made (an option given is a bound only).
         self.declared_moves = rules.definition.max_moves
         space = rules.action_space(self.num_seats)
-        game_type = self._type_for(name, self.num_seats)
         total = (0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
                  else rules.definition.utility.total
                  if game_type.utility == pyspiel.GameType.Utility.CONSTANT_SUM and rules.definition.utility is not None
@@ -242,18 +266,18 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(game_type, info, {k: values[k] for k in defaults})
 
     @staticmethod
-    def _type_for(name: str, players: int) -> Any:
-        """The registered GameType, with the utility of this player count (a game may be
-        zero-sum for two players only) unless the `utility` option chose it."""
+    def _type_for(name: str, rules: Game, players: int) -> Any:
+        """The registered GameType, or the one of these rules (other parameters) with
+        the utility of this player count (a game may be zero-sum for two players only)
+        unless the `utility` option chose it."""
         registered = _types[name]
-        kind = _utility_option[name] or utility_kind(_registered[name][1], players)
-        if registered.utility == _UTILITIES[kind]:
+        kind = _utility_option[name] or utility_kind(rules, players)
+        if registered.utility == _UTILITIES[kind] and rules is _registered[name][1]:
             return registered
-        key = (name, kind)
+        key = (name, rules.definition.data_hash, kind)
         if key not in _types_by_kind:
-            rules, defaults = _registered[name][1], _registered[name][2]
-            mode = "explicit" if registered.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC else "sampled"
-            _types_by_kind[key] = _game_type(name, rules, kind, mode, defaults)
+            mode = "sampled" if registered.chance_mode == _CHANCE.SAMPLED_STOCHASTIC else "explicit"
+            _types_by_kind[key] = _game_type(name, rules, kind, mode, _registered[name][2])
         return _types_by_kind[key]
 
     def new_initial_state(self, state: Any = None) -> OrreryState:

@@ -201,12 +201,14 @@ def check_seat_options(gd: GameDef, raw: RawGame) -> None:
 
 
 def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
-              overlays: list[str] | tuple[str, ...] = (), strict: bool = False) -> Game:
+              overlays: list[str] | tuple[str, ...] = (), strict: bool = False,
+              constants: dict[str, Any] | None = None) -> Game:
     """Load a bundled game by id, or a game folder or file by path, with variants and
-    overlays (bundled expansions by name, mods by path). Raises RuleFileError with
+    overlays (bundled expansions by name, mods by path), and `constants` set to other
+    values (numbers, words and flags the rules define). Raises RuleFileError with
     every diagnostic when the rule files are wrong; conflicts between overlays are
     `Game.warnings` (errors when `strict`)."""
-    raw = load_raw(name, list(variants), list(overlays), strict=strict)
+    raw = load_raw(name, list(variants), list(overlays), strict=strict, constants=constants)
     try:
         definition = build(raw, {kind.name: kind.options for kind in registered()})
     except RuleFileError as err:  # the base may use what an overlay removed: say so
