@@ -93,8 +93,12 @@ class Game:
 
     def num_distinct_actions(self, num_players: int | None = None) -> int:
         """How many integer actions the game has for `num_players` seats (default: the
-        game's default count): ids are 0..this-1, the same in every state."""
-        return self.action_space(self._players(num_players)).size
+        game's default count): ids are 0..this-1, the same in every state. Raises
+        ActionSpaceError when some action's values cannot be numbered."""
+        space = self.action_space(self._players(num_players))
+        if space.unnumbered is not None:
+            raise space.unnumbered
+        return space.size
 
     def observation_tensor_shape(self, num_players: int | None = None) -> list[int]:
         """The shape of `State.observation_tensor` for `num_players` seats."""
