@@ -58,6 +58,7 @@ from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeEr
 from interpreter.game import Game, load_game
 from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS
 from interpreter.runtime.learning import (
+    Seen,
     Steps,
     action_of_id,
     begin_step,
@@ -244,6 +245,7 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         rules.num_distinct_actions(self.num_seats)  # checks the player count (GameError)
         self.next_seed = int(values["seed"])  # the seed of the next random game played
         self.max_events = int(values["max_events"])  # of the information-state tensor
+        self.recording = False  # some information state was asked: states record their steps (_Core)
         game_type = self._type_for(name, rules, self.num_seats)
         self.explicit = game_type.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
         self.simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
@@ -323,14 +325,31 @@ class _Core:
         self.game, self._state, self._steps = game, state, steps
         self._played = state is not None
         self.moves: list[Move] = [] if moves is None else moves
+        self._shared: Seen | None = None  # the last step's views, kept as the live state itself
 
     @property
     def steps(self) -> Steps:
-        """The events so far and the views after them (recorded from the first state on)."""
+        """The events so far and the views after them. Recorded as moves are made once
+        an information state of a state of this game was asked for; until then only the
+        moves are kept, and the first ask (or move after it) replays them, so playing
+        games no one asks about costs no recording."""
         if self._steps is None:
+            self.game.recording = True  # from now on, this game's states record as they go
             st = self.peek()
-            self._steps = open_steps(st, self.game.rules.action_space(st.n))
+            if not self.moves:
+                self._steps = open_steps(st, self.game.rules.action_space(st.n))
+            else:
+                replay = _Core(self.game, self.game.new_engine_state(st.seed), [])
+                replay._steps = open_steps(replay.state, self.game.rules.action_space(st.n))
+                replay.replay(self.moves)
+                self._steps = replay._steps
         return self._steps
+
+    def _unshare(self) -> None:
+        """Before the state changes: the last step's views get their own copy of it."""
+        if self._shared is not None:
+            self._shared.detach()
+            self._shared = None
 
     def peek(self) -> State:
         if self._state is None:
@@ -346,7 +365,8 @@ class _Core:
         return st
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.game, self.state.clone(), list(self.steps), list(self.moves))
+        steps = None if self._steps is None else list(self._steps)
+        return _Core(self.game, self.state.clone(), steps, list(self.moves))
 
     def __reduce__(self) -> tuple[Any, ...]:
         st = self.state
@@ -365,10 +385,14 @@ class _Core:
         player = int(st.current_player())
         # Either raises, changing nothing, when the id is not legal (not an outcome) now.
         chosen = space.chance_action(st, action) if st.is_chance_node() else action_of_id(st, space, action)
-        steps = self.steps  # (the views of the first state are recorded before it changes)
-        pending = begin_step(st, chosen, space)
-        st.apply_action(chosen)
-        record_step(steps, pending, st)
+        steps = self._steps if self._steps is not None or not self.game.recording else self.steps
+        if steps is None:  # no information state asked: the move alone is kept
+            st.apply_action(chosen)
+        else:
+            self._unshare()
+            pending = begin_step(st, chosen, space)
+            st.apply_action(chosen)
+            self._shared = record_step(steps, pending, st, share=True)
         self.moves.append((player, action, False))
         self._check_length()
 
@@ -388,11 +412,15 @@ class _Core:
         st = self.state
         space = self.game.rules.action_space(st.n)
         picks = [(p, action_of_id(st, space, a, p)) for p, a in enumerate(actions) if st.pending_for(p)]
-        steps = self.steps
+        steps = self._steps if self._steps is not None or not self.game.recording else self.steps
         for p, chosen in picks:
+            if steps is None:
+                st.apply_action(chosen, p)
+                continue
+            self._unshare()
             pending = begin_step(st, chosen, space, p)
             st.apply_action(chosen, p)
-            record_step(steps, pending, st)
+            self._shared = record_step(steps, pending, st, share=True)
         self._check_length()
 
     def joint_of_flat(self, flat: int) -> list[int]:
@@ -422,15 +450,19 @@ class _Core:
     def replayed(self, moves: list[Move]) -> _Core:
         """A new core: this game from this state's seed, with `moves` made again."""
         core = _Core(self.game, self.game.new_engine_state(self.state.seed))
+        core.replay(moves)
+        return core
+
+    def replay(self, moves: list[Move]) -> None:
+        """Make `moves` (history entries) again from this core's state."""
         n, at = self.state.n, 0
         while at < len(moves):
             if moves[at][2]:  # a joint action, seat by seat
-                core.apply_joint([int(m[1]) for m in moves[at:at + n]])
+                self.apply_joint([int(m[1]) for m in moves[at:at + n]])
                 at += n
             else:
-                core.apply(int(moves[at][1]))
+                self.apply(int(moves[at][1]))
                 at += 1
-        return core
 
 
 def _restored_core(game_text: str, save: str, moves: list[Move]) -> _Core:

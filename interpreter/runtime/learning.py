@@ -180,6 +180,12 @@ class Seen:
         self._views: dict[int, str] = {}
         self._changes: dict[int, str | None] = {}
 
+    def detach(self) -> None:
+        """The state it was made with is about to change: keep a copy of it, unless
+        every view is already written."""
+        if self._state is not None:
+            self._state = self._state.clone()
+
     def view(self, player: int) -> str:
         view = self._views.get(player)
         if view is None:
@@ -244,19 +250,22 @@ def open_steps(st: State, space: ActionSpace) -> Steps:
     return [Seen(st.clone())]
 
 
-def record_step(steps: Steps, pending: PendingStep, after: State) -> None:
+def record_step(steps: Steps, pending: PendingStep, after: State, share: bool = False) -> Seen | None:
     """Add a decision just made (`after` is the state then), and the views after it.
     A pick of a simultaneous step stays sealed while the step waits for others; once it
     is over, its picks are finished against the state after it (what the picks moved is
-    seen then)."""
+    seen then). With `share`, the views are kept as `after` itself, not a copy: the
+    caller must `detach()` the Seen returned before changing `after` again."""
     steps.append(pending)
     if pending.simultaneous and pending.player in simultaneous.picks_so_far(after):
-        return
+        return None
     first = len(steps)
     while first > 0 and isinstance(steps[first - 1], PendingStep):
         first -= 1
     steps[first:] = [s.finish(after) if isinstance(s, PendingStep) else s for s in steps[first:]]
-    steps.append(Seen(after.clone()))
+    seen = Seen(after if share else after.clone())
+    steps.append(seen)
+    return seen
 
 
 def replay_steps(start: State, history: Iterable[str], space: ActionSpace,
