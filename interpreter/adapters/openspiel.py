@@ -326,6 +326,7 @@ class _Core:
         self._played = state is not None
         self.moves: list[Move] = [] if moves is None else moves
         self._shared: Seen | None = None  # the last step's views, kept as the live state itself
+        self.current = True  # the last step's views are of this state (not so for a resampled world)
 
     @property
     def steps(self) -> Steps:
@@ -366,7 +367,9 @@ class _Core:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         steps = None if self._steps is None else list(self._steps)
-        return _Core(self.game, self.state.clone(), steps, list(self.moves))
+        twin = _Core(self.game, self.state.clone(), steps, list(self.moves))
+        twin.current = self.current
+        return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
         st = self.state
@@ -393,6 +396,7 @@ class _Core:
             pending = begin_step(st, chosen, space)
             st.apply_action(chosen)
             self._shared = record_step(steps, pending, st, share=True)
+            self.current = True
         self.moves.append((player, action, False))
         self._check_length()
 
@@ -421,6 +425,7 @@ class _Core:
             pending = begin_step(st, chosen, space, p)
             st.apply_action(chosen, p)
             self._shared = record_step(steps, pending, st, share=True)
+            self.current = True
         self._check_length()
 
     def joint_of_flat(self, flat: int) -> list[int]:
@@ -511,6 +516,20 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
     def _apply_actions(self, actions: list[int]) -> None:
         self.core.apply_joint(actions)
 
+    def clone(self) -> OrreryState:
+        """A copy (pyspiel's own clone, made in C++, would make a new state and deep-copy
+        its attributes; this skips the round trip). Its C++ history starts empty: Python
+        callers read the history this state keeps (below)."""
+        twin = OrreryState(self.core.game)
+        twin.core = self.core.__deepcopy__({})
+        return twin
+
+    def child(self, action: int) -> OrreryState:
+        """A copy with `action` applied."""
+        twin = self.clone()
+        twin.apply_action(action)
+        return twin
+
     # ---- undo: pyspiel keeps a Python state's history in C++, out of reach, so after an
     # undo the history is the one this state keeps (the moves), for Python callers.
 
@@ -569,11 +588,19 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         world = st.resample_from_infostate(player_id, random.Random(seed))
         twin = OrreryState(self.core.game)
         twin.core = _Core(self.core.game, world, list(self.core.steps), list(self.core.moves))
+        twin.core.current = False  # the last step's views are the original's, not this world's
         return twin
 
     def information_state_text(self, player: int) -> str:
-        st = self.core.peek()
-        return information_state_string(st, player, self.core.steps, self.core.game.rules.action_space(st.n))
+        core = self.core
+        st = core.peek()
+        steps = core.steps
+        space = core.game.rules.action_space(st.n)
+        last = steps[-1]
+        if core.current and isinstance(last, Seen) and 0 <= player < st.n:
+            # the last step's views are those of this very state: its view is the first line
+            return information_state_string(st, player, steps, space, last.view(player))
+        return information_state_string(st, player, steps, space)
 
 
 def full_text(st: State) -> str:
