@@ -39,12 +39,17 @@ from interpreter import load_game, openspiel
 GAMES = [("kuhn-poker", {}), ("leduc-poker", {}), ("goofspiel", {"variants": ["four-cards"]})]
 
 
-def per_second(run: Callable[[], int], seconds: float) -> float:
-    """Units of work per CPU second: `run` is called until the budget is spent."""
-    done, start = 0, time.process_time()
-    while time.process_time() - start < seconds:
-        done += run()
-    return done / (time.process_time() - start)
+def paired(first: Callable[[], int], second: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """Units of work per CPU second of each, measured in alternating slices (a shared
+    machine slows both alike) until each has spent its budget."""
+    done, spent = [0, 0], [0.0, 0.0]
+    while min(spent) < seconds:
+        for i, run in enumerate((first, second)):
+            start = time.process_time()
+            while time.process_time() - start < 0.05:
+                done[i] += run()
+            spent[i] += time.process_time() - start
+    return done[0] / spent[0], done[1] / spent[1]
 
 
 def wrapper_playout(game: Any, rng: random.Random) -> int:
@@ -89,8 +94,8 @@ def playouts(seconds: float) -> None:
         n = game.num_players()
         rng_a, rng_b = random.Random(1), random.Random(1)
         seeds = iter(range(10**9))
-        engine = per_second(lambda: engine_playout(rules, n, next(seeds), rng_a), seconds)  # noqa: B023
-        wrapped = per_second(lambda: wrapper_playout(game, rng_b), seconds)  # noqa: B023
+        engine, wrapped = paired(lambda: engine_playout(rules, n, next(seeds), rng_a),  # noqa: B023
+                                 lambda: wrapper_playout(game, rng_b), seconds)  # noqa: B023
         print(f"   {name:12} engine {engine:9.0f}  wrapper {wrapped:9.0f}  wrapper's share {engine / wrapped - 1:+.0%}")
 
 
@@ -117,7 +122,7 @@ def clones(seconds: float) -> None:
                 state.clone()  # noqa: B023
             return 100
 
-        engine, wrapped = per_second(engine_clone, seconds), per_second(wrapper_clone, seconds)
+        engine, wrapped = paired(engine_clone, wrapper_clone, seconds)
         print(f"   {name:12} engine {engine:9.0f}  wrapper {wrapped:9.0f}  wrapper's share {engine / wrapped - 1:+.0%}")
 
 

@@ -42,6 +42,7 @@ game is played, so it costs nothing to ask.
 
 from __future__ import annotations
 
+import operator
 import random
 import re
 from typing import Any
@@ -327,6 +328,7 @@ class _Core:
         self.moves: list[Move] = [] if moves is None else moves
         self._shared: Seen | None = None  # the last step's views, kept as the live state itself
         self.current = True  # the last step's views are of this state (not so for a resampled world)
+        self.decisions = sum(player != CHANCE and not (seat and player > 0) for player, _, seat in self.moves)
 
     @property
     def steps(self) -> Steps:
@@ -359,16 +361,17 @@ class _Core:
 
     @property
     def state(self) -> State:
+        if self._played:  # (the usual case, first: asked several times a move)
+            return self._state  # type: ignore[return-value]
         st = self.peek()
-        if not self._played:
-            self._played = True
-            self.game.next_seed = max(self.game.next_seed, st.seed + 1)
+        self._played = True
+        self.game.next_seed = max(self.game.next_seed, st.seed + 1)
         return st
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         steps = None if self._steps is None else list(self._steps)
-        twin = _Core(self.game, self.state.clone(), steps, list(self.moves))
-        twin.current = self.current
+        twin = _Core(self.game, self.state.clone(), steps)
+        twin.moves, twin.decisions, twin.current = list(self.moves), self.decisions, self.current
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -383,6 +386,7 @@ class _Core:
         if st.is_simultaneous_node():
             self._joint(self.joint_of_flat(action))
             self.moves.append((SIMULTANEOUS, action, False))
+            self._decided()
             return
         space = self.game.rules.action_space(st.n)
         player = int(st.current_player())
@@ -398,7 +402,8 @@ class _Core:
             self._shared = record_step(steps, pending, st, share=True)
             self.current = True
         self.moves.append((player, action, False))
-        self._check_length()
+        if player != CHANCE:
+            self._decided()
 
     def apply_joint(self, actions: list[int]) -> None:
         st = self.state
@@ -409,6 +414,7 @@ class _Core:
             raise IllegalActionError(f"a joint action has one action per seat ({st.n}), got {len(actions)}")
         self._joint([int(a) for a in actions])
         self.moves.extend((p, int(a), True) for p, a in enumerate(actions))
+        self._decided()
 
     def _joint(self, actions: list[int]) -> None:
         """One action per seat; a seat with nothing to pick may give anything (OpenSpiel
@@ -426,7 +432,6 @@ class _Core:
             st.apply_action(chosen, p)
             self._shared = record_step(steps, pending, st, share=True)
             self.current = True
-        self._check_length()
 
     def joint_of_flat(self, flat: int) -> list[int]:
         """A flat joint action as one action per seat (OpenSpiel's FlatJointActionToActions:
@@ -442,15 +447,13 @@ class _Core:
                 joint.append(-1)
         return joint
 
-    def _check_length(self) -> None:
+    def _decided(self) -> None:
+        """One more decision (a joint action once), checked against the rules' max_moves."""
+        self.decisions += 1
         limit = self.game.declared_moves
-        if limit is not None and self.decisions() > limit:
-            raise RuleRuntimeError(f"the game has taken {self.decisions()} decisions, more than the rules' "
+        if limit is not None and self.decisions > limit:
+            raise RuleRuntimeError(f"the game has taken {self.decisions} decisions, more than the rules' "
                                    f"max_moves ({limit})", code="max-moves")
-
-    def decisions(self) -> int:
-        """Decisions so far: each move not by chance, a joint action given seat by seat once."""
-        return sum(player != CHANCE and not (seat and player > 0) for player, _, seat in self.moves)
 
     def replayed(self, moves: list[Move]) -> _Core:
         """A new core: this game from this state's seed, with `moves` made again."""
@@ -490,7 +493,7 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         # CHANCE (-1) at a chance node (explicit chance), SIMULTANEOUS (-2) in a simultaneous step
-        return int(self.core.state.current_player())
+        return self.core.state.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
         st = self.core.state
@@ -515,6 +518,34 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_actions(self, actions: list[int]) -> None:
         self.core.apply_joint(actions)
+
+    # ---- the calls algorithms make most, answered in Python: pyspiel's own go through
+    # C++ and back (the underscored methods above, which C++ callers still use). A state
+    # changed this way leaves pyspiel's C++ history behind: the history is this state's
+    # own record (below), as after an undo.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        st = self.core.state
+        if player is None:
+            player = st.current_player()
+        if player == SIMULTANEOUS:
+            return self._legal_actions(player)
+        return st.legal_action_ids(player) if player >= CHANCE else []
+
+    def apply_action(self, action: int) -> None:
+        self.core.apply(operator.index(action))
+
+    def apply_actions(self, actions: list[int]) -> None:
+        self.core.apply_joint([operator.index(a) for a in actions])
+
+    def is_chance_node(self) -> bool:
+        return self.core.state.is_chance_node()
+
+    def is_simultaneous_node(self) -> bool:
+        return self.core.state.is_simultaneous_node()
+
+    def is_player_node(self) -> bool:
+        return self.core.state.current_player() >= 0
 
     def clone(self) -> OrreryState:
         """A copy (pyspiel's own clone, made in C++, would make a new state and deep-copy
