@@ -182,3 +182,27 @@ def test_bad_parameters_are_refused_with_what_can_be_set() -> None:
         openspiel.load("goofspiel", parameters={"num_card": 4})
     with pytest.raises(RuleFileError, match=r"constant 'num_cards' is a whole number \(the rules give 13\), not '4'"):
         openspiel.load("goofspiel", parameters={"num_cards": "4"})
+
+
+def test_information_states_through_clones_and_undo_are_the_engines() -> None:
+    """The wrapper writes information states from where the last ask ended, reuses the
+    last step's view, and records only once asked: every way of reaching a state gives
+    the string the engine writes from scratch."""
+    import random
+
+    game = openspiel.load("leduc-poker")
+    rng = random.Random(4)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if rng.random() < 0.5:
+                for p in (0, 1):
+                    assert state.information_state_string(p) == state.core.state.information_state_string(p)
+            child = state.child(rng.choice(state.legal_actions()))
+            if rng.random() < 0.3 and not child.is_terminal():
+                last = child.full_history()[-1]
+                child.undo_action(last.player, last.action)
+                child.apply_action(last.action)
+            state = child
+        for p in (0, 1):
+            assert state.information_state_string(p) == state.core.state.information_state_string(p)

@@ -45,7 +45,7 @@ from __future__ import annotations
 import operator
 import random
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 try:
     import numpy as np
@@ -297,6 +297,14 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"observation parameters are not supported, got {params}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return _Observer(self, perfect_recall)
+
+
+class PlayerAction(NamedTuple):
+    """One entry of `full_history()`, with pyspiel.PlayerAction's fields (pyspiel's own
+    cannot be made from Python)."""
+
+    player: int
+    action: int
 
 
 # One pyspiel history entry: (player, id, one seat's part of a joint action given seat by seat)
@@ -580,7 +588,7 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         return [m[1] for m in self.core.moves]
 
     def full_history(self) -> list[Any]:
-        return [pyspiel.PlayerAction(m[0], m[1]) for m in self.core.moves]
+        return [PlayerAction(m[0], m[1]) for m in self.core.moves]
 
     def history_str(self) -> str:
         return ", ".join(str(m[1]) for m in self.core.moves)
