@@ -70,6 +70,7 @@ from interpreter.runtime.learning import (
 from interpreter.runtime.simultaneous import SIMULTANEOUS, uses_simultaneous
 from interpreter.runtime.state import State
 
+MEMO_SIZE = 1 << 18  # information states a game remembers (then it starts again)
 MAX_GAME_LENGTH = 10_000  # a bound OpenSpiel needs; pass max_game_length for a tighter one
 _UTILITIES = {
     "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -249,6 +250,11 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         self.recording = False  # some information state was asked: states record their steps (_Core)
         game_type = self._type_for(name, rules, self.num_seats)
         self.explicit = game_type.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
+        # Information states by (player, moves): with every random event a chance node (or
+        # none), the moves decide the state, so the same moves give the same string; a
+        # game drawn by the engine from a seed keeps none.
+        self.memo: dict[tuple[int, tuple[Move, ...]], str] | None = (
+            None if game_type.chance_mode == _CHANCE.SAMPLED_STOCHASTIC else {})
         self.simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
         # The rules' max_moves, checked as moves are made (an option given is a bound only).
         self.declared_moves = rules.definition.max_moves
@@ -336,6 +342,7 @@ class _Core:
         self.moves: list[Move] = [] if moves is None else moves
         self._shared: Seen | None = None  # the last step's views, kept as the live state itself
         self.current = True  # the last step's views are of this state (not so for a resampled world)
+        self.real = True  # not a world resampled from someone's information (nor made from one)
         self.decisions = sum(player != CHANCE and not (seat and player > 0) for player, _, seat in self.moves)
 
     @property
@@ -379,7 +386,7 @@ class _Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         steps = None if self._steps is None else list(self._steps)
         twin = _Core(self.game, self.state.clone(), steps)
-        twin.moves, twin.decisions, twin.current = list(self.moves), self.decisions, self.current
+        twin.moves, twin.decisions, twin.current, twin.real = list(self.moves), self.decisions, self.current, self.real
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -628,9 +635,25 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         twin = OrreryState(self.core.game)
         twin.core = _Core(self.core.game, world, list(self.core.steps), list(self.core.moves))
         twin.core.current = False  # the last step's views are the original's, not this world's
+        twin.core.real = False  # its moves are the original's, its hidden cards another world's
         return twin
 
     def information_state_text(self, player: int) -> str:
+        core = self.core
+        memo = core.game.memo if core.real else None
+        if memo is not None:
+            key = (player, tuple(core.moves))
+            known = memo.get(key)
+            if known is not None:
+                return known
+        text = self._information_state_text(player)
+        if memo is not None:
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[key] = text
+        return text
+
+    def _information_state_text(self, player: int) -> str:
         core = self.core
         st = core.peek()
         steps = core.steps
