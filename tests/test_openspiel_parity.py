@@ -68,14 +68,14 @@ def test_serialize_round_trip_keeps_the_state_and_its_information_states() -> No
 
 
 def test_a_serialization_whose_moves_and_save_disagree_is_refused() -> None:
-    from interpreter.adapters.openspiel import _restored_core
+    from interpreter.adapters.openspiel_core import restored_core
 
     game = openspiel.load("kuhn-poker")
     state = game.new_initial_state()
     state.apply_action(0)
     state.apply_action(2)
     function, (game_text, save, moves) = state.core.__reduce__()
-    assert function is _restored_core and function(game_text, save, moves).state == state.core.state
+    assert function is restored_core and function(game_text, save, moves).state == state.core.state
     with pytest.raises(GameError, match="not the one its moves lead to"):
         function(game_text, save, [(-1, 1, False), (-1, 2, False)])  # another deal
     with pytest.raises(GameError, match="corrupt save"):
