@@ -206,3 +206,26 @@ def test_information_states_through_clones_and_undo_are_the_engines() -> None:
             state = child
         for p in (0, 1):
             assert state.information_state_string(p) == state.core.state.information_state_string(p)
+
+
+def test_a_constant_holding_text_is_no_parameter_and_the_game_text_loads_again(tmp_path) -> None:
+    from conftest import write_toy
+
+    path = write_toy(tmp_path, """
+constants:
+  note: "ends (or not), when x=1"
+  mode: fast
+actions:
+  go: {during: main, ends: turn}
+flow: |
+  turn 0:
+    take actions main
+scoring: {score: "0"}
+""")
+    game = openspiel.load(str(path))
+    assert "note" not in game.get_parameters() and game.get_parameters()["mode"] == "fast"
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1].is_terminal()

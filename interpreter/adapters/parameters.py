@@ -1,5 +1,6 @@
 """A rule set's game parameters for learning frameworks: its constants that hold a
-number, a word or a flag, each with the rules' value as default, and one flag per
+number, a word (letters, digits, `_.+-`: a longer text is no parameter) or a flag, each
+with the rules' value as default, and one flag per
 variant not already chosen (`four-cards` is `four_cards=False`). So OpenSpiel's
 `pyspiel.load_game("orrery_goofspiel(num_cards=4)")` or
 `"orrery_goofspiel(four_cards=True)"` is the game those rules make.
@@ -11,6 +12,7 @@ kept for that. A bad value is refused by the loader with what can be set.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -44,7 +46,8 @@ def parameters_of(rules: Game, taken: set[str]) -> tuple[dict[str, Any], dict[st
     variant flag's variant; names in `taken` (the adapter's own options) are left out."""
     gd = rules.definition
     constants = (rules.raw.get("constants") or {}) if rules.raw else {}
-    params = {k: v for k, v in constants.items() if type(v) in (bool, int, str) and k not in taken}
+    params = {k: v for k, v in constants.items()
+              if (type(v) in (bool, int) or (type(v) is str and WORD.fullmatch(v))) and k not in taken}
     flags: dict[str, str] = {}
     for variant in gd.available_variants:
         flag = variant.replace("-", "_")
@@ -55,6 +58,9 @@ def parameters_of(rules: Game, taken: set[str]) -> tuple[dict[str, Any], dict[st
 
 
 _loaded: dict[tuple[Any, ...], Game] = {}
+# A word a game's text can hold (`orrery_x(name=word)`): pyspiel's parser splits on
+# `(`, `)`, `,` and `=`, so a constant holding other text is no parameter.
+WORD = re.compile(r"[A-Za-z0-9_.+-]*")
 
 
 def rules_with(source: Source | None, rules: Game, defaults: dict[str, Any], flags: dict[str, str],
