@@ -31,13 +31,16 @@ Its GameType comes from the rules:
   reward model TERMINAL;
 * max_game_length the rules' `max_moves` (checked as moves are made), else a cap.
 
-States serialize (pyspiel pickles their attributes: a `Core` pickles as its game's
-text, its save and its moves, and is restored by replaying them) and undo their last
-move (by replay).
+The rule file's constants (numbers, words, flags) and variants are game parameters
+(adapters/parameters.py). States serialize (pyspiel pickles their attributes: a `Core`
+pickles as its game's text, its save and its moves, and is restored by replaying them)
+and undo their last move (by replay); their moves, history and information-state
+record live in adapters/openspiel_core.py. The calls algorithms make most are answered
+in Python, not through pyspiel's C++ and back (docs/openspiel.md, "Speed").
 
 Integer actions, observation strings and tensors, and information-state strings are
 those of the core API (docs/learning.md); the information state is recorded as the
-game is played, so it costs nothing to ask.
+game is played once one is asked for, and remembered by moves where moves decide it.
 """
 
 from __future__ import annotations
