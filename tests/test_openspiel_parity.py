@@ -113,12 +113,17 @@ def test_undo_a_simultaneous_step() -> None:
     assert str(state) == start
 
 
-def test_the_rl_environment_runs_a_game() -> None:
-    env = rl_environment.Environment(openspiel.load("kuhn-poker"), include_full_state=True)
+@pytest.mark.parametrize(("name", "options"), SMALL[:3], ids=[n for n, _ in SMALL[:3]])
+def test_the_rl_environment_runs_a_game(name: str, options: dict) -> None:
+    env = rl_environment.Environment(openspiel.load(name, **options), include_full_state=True)
     step = env.reset()
     while not step.last():
         player = step.observations["current_player"]
-        step = env.step([step.observations["legal_actions"][player][0]])
+        legal = step.observations["legal_actions"]
+        if player == pyspiel.PlayerId.SIMULTANEOUS:  # goofspiel: one action per seat
+            step = env.step([legal[p][-1] for p in range(env.num_players)])
+        else:
+            step = env.step([legal[player][0]])
     assert sum(step.rewards) == 0 and step.observations["serialized_state"]
 
 
