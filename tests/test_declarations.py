@@ -92,3 +92,11 @@ def test_bundled_declarations() -> None:
     assert (kuhn.utility.kind, kuhn.utility.low, kuhn.utility.high, kuhn.max_moves) == ("zero-sum", -2, 2, 3)
     assert (leduc.utility.kind, leduc.utility.low, leduc.utility.high, leduc.max_moves) == ("zero-sum", -13, 13, 8)
     assert load_game("goofspiel", variants=["four-cards"]).definition.max_moves == 4  # the constant num_cards
+
+
+def test_an_overlay_sets_both(tmp_path) -> None:
+    overlay = tmp_path / "wide.yaml"
+    overlay.write_text("orrery: 1\noverlay: wide\nbase: kuhn-poker\n"
+                       "set:\n  utility: {kind: zero-sum, min: -5, max: 5}\n  max_moves: 4\n", encoding="utf-8")
+    gd = load_game("kuhn-poker", overlays=[str(overlay)]).definition
+    assert (gd.utility.low, gd.utility.high, gd.max_moves) == (-5.0, 5.0, 4)
