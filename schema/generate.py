@@ -39,7 +39,7 @@ TYPED_PARAMS = {
                    "declared type is checked at every call and decides how the value prints.",
     "examples": [["p"], {"hand": "cards", "p": "player"}],
 }
-SET_KEYS = ["setup", "flow", "players", "end", "scoring", "table", "description", "name"]
+SET_KEYS = ["setup", "flow", "players", "end", "scoring", "table", "utility", "max_moves", "description", "name"]
 
 
 def ref(name: str, description: str | None = None) -> dict:
@@ -352,6 +352,19 @@ def definitions() -> dict:
         "ineligible": text("Why a player not `eligible` could not win, in words shown at the end.",
                            ["did not reach Mars"]),
     }, ["score"], "Who wins when no end condition names the winners.")
+    d["utility"] = obj({
+        "kind": {"type": "string", "enum": ["zero-sum", "constant-sum", "general-sum"],
+                 "description": "zero-sum: the returns add up to 0 in every game; constant-sum: to `sum`; "
+                                "general-sum: anything. Checked at every end of a game."},
+        "sum": {"type": "number", "description": "What the returns add up to (constant-sum)."},
+        "min": {"type": "number", "description": "The lowest return a player can get."},
+        "max": {"type": "number", "description": "The highest return a player can get."},
+    }, ["kind"], "What the returns are like (for learning code: OpenSpiel's utility and bounds).")
+    d["max_moves"] = {
+        "oneOf": [{"type": "integer", "minimum": 1}, ref("id")],
+        "description": "The most decisions any game takes (a simultaneous step counts once): a whole "
+                       "number or the name of a constant holding one. OpenSpiel's max_game_length.",
+    }
     d["variant"] = obj({
         "description": text("Shown to people."),
         "players": ref("players"),
@@ -424,6 +437,8 @@ def definitions() -> dict:
         "end": ref("end"),
         "scoring": ref("scoring"),
         "table": ref("table"),
+        "utility": ref("utility"),
+        "max_moves": ref("max_moves"),
         "description": text("Shown to people."),
         "name": text("Shown to people."),
     }, None, "Top-level entries replaced as a whole.")
@@ -456,6 +471,8 @@ def game_schema() -> dict:
     props["end"] = ref("end")
     props["scoring"] = ref("scoring")
     props["table"] = ref("table")
+    props["utility"] = ref("utility")
+    props["max_moves"] = ref("max_moves")
     props["variants"] = ref("variants", "Named options, each an inline overlay.")
     props["bots"] = ref("bots", "Automated seats written as data.")
     props["seat_options"] = ref("seat_options", "Default options of kinds of seat (search seats) in this game, "

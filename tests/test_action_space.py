@@ -303,3 +303,43 @@ def test_the_canonical_text_of_a_legal_action_gives_its_id() -> None:
     state = load_game("star-market").new_initial_state(2, seed=5)
     chip = next(t for t in texts(state) if t.startswith("play credit-chip#"))
     assert state.action_to_string(0, state.string_to_action(0, chip)) == "play credit-chip"
+
+
+def test_chance_ids_work_when_a_players_action_cannot_be_numbered(tmp_path):
+    """A parameter whose values have no finite list leaves the players' actions without
+    ids, but the deals before anyone acts are numbered apart: at a chance node
+    legal_action_ids() lists them, and the error comes only where a player acts."""
+    game = toy(tmp_path, """
+counters:
+  bid: {scope: player, initial: 0}
+  tricks: {scope: global, initial: 0}
+zones:
+  deck: {scope: global, visible: none}
+  hand: {scope: player, visible: owner}
+cards:
+  a: {name: A, count: 1, in: deck}
+  b: {name: B, count: 1, in: deck}
+actions:
+  call:
+    during: bid
+    params: {n: "range(0, len(hand(me)) + tricks + 1)"}
+    effect: "set bid(me) to n"
+    ends: turn
+setup: |
+  shuffle deck
+  for each p in players:
+    draw 1 from deck to hand(p)
+flow: |
+  for each p in players:
+    turn p:
+      take actions bid
+scoring: {score: "bid(p)"}
+""")
+    st = game.new_initial_state(2, chance="explicit")
+    assert st.is_chance_node() and st.legal_action_ids() == [0, 1] and st.legal_actions_mask() == [1, 1]
+    st.apply_action_id(1)
+    assert not st.is_chance_node()
+    with pytest.raises(ActionSpaceError, match=r"action 'call', parameter 'n': its values .* no fixed, finite list"):
+        st.legal_action_ids()
+    with pytest.raises(ActionSpaceError, match="parameter 'n'"):
+        game.num_distinct_actions(2)

@@ -81,15 +81,19 @@ def test_game_types_come_from_the_rules() -> None:
     assert (ttt.num_players(), ttt.num_distinct_actions(), ttt.max_utility(), ttt.min_utility()) == (2, 9, 1.0, -1.0)
     assert ttt.get_type().dynamics == kinds.Dynamics.SEQUENTIAL
     assert ttt.get_type().reward_model == kinds.RewardModel.TERMINAL
-    kuhn = openspiel.load("kuhn-poker", min_utility=-2, max_utility=2)
+    kuhn = openspiel.load("kuhn-poker")  # its rules declare zero-sum returns in -2..2
     assert (kuhn.get_type().chance_mode, kuhn.get_type().information, kuhn.get_type().utility) == (
-        kinds.ChanceMode.EXPLICIT_STOCHASTIC, kinds.Information.IMPERFECT_INFORMATION, kinds.Utility.GENERAL_SUM)
+        kinds.ChanceMode.EXPLICIT_STOCHASTIC, kinds.Information.IMPERFECT_INFORMATION, kinds.Utility.ZERO_SUM)
     assert (kuhn.min_utility(), kuhn.max_utility(), kuhn.max_chance_outcomes()) == (-2.0, 2.0, 3)
+    assert kuhn.max_game_length() == 3 and kuhn.utility_sum() == 0
+    wide = openspiel.load("kuhn-poker", min_utility=-5, max_utility=5, max_game_length=7)  # options override
+    assert (wide.min_utility(), wide.max_utility(), wide.max_game_length()) == (-5.0, 5.0, 7)
     sampled = openspiel.load("kuhn-poker", chance="sampled")
     assert sampled.get_type().chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
     assert sampled.get_type().short_name.endswith("_sampled") and sampled.max_chance_outcomes() == 0
-    zero = openspiel.load("kuhn-poker", utility="zero_sum")
-    assert zero.get_type().utility == kinds.Utility.ZERO_SUM and zero.get_type().short_name.endswith("_zero_sum")
+    general = openspiel.load("kuhn-poker", utility="general_sum")
+    assert general.get_type().utility == kinds.Utility.GENERAL_SUM
+    assert general.get_type().short_name.endswith("_general_sum") and general.utility_sum() is None
     market = openspiel.load("star-market", players=3)
     assert market.num_players() == 3 and market.get_type().utility == kinds.Utility.GENERAL_SUM
     assert market.num_distinct_actions() == load_game("star-market").num_distinct_actions(3)

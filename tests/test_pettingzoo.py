@@ -22,7 +22,7 @@ from interpreter import IllegalActionError, load_game, pettingzoo  # noqa: E402
 
 def _api_test(environment: pettingzoo.OrreryEnv) -> None:
     with warnings.catch_warnings():
-        # PettingZoo warns about dict observations, as for its own classic games
+        # PettingZoo warns about the tensor's unbounded values (counters have no bound)
         warnings.simplefilter("ignore")
         api_test(environment, num_cycles=60)
 
@@ -48,13 +48,13 @@ def _play(environment: pettingzoo.OrreryEnv, rng: np.random.RandomState) -> dict
     """A whole game by the masks; returns each agent's reward at its end."""
     final: dict[str, float] = {}
     for agent in environment.agent_iter():
-        observation, reward, terminated, truncated, _ = environment.last()
+        observation, reward, terminated, truncated, info = environment.last()
         if terminated or truncated:
             final[agent] = reward
             environment.step(None)
             continue
-        assert agent == f"player_{environment.state.current_player()}"
-        legal = np.flatnonzero(observation["action_mask"])
+        assert agent == f"player_{environment.state.current_player()}" and isinstance(observation, np.ndarray)
+        legal = np.flatnonzero(info["action_mask"])
         environment.step(int(rng.choice(legal)))
     return final
 
@@ -75,13 +75,21 @@ def test_spaces_are_the_games_integer_actions_and_tensor() -> None:
     game = environment.rules
     assert environment.possible_agents == ["player_0", "player_1", "player_2"]
     assert environment.action_space("player_1").n == game.num_distinct_actions(3)
-    space = environment.observation_space("player_2")
-    assert space["observation"].shape == tuple(game.observation_tensor_shape(3))
+    assert environment.observation_space("player_2").shape == tuple(game.observation_tensor_shape(3))
     seen = environment.observe("player_1")
+    assert isinstance(seen, np.ndarray) and seen.dtype == np.float32
+    assert environment.infos["player_1"]["action_mask"].sum() == 0  # P1 is to act, not P2
+    assert list(np.flatnonzero(environment.infos["player_0"]["action_mask"])) == environment.state.legal_action_ids()
+    boxed = pettingzoo.env("star-market", num_players=3, observation_type="dict")
+    space = boxed.observation_space("player_2")
+    assert space["observation"].shape == tuple(game.observation_tensor_shape(3))
+    seen = boxed.observe("player_1")
     assert seen["observation"].dtype == np.float32 and seen["action_mask"].dtype == np.int8
-    assert seen["action_mask"].sum() == 0  # P1 is to act, not P2
-    mine = environment.observe("player_0")
-    assert list(np.flatnonzero(mine["action_mask"])) == environment.state.legal_action_ids()
+    assert seen["action_mask"].sum() == 0
+    mine = boxed.observe("player_0")
+    assert list(np.flatnonzero(mine["action_mask"])) == boxed.state.legal_action_ids()
+    with pytest.raises(ValueError, match="observation_type 'tuple' is not one of array, dict"):
+        pettingzoo.env("star-market", observation_type="tuple")
 
 
 def test_seeds_start_the_same_game_again() -> None:

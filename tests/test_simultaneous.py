@@ -338,16 +338,16 @@ def test_the_aec_environment_asks_each_seat_in_turn_and_applies_the_step_at_the_
     env.reset(seed=1)
     selected = []
     for agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
+        _, _, terminated, truncated, info = env.last()
         if terminated or truncated:
             env.step(None)
             continue
         selected.append(agent)
-        legal = [a for a, on in enumerate(observation["action_mask"]) if on]
+        legal = [a for a, on in enumerate(info["action_mask"]) if on]
         # The other seat's mask is empty until its own turn in the step.
         other = f"player_{1 - int(agent[-1])}"
         if agent == "player_1":
-            assert not any(env.observe(other)["action_mask"])
+            assert not any(env.infos[other]["action_mask"])
         env.step(legal[-1])  # always the highest card: every bid ties, every point card is discarded
     assert selected == ["player_0", "player_1"] * 12
     assert env.state.returns() == [0.0, 0.0]

@@ -24,18 +24,28 @@ Its GameType comes from the rules:
   parameter on;
 * information PERFECT when every zone and counter is visible to all (zone order
   included), else IMPERFECT;
-* utility from `returns`: without a `returns` rule a game gives +1 to winners and -1
-  to the others (ZERO_SUM for two players), with one it is GENERAL_SUM unless the
-  `utility` option says otherwise, with the bounds the `min_utility`/`max_utility`
-  options give; reward model TERMINAL.
+* utility and its bounds from the rules' `utility:` declaration (checked by the engine
+  as each game ends), else safe ones: +1/-1/0 outcomes without a `returns` rule (ZERO_SUM
+  when two play: the GameType of each game object is that of its player count),
+  GENERAL_SUM with one; the `utility`, `min_utility`, `max_utility` options override;
+  reward model TERMINAL;
+* max_game_length the rules' `max_moves` (checked as moves are made), else a cap.
+
+The rule file's constants (numbers, words, flags) and variants are game parameters
+(adapters/parameters.py). States serialize (pyspiel pickles their attributes: a `Core`
+pickles as its game's text, its save and its moves, and is restored by replaying them)
+and undo their last move (by replay); their moves, history and information-state
+record live in adapters/openspiel_core.py. The calls algorithms make most are answered
+in Python, not through pyspiel's C++ and back (docs/openspiel.md, "Speed").
 
 Integer actions, observation strings and tensors, and information-state strings are
 those of the core API (docs/learning.md); the information state is recorded as the
-game is played, so it costs nothing to ask.
+game is played once one is asked for, and remembered by moves where moves decide it.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 import re
 from typing import Any
@@ -47,20 +57,19 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
                       "install them with: pip install 'orrery[openspiel]'") from None
 
+from interpreter.adapters.openspiel_core import CHANCE, Core, Move, PlayerAction
+from interpreter.adapters.parameters import Source, parameters_of, rules_with, source_of
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
 from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS
 from interpreter.runtime.learning import (
-    Steps,
-    action_of_id,
-    begin_step,
+    Seen,
     information_state_string,
-    open_steps,
-    record_step,
 )
 from interpreter.runtime.simultaneous import SIMULTANEOUS
 from interpreter.runtime.state import State
 
+MEMO_CHARS = 1 << 25  # characters of information states a game remembers (then it starts again)
 MAX_GAME_LENGTH = 10_000  # a bound OpenSpiel needs; pass max_game_length for a tighter one
 _UTILITIES = {
     "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -71,14 +80,17 @@ _UTILITIES = {
 _CHANCE = pyspiel.GameType.ChanceMode
 _CHANCE_OPTIONS = ("explicit", "sampled")
 _registered: dict[str, tuple[str, Game, dict[str, Any]]] = {}  # short name -> (rules hash, game, defaults)
+_sources: dict[str, tuple[Source | None, dict[str, Any], dict[str, str]]] = {}  # -> (source, parameters, flags)
 _types: dict[str, Any] = {}  # short name -> its pyspiel.GameType
 _classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
+_utility_option: dict[str, str | None] = {}  # short name -> the `utility` option it was loaded with
+_types_by_kind: dict[tuple[str, str, str], Any] = {}  # (short name, rules hash, utility) -> its GameType
 
 
 def load(game: str | Game, *, players: int | None = None, seed: int = 0, variants: list[str] | tuple[str, ...] = (),
          overlays: list[str] | tuple[str, ...] = (), utility: str | None = None, min_utility: float | None = None,
          max_utility: float | None = None, max_game_length: int | None = None, chance: str | None = None,
-         max_events: int | None = None) -> Any:
+         max_events: int | None = None, parameters: dict[str, Any] | None = None) -> Any:
     """An orrery game (an id, a path, or a loaded Game) as a `pyspiel.Game` for
     `players` seats (default: the game's default). `seed` seeds the first new game
     (the next ones take the following seeds). `utility` is one of zero_sum,
@@ -87,7 +99,8 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
     is "explicit" (chance nodes) or "sampled" (the engine draws); by default explicit
     when every chance outcome of the game has a chance id. `max_events` bounds the
     events (decisions and chance outcomes) the information-state tensor holds
-    (default 64; runtime/info_tensor.py)."""
+    (default 64; runtime/info_tensor.py). `parameters` sets the game's own parameters:
+    its constants and variant flags (adapters/parameters.py)."""
     rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
     if utility is not None and utility not in _UTILITIES:
         raise GameError(f"utility '{utility}' is not one of {', '.join(_UTILITIES)}")
@@ -95,8 +108,12 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
         raise GameError(f"chance '{chance}' is not one of {', '.join(_CHANCE_OPTIONS)}")
     n = rules.definition.default_players if players is None else players
     rules.num_distinct_actions(n)  # checks the player count and that the actions can be numbered
-    name = _register(rules, utility, chance, n)
-    params: dict[str, Any] = {"players": n, "seed": int(seed)}
+    name = _register(rules, utility, chance, n, source_of(game, tuple(variants), tuple(overlays)))
+    params: dict[str, Any] = {**(parameters or {}), "players": n, "seed": int(seed)}
+    unknown = sorted(set(parameters or {}) - set(_sources[name][1]))
+    if unknown:
+        raise GameError(f"{rules.name} has no parameter {', '.join(unknown)}; its parameters: "
+                        f"{', '.join(_sources[name][1]) or 'none'}")
     if min_utility is not None:
         params["min_utility"] = float(min_utility)
     if max_utility is not None:
@@ -127,26 +144,27 @@ def default_chance(rules: Game, players: int) -> str:
     return "explicit" if rules.uses_chance() and rules.action_space(players).chance_complete else "sampled"
 
 
-def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None) -> str:
-    n = rules.definition.default_players if players is None else players
-    mode = chance or default_chance(rules, n)
-    # Named by the mode used (not the option given): at a player count whose default
-    # differs from the default count's, the name says so, and no two chance modes
-    # share a name.
-    name = short_name(rules, utility, mode)
-    known = _registered.get(name)
-    if known is not None and known[0] != rules.definition.data_hash:
-        name = f"{name}_{rules.definition.data_hash[:8]}"  # another rule set with this id
-        known = _registered.get(name)
-    if known is not None:
-        _registered[name] = (known[0], rules, known[2])
-        return name
+def utility_kind(rules: Game, players: int) -> str:
+    """The utility the rules declare (`utility:`), else what is safe to say: a game
+    without a `returns` rule gives +1/-1/0 by outcome, zero-sum for two players."""
+    spec = rules.definition.utility
+    if spec is not None:
+        return spec.kind.replace("-", "_")
+    return "zero_sum" if rules.definition.scoring.returns is None and players == 2 else "general_sum"
+
+
+def utility_bounds(rules: Game, players: int) -> tuple[float, float]:
+    """The bounds of one player's return: declared (`utility: min, max`), else those of
+    +1/-1/0 outcomes (-1 and 1; a game with a `returns` rule should declare them)."""
+    spec = rules.definition.utility
+    low = spec.low if spec is not None and spec.low is not None else -1.0
+    high = spec.high if spec is not None and spec.high is not None else 1.0
+    return low, high
+
+
+def _game_type(name: str, rules: Game, kind: str, mode: str, defaults: dict[str, Any]) -> Any:
     gd = rules.definition
-    plain = gd.scoring.returns is None
-    kind = utility or ("zero_sum" if plain and gd.min_players == gd.max_players == 2 else "general_sum")
-    defaults = {"players": gd.default_players, "seed": 0, "min_utility": -1.0, "max_utility": 1.0,
-                "max_game_length": MAX_GAME_LENGTH, "max_events": DEFAULT_MAX_EVENTS}
-    game_type = pyspiel.GameType(
+    return pyspiel.GameType(
         short_name=name,
         long_name=f"orrery: {gd.name}",
         dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if gd.facts.uses_simultaneous
@@ -165,8 +183,36 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
         provides_observation_tensor=True,
         parameter_specification=defaults,
     )
+
+
+def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None,
+              source: Source | None = None) -> str:
+    n = rules.definition.default_players if players is None else players
+    mode = chance or default_chance(rules, n)
+    # Named by the mode used (not the option given): at a player count whose default
+    # differs from the default count's, the name says so, and no two chance modes
+    # share a name.
+    name = short_name(rules, utility, mode)
+    known = _registered.get(name)
+    if known is not None and known[0] != rules.definition.data_hash:
+        name = f"{name}_{rules.definition.data_hash[:8]}"  # another rule set with this id
+        known = _registered.get(name)
+    if known is not None:
+        _registered[name] = (known[0], rules, known[2])
+        if source is not None:
+            _sources[name] = (source, *_sources[name][1:])
+        return name
+    gd = rules.definition
+    low, high = utility_bounds(rules, n)
+    defaults: dict[str, Any] = {"players": gd.default_players, "seed": 0, "min_utility": low, "max_utility": high,
+                                "max_game_length": gd.max_moves or MAX_GAME_LENGTH, "max_events": DEFAULT_MAX_EVENTS}
+    own, flags = parameters_of(rules, set(defaults))
+    _sources[name] = (source, own, flags)
+    defaults.update(own)
+    game_type = _game_type(name, rules, utility or utility_kind(rules, n), mode, defaults)
     _registered[name] = (gd.data_hash, rules, defaults)
     _types[name] = game_type
+    _utility_option[name] = utility
     # One class per rule set, registered as its creator: pyspiel keeps the creator past
     # the interpreter's end, and a class (unlike a function) is never freed that late.
     _classes[name] = type(f"OrreryGame_{name}", (OrreryGame,), {"short_name": name})
@@ -183,29 +229,74 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None):
         name = self.short_name
-        _, rules, defaults = _registered[name]
-        values = {**defaults, **(params or {})}
+        _, base, defaults = _registered[name]
+        given = dict(params or {})
+        source, own, flags = _sources[name]
+        rules = rules_with(source, base, own, flags, {**own, **given})
+        if rules is not base:
+            # Other rules: their own bounds and length, unless given other than the
+            # registered defaults (pyspiel passes every default along with what is given).
+            low, high = utility_bounds(rules, int(given.get("players", defaults["players"])))
+            theirs = {"min_utility": low, "max_utility": high,
+                      "max_game_length": rules.definition.max_moves or MAX_GAME_LENGTH}
+            given.update({k: v for k, v in theirs.items() if given.get(k, defaults[k]) == defaults[k]})
+        values = {**defaults, **given}
         self.rules: Game = rules
         self.num_seats = int(values["players"])
+        rules.num_distinct_actions(self.num_seats)  # checks the player count (GameError)
         self.next_seed = int(values["seed"])  # the seed of the next random game played
         self.max_events = int(values["max_events"])  # of the information-state tensor
-        self.explicit = _types[name].chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
+        self.recording = False  # some information state was asked: states record their steps (Core)
+        game_type = self._type_for(name, rules, self.num_seats)
+        self.explicit = game_type.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
+        # Information states by (player, moves): with every random event a chance node (or
+        # none), the moves decide the state, so the same moves give the same string; a
+        # game drawn by the engine from a seed keeps none.
+        self.memo: dict[tuple[int, tuple[Move, ...]], str] | None = (
+            None if game_type.chance_mode == _CHANCE.SAMPLED_STOCHASTIC else {})
+        self.memo_chars = 0
+        self.simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        # The rules' max_moves, checked as moves are made (an option given is a bound only).
+        self.declared_moves = rules.definition.max_moves
         space = rules.action_space(self.num_seats)
-        zero = _types[name].utility == pyspiel.GameType.Utility.ZERO_SUM
+        total = (0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
+                 else rules.definition.utility.total
+                 if game_type.utility == pyspiel.GameType.Utility.CONSTANT_SUM and rules.definition.utility is not None
+                 else None)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
             max_chance_outcomes=space.chance_size if self.explicit else 0,
             num_players=self.num_seats,
             min_utility=float(values["min_utility"]),
             max_utility=float(values["max_utility"]),
-            utility_sum=0.0 if zero else None,
+            utility_sum=total,
             max_game_length=int(values["max_game_length"]),
         )
-        super().__init__(_types[name], info, {k: values[k] for k in defaults})
+        super().__init__(game_type, info, {k: values[k] for k in defaults})
+
+    @staticmethod
+    def _type_for(name: str, rules: Game, players: int) -> Any:
+        """The registered GameType, or the one of these rules (other parameters) with
+        the utility of this player count (a game may be zero-sum for two players only)
+        unless the `utility` option chose it."""
+        registered = _types[name]
+        kind = _utility_option[name] or utility_kind(rules, players)
+        if registered.utility == _UTILITIES[kind] and rules is _registered[name][1]:
+            return registered
+        key = (name, rules.definition.data_hash, kind)
+        if key not in _types_by_kind:
+            mode = "sampled" if registered.chance_mode == _CHANCE.SAMPLED_STOCHASTIC else "explicit"
+            _types_by_kind[key] = _game_type(name, rules, kind, mode, _registered[name][2])
+        return _types_by_kind[key]
 
     def new_initial_state(self, state: Any = None) -> OrreryState:
-        """A new game; a random game takes the next seed (see _Core)."""
+        """A new game; a random game takes the next seed (see Core)."""
         return OrreryState(self)
+
+    def new_engine_state(self, seed: int) -> State:
+        """The orrery state of a new game with this seed."""
+        mode = "explicit" if self.explicit else "seeded"
+        return self.rules.new_initial_state(self.num_seats, seed=seed, chance=mode)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         if params:
@@ -214,57 +305,16 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self, perfect_recall)
 
 
-class _Core:
-    """The orrery state behind a pyspiel state, and the steps seen so far.
-
-    pyspiel clones a Python state by making a new initial state and deep-copying the
-    attributes over it: this one copies itself with `State.clone()` (a deep copy of a
-    state would copy the whole rule set), and the new state it replaces was never made.
-    pyspiel also makes a throwaway initial state each time it needs the tensor's shape.
-    So a state is made only when first looked at, and a random game's seed is taken for
-    good only when the game is played (`state`): a state only observed (`peek`) takes
-    the next seed without using it up."""
-
-    def __init__(self, game: OrreryGame, state: State | None = None, steps: Steps | None = None):
-        self.game, self._state, self._steps = game, state, steps
-        self._played = state is not None
-
-    @property
-    def steps(self) -> Steps:
-        """The events so far and the views after them (recorded from the first state on)."""
-        if self._steps is None:
-            st = self.peek()
-            self._steps = open_steps(st, self.game.rules.action_space(st.n))
-        return self._steps
-
-    def peek(self) -> State:
-        if self._state is None:
-            mode = "explicit" if self.game.explicit else "seeded"
-            self._state = self.game.rules.new_initial_state(self.game.num_seats, seed=self.game.next_seed, chance=mode)
-        return self._state
-
-    @property
-    def state(self) -> State:
-        st = self.peek()
-        if not self._played:
-            self._played = True
-            self.game.next_seed = max(self.game.next_seed, st.seed + 1)
-        return st
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.game, self.state.clone(), list(self.steps))
-
-
 class OrreryState(pyspiel.State):  # type: ignore[misc]
     """One orrery state as a pyspiel State (`.core.state` is the orrery State)."""
 
     def __init__(self, game: OrreryGame):
         super().__init__(game)
-        self.core = _Core(game)
+        self.core = Core(game)
 
     def current_player(self) -> int:
         # CHANCE (-1) at a chance node (explicit chance), SIMULTANEOUS (-2) in a simultaneous step
-        return int(self.core.state.current_player())
+        return self.core.state.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
         st = self.core.state
@@ -285,54 +335,88 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         return [(a, sum(odds[i] for i in at)) for a, at in space.chance_groups(st).items()]
 
     def _apply_action(self, action: int) -> None:
-        st = self.core.state
-        if st.is_simultaneous_node():
-            self._apply_actions(self._joint_of_flat(action))
-            return
-        space = self.core.game.rules.action_space(st.n)
-        # Either raises, changing nothing, when the id is not legal (not an outcome) now.
-        chosen = space.chance_action(st, action) if st.is_chance_node() else action_of_id(st, space, action)
-        steps = self.core.steps  # (the views of the first state are recorded before it changes)
-        pending = begin_step(st, chosen, space)
-        st.apply_action(chosen)
-        record_step(steps, pending, st)
+        self.core.apply(action)
 
     def _apply_actions(self, actions: list[int]) -> None:
-        """One action per seat; a seat with nothing to pick may give anything (OpenSpiel
-        passes 0 or -1). All are checked before any is made."""
-        st = self.core.state
-        space = self.core.game.rules.action_space(st.n)
-        if not st.is_simultaneous_node():
-            raise IllegalActionError("apply_actions is for a simultaneous step; this state waits for "
-                                     f"{'no one' if st.is_terminal() else f'P{st.current_player() + 1} alone'}")
-        if len(actions) != st.n:
-            raise IllegalActionError(f"a joint action has one action per seat ({st.n}), got {len(actions)}")
-        picks = [(p, action_of_id(st, space, int(a), p)) for p, a in enumerate(actions) if st.pending_for(p)]
-        steps = self.core.steps
-        for p, chosen in picks:
-            pending = begin_step(st, chosen, space, p)
-            st.apply_action(chosen, p)
-            record_step(steps, pending, st)
+        self.core.apply_joint(actions)
 
-    def _joint_of_flat(self, flat: int) -> list[int]:
-        """A flat joint action as one action per seat (OpenSpiel's FlatJointActionToActions:
-        the first seat's index among its legal actions is the lowest digit)."""
+    # ---- the calls algorithms make most, answered in Python: pyspiel's own go through
+    # C++ and back (the underscored methods above, which C++ callers still use). A state
+    # changed this way leaves pyspiel's C++ history behind: the history is this state's
+    # own record (below), as after an undo.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
         st = self.core.state
-        joint = []
-        for p in range(st.n):
-            legal = st.legal_action_ids(p)
-            if legal:
-                joint.append(legal[flat % len(legal)])
-                flat //= len(legal)
-            else:
-                joint.append(-1)
-        return joint
+        if player is None:
+            player = st.current_player()
+        if player == SIMULTANEOUS:
+            return self._legal_actions(player)
+        return st.legal_action_ids(player) if player >= CHANCE else []
+
+    def apply_action(self, action: int) -> None:
+        self.core.apply(operator.index(action))
+
+    def apply_actions(self, actions: list[int]) -> None:
+        self.core.apply_joint([operator.index(a) for a in actions])
+
+    def is_chance_node(self) -> bool:
+        return self.core.state.is_chance_node()
+
+    def is_simultaneous_node(self) -> bool:
+        return self.core.state.is_simultaneous_node()
+
+    def is_player_node(self) -> bool:
+        return self.core.state.current_player() >= 0
+
+    def clone(self) -> OrreryState:
+        """A copy (pyspiel's own clone, made in C++, would make a new state and deep-copy
+        its attributes; this skips the round trip). Its C++ history starts empty: Python
+        callers read the history this state keeps (below)."""
+        twin = OrreryState(self.core.game)
+        twin.core = self.core.__deepcopy__({})
+        return twin
+
+    def child(self, action: int) -> OrreryState:
+        """A copy with `action` applied."""
+        twin = self.clone()
+        twin.apply_action(action)
+        return twin
+
+    # ---- undo: pyspiel keeps a Python state's history in C++, out of reach, so after an
+    # undo the history is the one this state keeps (the moves), for Python callers.
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last move, `(player, action)` as the history's last entry has
+        it (OpenSpiel's UndoAction): the game is replayed from its seed without it (time
+        grows with the game's length). A move given seat by seat is taken back whole
+        from its last seat's entry."""
+        moves = self.core.moves
+        if not moves or (int(player), int(action)) != moves[-1][:2]:
+            last = f"({moves[-1][0]}, {moves[-1][1]})" if moves else "none: no move was made"
+            raise IllegalActionError(f"undo_action({player}, {action}): the last move is {last}")
+        keep = len(moves) - (self.core.state.n if moves[-1][2] else 1)
+        self.core = self.core.replayed(moves[:keep])
+
+    def history(self) -> list[int]:
+        return [m[1] for m in self.core.moves]
+
+    def full_history(self) -> list[Any]:
+        return [PlayerAction(m[0], m[1]) for m in self.core.moves]
+
+    def history_str(self) -> str:
+        return ", ".join(str(m[1]) for m in self.core.moves)
+
+    def move_number(self) -> int:
+        return len(self.core.moves)
+
+    def is_initial_state(self) -> bool:
+        return not self.core.moves
 
     def _action_to_string(self, player: int, action: int) -> str:
         st = self.core.state
         if player == SIMULTANEOUS:
             return "[" + ", ".join(f"P{p + 1}: {st.action_to_string(p, a)}"
-                                   for p, a in enumerate(self._joint_of_flat(action)) if a >= 0) + "]"
+                                   for p, a in enumerate(self.core.joint_of_flat(action)) if a >= 0) + "]"
         return st.action_to_string(player, action)
 
     def is_terminal(self) -> bool:
@@ -355,12 +439,38 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         seed = int(float(probability_sampler()) * 2**53)
         world = st.resample_from_infostate(player_id, random.Random(seed))
         twin = OrreryState(self.core.game)
-        twin.core = _Core(self.core.game, world, list(self.core.steps))
+        twin.core = Core(self.core.game, world, list(self.core.steps), list(self.core.moves))
+        twin.core.current = False  # the last step's views are the original's, not this world's
+        twin.core.real = False  # its moves are the original's, its hidden cards another world's
         return twin
 
     def information_state_text(self, player: int) -> str:
-        st = self.core.peek()
-        return information_state_string(st, player, self.core.steps, self.core.game.rules.action_space(st.n))
+        core = self.core
+        memo = core.game.memo if core.real else None
+        if memo is not None:
+            key = (player, tuple(core.moves))
+            known = memo.get(key)
+            if known is not None:
+                return known
+        text = self._information_state_text(player)
+        if memo is not None:
+            core.game.memo_chars += len(text)
+            if core.game.memo_chars > MEMO_CHARS:  # bounded: start again
+                memo.clear()
+                core.game.memo_chars = len(text)
+            memo[key] = text
+        return text
+
+    def _information_state_text(self, player: int) -> str:
+        core = self.core
+        st = core.peek()
+        steps = core.steps
+        space = core.game.rules.action_space(st.n)
+        last = steps[-1]
+        if core.current and isinstance(last, Seen) and 0 <= player < st.n:
+            # the last step's views are those of this very state: its view is the first line
+            return information_state_string(st, player, steps, space, last.view(player))
+        return information_state_string(st, player, steps, space)
 
 
 def full_text(st: State) -> str:

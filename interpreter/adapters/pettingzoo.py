@@ -11,9 +11,12 @@ stay secret), and the step is carried out once the last has acted. Spaces:
 * action space: `Discrete(num_distinct_actions)`, the game's integer actions
   (docs/learning.md); an action that is not legal raises IllegalActionError and
   changes nothing;
-* observation space: a `Dict` of `observation` (the observation tensor, float32, of
-  the game's fixed shape) and `action_mask` (int8, 1 for each legal action of that
-  agent, all 0 when another agent is to act), as PettingZoo's classic games have.
+* observation space: a NumPy array, the observation tensor (float32, of the game's
+  fixed shape); the action mask (int8, 1 for each legal action of that agent, all 0
+  when another agent is to act) is `infos[agent]["action_mask"]`. With
+  `observation_type="dict"`, a `Dict` of `observation` and `action_mask` instead, as
+  PettingZoo's classic games have (tools that read masks from observations only, as
+  PettingZoo's `parallel_api_test`, want it).
 
 Rewards come at the end: each agent gets its `returns()`; every agent is then
 terminated. Seeds: `reset(seed=s)` starts game `s`; `reset()` starts the next game
@@ -45,13 +48,44 @@ from interpreter.runtime.learning import (
 )
 from interpreter.runtime.state import State
 
+OBSERVATION_TYPES = ("array", "dict")
+
 
 def env(game: str | Game, num_players: int | None = None, seed: int | None = None,
         variants: list[str] | tuple[str, ...] = (), overlays: list[str] | tuple[str, ...] = (),
-        render_mode: str | None = None) -> OrreryEnv:
+        render_mode: str | None = None, observation_type: str = "array") -> OrreryEnv:
     """An AEC environment of an orrery game (an id, a path, or a loaded Game)."""
     rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
-    return OrreryEnv(rules, num_players, seed, render_mode)
+    return OrreryEnv(rules, num_players, seed, render_mode, observation_type)
+
+
+def observation_spaces(rules: Game, num_players: int, agents: list[str], observation_type: str) -> dict[str, Any]:
+    """Each agent's observation space: the tensor's Box, or a Dict of it and the mask."""
+    if observation_type not in OBSERVATION_TYPES:
+        raise ValueError(f"observation_type '{observation_type}' is not one of {', '.join(OBSERVATION_TYPES)}")
+    size = rules.num_distinct_actions(num_players)
+    shape = tuple(rules.observation_tensor_shape(num_players))
+
+    def one() -> Any:
+        box = gymnasium.spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32)
+        if observation_type == "array":
+            return box
+        return gymnasium.spaces.Dict({
+            "observation": box, "action_mask": gymnasium.spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8)})
+
+    return {a: one() for a in agents}
+
+
+def observation_of(st: State, player: int, observation_type: str) -> Any:
+    """The agent's observation: the tensor, or with "dict" the tensor and the mask."""
+    tensor = np.asarray(st.observation_tensor(player), dtype=np.float32)
+    if observation_type == "array":
+        return tensor
+    return {"observation": tensor, "action_mask": mask_of(st, player)}
+
+
+def mask_of(st: State, player: int) -> Any:
+    return np.asarray(st.legal_actions_mask(player), dtype=np.int8)
 
 
 class OrreryEnv(AECEnv):  # type: ignore[misc]
@@ -61,7 +95,7 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
                 "is_parallelizable": False}
 
     def __init__(self, rules: Game, num_players: int | None = None, seed: int | None = None,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, observation_type: str = "array"):
         super().__init__()
         modes = ("human", "ansi")
         if render_mode is not None and render_mode not in modes:
@@ -69,17 +103,15 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
         self.rules = rules
         self.num_players = rules.definition.default_players if num_players is None else num_players
         size = rules.num_distinct_actions(self.num_players)  # checks the count and the numbering
-        shape = tuple(rules.observation_tensor_shape(self.num_players))
+        self.observation_type = observation_type
         self.metadata = {**self.metadata, "name": f"orrery_{rules.id}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(self.num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.action_spaces = {a: gymnasium.spaces.Discrete(size) for a in self.possible_agents}
-        self.observation_spaces = {a: gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
-            "action_mask": gymnasium.spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-        }) for a in self.possible_agents}
+        self.observation_spaces = observation_spaces(rules, self.num_players, self.possible_agents,
+                                                     observation_type)
         self._next_seed = 0 if seed is None else int(seed)
         self.state: State = self._new_game(None)
         self.steps: Steps = open_steps(self.state, rules.action_space(self.num_players))
@@ -116,6 +148,7 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
         self._select_current()
         if self.state.is_terminal():  # a game over before anyone acts
             self._finish()
+        self._refresh_masks()
 
     def _select_current(self) -> None:
         player = self.state.player_asked()  # a simultaneous step: the first seat still to pick
@@ -124,10 +157,13 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        p = self._seat[agent]
-        return {"observation": np.asarray(self.state.observation_tensor(p), dtype=np.float32),
-                "action_mask": np.asarray(self.state.legal_actions_mask(p), dtype=np.int8)}
+    def observe(self, agent: str) -> Any:
+        return observation_of(self.state, self._seat[agent], self.observation_type)
+
+    def _refresh_masks(self) -> None:
+        """Each agent's action mask in its info (all 0 once the game is over)."""
+        for agent in self.agents:
+            self.infos[agent]["action_mask"] = mask_of(self.state, self._seat[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -154,6 +190,7 @@ class OrreryEnv(AECEnv):  # type: ignore[misc]
             self._finish()
         else:
             self._select_current()
+        self._refresh_masks()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -23,6 +23,7 @@ from interpreter.game.summary import describe_cards, describe_game
 from interpreter.model import GameDef
 from interpreter.model.seats import RANDOM, SeatSpec, parse_seat
 from interpreter.rules.loader import RawGame, explain_removed, load_raw
+from interpreter.rules.utility import read_declarations
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.faces import Faces, find_faces
 from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS, info_layout
@@ -92,8 +93,12 @@ class Game:
 
     def num_distinct_actions(self, num_players: int | None = None) -> int:
         """How many integer actions the game has for `num_players` seats (default: the
-        game's default count): ids are 0..this-1, the same in every state."""
-        return self.action_space(self._players(num_players)).size
+        game's default count): ids are 0..this-1, the same in every state. Raises
+        ActionSpaceError when some action's values cannot be numbered."""
+        space = self.action_space(self._players(num_players))
+        if space.unnumbered is not None:
+            raise space.unnumbered
+        return space.size
 
     def observation_tensor_shape(self, num_players: int | None = None) -> list[int]:
         """The shape of `State.observation_tensor` for `num_players` seats."""
@@ -202,17 +207,22 @@ def check_seat_options(gd: GameDef, raw: RawGame) -> None:
 
 
 def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
-              overlays: list[str] | tuple[str, ...] = (), strict: bool = False) -> Game:
+              overlays: list[str] | tuple[str, ...] = (), strict: bool = False,
+              constants: dict[str, Any] | None = None) -> Game:
     """Load a bundled game by id, or a game folder or file by path, with variants and
-    overlays (bundled expansions by name, mods by path). Raises RuleFileError with
+    overlays (bundled expansions by name, mods by path), and `constants` set to other
+    values (numbers, words and flags the rules define). Raises RuleFileError with
     every diagnostic when the rule files are wrong; conflicts between overlays are
     `Game.warnings` (errors when `strict`)."""
-    raw = load_raw(name, list(variants), list(overlays), strict=strict)
+    raw = load_raw(name, list(variants), list(overlays), strict=strict, constants=constants)
     try:
         definition = build(raw, {kind.name: kind.options for kind in registered()})
     except RuleFileError as err:  # the base may use what an overlay removed: say so
         raise RuleFileError(explain_removed(err.diagnostics, raw)) from None
     check_seat_options(definition, raw)
+    utility, max_moves = read_declarations(raw, definition.constants)
+    if utility is not None or max_moves is not None:
+        definition = attrs.evolve(definition, utility=utility, max_moves=max_moves)
     # what can hardly be meant: warnings, errors when strict
     doubtful = [*definition.warnings, *lint(raw, definition)]
     if strict and doubtful:

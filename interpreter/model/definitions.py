@@ -245,6 +245,30 @@ class ScorePart:
 
 
 @attrs.frozen
+class UtilityDef:
+    """What the rules declare of the returns (`utility:`): their kind (zero-sum,
+    constant-sum, general-sum), what they add up to when constant, and the bounds of
+    one player's return. The engine checks it at every end of a game."""
+
+    kind: str
+    total: float | None  # zero-sum: 0; constant-sum: the constant; general-sum: none
+    low: float | None
+    high: float | None
+
+    def problem_with(self, returns: list[float]) -> str | None:
+        """What is wrong with the returns of a finished game by this declaration, or None."""
+        if self.total is not None and abs(sum(returns) - self.total) > 1e-9 * max(1.0, abs(self.total)):
+            shown = ", ".join(f"{r:g}" for r in returns)
+            return f"the returns ({shown}) add up to {sum(returns):g}, but utility declares {self.kind} {self.total:g}"
+        for p, r in enumerate(returns):
+            if self.low is not None and r < self.low:
+                return f"P{p + 1}'s return {r:g} is below utility's min {self.low:g}"
+            if self.high is not None and r > self.high:
+                return f"P{p + 1}'s return {r:g} is above utility's max {self.high:g}"
+        return None
+
+
+@attrs.frozen
 class BotDef:
     id: str
     description: str
@@ -329,6 +353,10 @@ class GameDef:
     # when a count is outside the game's own.
     variant_players: dict[str, tuple[int, int]] = attrs.field(factory=dict)
     table: TableDef = TableDef()
+    # What the rules declare of the returns (`utility:`) and the most decisions a game
+    # takes (`max_moves:`, a constant's name resolved): none when not declared.
+    utility: UtilityDef | None = None
+    max_moves: int | None = None
     # The listing of each action group whose actions are always legal (no parameters,
     # condition, cost or use limit: "pass", "end turn"), the same in every state for every
     # player: the runtime's Actions, made once when the rules compile (absent: list it).

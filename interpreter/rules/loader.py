@@ -22,6 +22,7 @@ from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
 from interpreter.resources import data_path
 from interpreter.rules import schema
 from interpreter.rules.card_types import expand_card_types
+from interpreter.rules.parameters import constant_problem
 from interpreter.rules.positions import PositionMap
 from interpreter.rules.sizes import size_problems
 from interpreter.rules.yamlload import load_yaml
@@ -32,10 +33,12 @@ MAP_SECTIONS = (
     "seat_options",
 )
 LIST_SECTIONS = ("assumptions", "end", "include")
-SINGLE_SECTIONS = ("setup", "flow", "scoring", "table", "players", "description", "version", "name", "id", "orrery")
+SINGLE_SECTIONS = ("setup", "flow", "scoring", "table", "utility", "max_moves", "players", "description", "version",
+                   "name", "id", "orrery")
 OVERLAY_OPS = ("add", "replace", "patch", "remove", "set", "append", "prepend")
 TEXT_OPS = ("append", "prepend")  # extend effect text in place (applied after the others)
-SET_SECTIONS = ("setup", "flow", "players", "end", "scoring", "table", "description", "name")  # what `set` may replace
+# what `set` may replace
+SET_SECTIONS = ("setup", "flow", "players", "end", "scoring", "table", "utility", "max_moves", "description", "name")
 
 
 @attrs.frozen
@@ -210,9 +213,10 @@ def _is(test: Callable[[], bool]) -> bool:
 
 
 def load_raw(target: str, variants: list[str] | None = None, overlays: list[str] | None = None,
-             strict: bool = False) -> RawGame:
-    """The merged rules of a game with its overlays and variants. Conflicts between
-    overlays are warnings (`RawGame.warnings`), or errors when `strict`."""
+             strict: bool = False, constants: dict[str, Any] | None = None) -> RawGame:
+    """The merged rules of a game with its overlays and variants, then `constants` set
+    (each one the rules define, given a value of its kind). Conflicts between overlays
+    are warnings (`RawGame.warnings`), or errors when `strict`."""
     out = _Collector()
     entry = resolve(target, "game")
     data, pm = _load_checked(entry, "game", out)
@@ -267,6 +271,12 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
             continue
         apply_overlay(merged, origins, body, vpm, vpath, out, f"variant {variant}")
         chosen_variants.append(variant)
+    for name, value in (constants or {}).items():
+        wrong = constant_problem(merged.get("constants") or {}, name, value)
+        if wrong is not None:
+            out.error((str(entry), 1, 1), "bad-constant", wrong[0], wrong[1])
+        else:
+            merged["constants"][name] = value
     if strict:
         out.diagnostics.extend(attrs.evolve(w, severity="error") for w in out.warnings)
         out.warnings = []

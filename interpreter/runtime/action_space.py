@@ -150,8 +150,15 @@ class ActionSpace:
         self.hidden = gd.facts.hidden  # what may be offered as a hidden card, and from where
         blocks: list[Block] = []
         offset = 0
+        # A parameter without a finite list of values leaves the players' actions without
+        # ids (raised when one is asked for); chance ids, numbered apart, still work.
+        self.unnumbered: ActionSpaceError | None = None
         for action in gd.actions:
-            slots = tuple(self._slot(action, i) for i in range(len(action.params)))
+            try:
+                slots = tuple(self._slot(action, i) for i in range(len(action.params)))
+            except ActionSpaceError as err:
+                self.unnumbered = self.unnumbered or err
+                slots = ()
             strides = []
             size = 1
             for slot in reversed(slots):
@@ -208,6 +215,8 @@ class ActionSpace:
     def legal(self, st: State, player: int | None = None) -> dict[int, Action]:
         """The legal actions (of `player`, as `State.legal_actions` says) by id, ids
         ascending; copies sharing an id give the first."""
+        if self.unnumbered is not None:
+            raise self.unnumbered
         found: dict[int, Action] = {}
         for action in st.legal_actions(player):
             a = self.id_of(st, action)
@@ -217,6 +226,8 @@ class ActionSpace:
 
     def id_of(self, st: State, action: Action) -> int:
         """The id of one of the state's legal actions."""
+        if self.unnumbered is not None:
+            raise self.unnumbered
         if isinstance(st.pending, PendingActions):
             index, values = action.payload
             block = self.blocks[index]
@@ -283,6 +294,8 @@ class ActionSpace:
     # ---- texts ---------------------------------------------------------------------------
 
     def check(self, a: Any) -> int:
+        if self.unnumbered is not None:
+            raise self.unnumbered
         if isinstance(a, bool) or not isinstance(a, int):
             raise IllegalActionError(f"an integer action is an int in 0..{self.size - 1}, not {a!r}")
         if not 0 <= a < self.size:

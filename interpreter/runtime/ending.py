@@ -1,5 +1,7 @@
 """Ending and scoring: end conditions at their check points, finishing a game, and the
 winners by `scoring:` (eligibility, score, tie-breaks in order; ties share the win).
+A game that declares its `utility:` has its returns checked as it ends: a sum or a
+bound broken is a rule error, never returns learning code would trust.
 
 End conditions are checked in the order written, in a work-list loop, never by
 recursion. `then: end` ends the game now; `finish_turn`/`finish_round` mark it as
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interpreter.diagnostics import RuleRuntimeError
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 
 if TYPE_CHECKING:
@@ -54,6 +57,10 @@ def finish(st: State, winners: Any, reason: str) -> None:
     st.stack.clear()
     st.queue.clear()
     st.pending = None
+    if st.gd.utility is not None:
+        wrong = st.gd.utility.problem_with(st.returns())
+        if wrong is not None:
+            raise RuleRuntimeError(f"{wrong} (the game ended: {reason})", code="utility")
 
 
 def score_winners(st: State) -> list[int]:

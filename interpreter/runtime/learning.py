@@ -173,12 +173,22 @@ class Seen:
     (most recorded games never ask): `view(p)`, the observation string; `change(p,
     before)`, what it changed since the Seen before it (view_change; None: nothing)."""
 
-    __slots__ = ("_changes", "_state", "_views")
+    __slots__ = ("_changes", "_state", "_texts", "_views")
 
     def __init__(self, state: State):
         self._state: State | None = state
         self._views: dict[int, str] = {}
         self._changes: dict[int, str | None] = {}
+        # A player's history up to and including this Seen (the lines of an information
+        # state after its first), kept when asked for here: a later ask, of this record
+        # or of a copy that grew from it, writes only the steps after it.
+        self._texts: dict[int, str] = {}
+
+    def detach(self) -> None:
+        """The state it was made with is about to change: keep a copy of it, unless
+        every view is already written."""
+        if self._state is not None:
+            self._state = self._state.clone()
 
     def view(self, player: int) -> str:
         view = self._views.get(player)
@@ -244,19 +254,22 @@ def open_steps(st: State, space: ActionSpace) -> Steps:
     return [Seen(st.clone())]
 
 
-def record_step(steps: Steps, pending: PendingStep, after: State) -> None:
+def record_step(steps: Steps, pending: PendingStep, after: State, share: bool = False) -> Seen | None:
     """Add a decision just made (`after` is the state then), and the views after it.
     A pick of a simultaneous step stays sealed while the step waits for others; once it
     is over, its picks are finished against the state after it (what the picks moved is
-    seen then)."""
+    seen then). With `share`, the views are kept as `after` itself, not a copy: the
+    caller must `detach()` the Seen returned before changing `after` again."""
     steps.append(pending)
     if pending.simultaneous and pending.player in simultaneous.picks_so_far(after):
-        return
+        return None
     first = len(steps)
     while first > 0 and isinstance(steps[first - 1], PendingStep):
         first -= 1
     steps[first:] = [s.finish(after) if isinstance(s, PendingStep) else s for s in steps[first:]]
-    steps.append(Seen(after.clone()))
+    seen = Seen(after if share else after.clone())
+    steps.append(seen)
+    return seen
 
 
 def replay_steps(start: State, history: Iterable[str], space: ActionSpace,
@@ -281,21 +294,38 @@ def replay_steps(start: State, history: Iterable[str], space: ActionSpace,
     return steps
 
 
-def information_state_string(st: State, player: int, steps: Steps, space: ActionSpace) -> str:
-    """The player's view now, then their view of the first state (`  = VIEW`), then
-    every event as the player saw it (a pick of a simultaneous step under way only by
-    its own player), each followed by what it changed in the player's view, if
-    anything (`  ~ CHANGES`, view_change): perfect recall."""
-    lines = [observation_string(st, player, space)]
-    before: Seen | None = None
-    for step in steps:
+MAX_KEPT_HISTORY = 1 << 16  # characters: a longer history is written again when asked (memory)
+
+
+def information_state_string(st: State, player: int, steps: Steps, space: ActionSpace,
+                             now: str | None = None) -> str:
+    """The player's view now (`now`, when the caller has it: the last Seen's view of
+    this very state), then their view of the first state (`  = VIEW`), then every event
+    as the player saw it (a pick of a simultaneous step under way only by its own
+    player), each followed by what it changed in the player's view, if anything
+    (`  ~ CHANGES`, view_change): perfect recall."""
+    head = observation_string(st, player, space) if now is None else now
+    start, before = 0, None
+    for at in range(len(steps) - 1, -1, -1):  # the last Seen that knows its history so far
+        step = steps[at]
+        if isinstance(step, Seen) and player in step._texts:
+            start, before = at + 1, step
+            break
+    lines = [head] if before is None else [head, before._texts[player]]
+    last, upto = None, 0
+    for step in steps[start:]:
         if isinstance(step, Seen):
             change = step.change(player, before)
             if change is not None:
                 lines.append(("  = " if before is None else "  ~ ") + change)
-            before = step
+            before = last = step
+            upto = len(lines)
         elif (text := step.text_for(player)) is not None:
             lines.append(text)
+    if last is not None:
+        history = "\n".join(lines[1:upto])
+        if len(history) <= MAX_KEPT_HISTORY:
+            last._texts[player] = history
     return "\n".join(lines)
 
 

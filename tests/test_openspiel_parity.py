@@ -1,0 +1,236 @@
+"""The OpenSpiel adapter at parity with OpenSpiel's own games (#33): what its tools
+call runs with nothing but the game's name. Utility and bounds from the rules, CFR and
+exploitability, `random_sim_test` with serialization, serialize/deserialize round
+trips, undo, game parameters from the rule file's constants and variants, an honest
+`max_game_length`, and OpenSpiel's RL environment. Runs are short: each game a few
+random games, CFR a few iterations."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'orrery[openspiel]'")
+
+from open_spiel.python import rl_environment  # noqa: E402
+from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
+
+from interpreter import openspiel  # noqa: E402
+from interpreter.diagnostics import GameError, IllegalActionError, RuleFileError, RuleRuntimeError  # noqa: E402
+
+# The bundled games OpenSpiel's tools apply to at a cost a test can pay, with options.
+SMALL = [("kuhn-poker", {}), ("leduc-poker", {}), ("goofspiel", {"variants": ["four-cards"]}),
+         ("tic-tac-toe", {}), ("rock-paper-scissors", {})]
+
+
+@pytest.mark.parametrize(("name", "options"), SMALL, ids=[n for n, _ in SMALL])
+def test_random_sim_test_with_serialization(name: str, options: dict) -> None:
+    game = openspiel.load(name, **options)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_cfr_and_exploitability_need_only_the_name() -> None:
+    game = openspiel.load("kuhn-poker")
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    solver = cfr.CFRSolver(game)
+    for _ in range(10):
+        solver.evaluate_and_update_policy()
+    ours = exploitability.exploitability(game, solver.average_policy())
+    theirs_game = pyspiel.load_game("kuhn_poker")
+    theirs = cfr.CFRSolver(theirs_game)
+    for _ in range(10):
+        theirs.evaluate_and_update_policy()
+    assert ours == pytest.approx(exploitability.exploitability(theirs_game, theirs.average_policy()), abs=1e-9)
+
+
+def test_a_game_without_returns_is_zero_sum_at_two_players_only() -> None:
+    two = openspiel.load("goofspiel", variants=["four-cards"])
+    three = openspiel.load("goofspiel", variants=["four-cards"], players=3)
+    kinds = pyspiel.GameType.Utility
+    assert (two.get_type().utility, two.utility_sum()) == (kinds.ZERO_SUM, 0.0)
+    assert (three.get_type().utility, three.utility_sum()) == (kinds.GENERAL_SUM, None)
+    assert (two.min_utility(), two.max_utility()) == (-1.0, 1.0)
+
+
+def test_serialize_round_trip_keeps_the_state_and_its_information_states() -> None:
+    game = openspiel.load("leduc-poker")
+    state = game.new_initial_state()
+    for action in (0, 3, 1, 2, 1):  # deal, deal, call, raise, call
+        state.apply_action(action)
+    text = pyspiel.serialize_game_and_state(game, state)
+    again_game, again = pyspiel.deserialize_game_and_state(text)
+    assert str(again_game) == str(game) and again.history() == state.history()
+    assert str(again) == str(state) and again.core.state == state.core.state
+    for p in (0, 1):
+        assert again.information_state_string(p) == state.information_state_string(p)
+    assert again.legal_actions() == state.legal_actions()
+    same = game.deserialize_state(state.serialize())
+    assert same.history() == state.history() and str(same) == str(state)
+
+
+def test_a_serialization_whose_moves_and_save_disagree_is_refused() -> None:
+    from interpreter.adapters.openspiel_core import restored_core
+
+    game = openspiel.load("kuhn-poker")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(2)
+    function, (game_text, save, moves) = state.core.__reduce__()
+    assert function is restored_core and function(game_text, save, moves).state == state.core.state
+    with pytest.raises(GameError, match="not the one its moves lead to"):
+        function(game_text, save, [(-1, 1, False), (-1, 2, False)])  # another deal
+    with pytest.raises(GameError, match="corrupt save"):
+        function(game_text, save.replace('"seed"', '"sed"'), moves)
+
+
+def test_undo_takes_back_the_last_move() -> None:
+    game = openspiel.load("kuhn-poker")
+    state = game.new_initial_state()
+    for action in (0, 2, 1):  # jack, king, bet
+        state.apply_action(action)
+    before = str(state), state.information_state_string(1)
+    state.apply_action(1)  # call: the game ends
+    assert state.is_terminal()
+    state.undo_action(1, 1)
+    assert not state.is_terminal() and state.history() == [0, 2, 1] and state.move_number() == 3
+    assert (str(state), state.information_state_string(1)) == before
+    with pytest.raises(IllegalActionError, match=r"the last move is \(0, 1\)"):
+        state.undo_action(1, 0)
+    state.apply_action(0)  # fold instead
+    assert state.returns() == [1.0, -1.0] and state.history() == [0, 2, 1, 0]
+
+
+def test_undo_a_simultaneous_step() -> None:
+    game = openspiel.load("goofspiel", variants=["four-cards"])
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])  # the point card
+    start = str(state)
+    state.apply_actions([0, 1])
+    state.undo_action(1, 1)  # a joint action given seat by seat is taken back whole
+    assert str(state) == start and state.is_simultaneous_node()
+    flat = state.legal_actions()[5]
+    state.apply_action(flat)
+    state.undo_action(pyspiel.PlayerId.SIMULTANEOUS, flat)
+    assert str(state) == start
+
+
+@pytest.mark.parametrize(("name", "options"), SMALL[:3], ids=[n for n, _ in SMALL[:3]])
+def test_the_rl_environment_runs_a_game(name: str, options: dict) -> None:
+    env = rl_environment.Environment(openspiel.load(name, **options), include_full_state=True)
+    step = env.reset()
+    while not step.last():
+        player = step.observations["current_player"]
+        legal = step.observations["legal_actions"]
+        if player == pyspiel.PlayerId.SIMULTANEOUS:  # goofspiel: one action per seat
+            step = env.step([legal[p][-1] for p in range(env.num_players)])
+        else:
+            step = env.step([legal[player][0]])
+    assert sum(step.rewards) == 0 and step.observations["serialized_state"]
+
+
+def test_max_game_length_is_the_rules_own() -> None:
+    assert openspiel.load("kuhn-poker").max_game_length() == 3
+    assert openspiel.load("leduc-poker").max_game_length() == 8
+    assert openspiel.load("goofspiel", variants=["four-cards"]).max_game_length() == 4
+    assert openspiel.load("tic-tac-toe").max_game_length() == 9
+
+
+def test_a_game_longer_than_its_max_moves_is_a_rule_error(tmp_path) -> None:
+    from conftest import write_toy
+
+    path = write_toy(tmp_path, """
+counters:
+  n: {scope: global, initial: 0}
+actions:
+  go: {during: main, effect: "set n to n + 1", ends: turn}
+flow: |
+  repeat 3:
+    turn 0:
+      take actions main
+scoring: {score: "0"}
+max_moves: 2
+""")
+    state = openspiel.load(str(path)).new_initial_state()
+    state.apply_action(0)
+    state.apply_action(0)
+    with pytest.raises(RuleRuntimeError, match=r"3 decisions, more than the rules' max_moves \(2\)"):
+        state.apply_action(0)
+
+
+def test_bad_options_say_what_is_wrong() -> None:
+    with pytest.raises(GameError, match="chance 'maybe' is not one of"):
+        openspiel.load("kuhn-poker", chance="maybe")
+
+
+def test_constants_and_variants_are_game_parameters() -> None:
+    openspiel.load("goofspiel")  # registers orrery_goofspiel
+    game = pyspiel.load_game("orrery_goofspiel(num_cards=4)")
+    params = game.get_parameters()
+    assert (params["num_cards"], params["points_order"], params["four_cards"]) == (4, "random", False)
+    assert game.max_game_length() == 4 and game.rules.definition.constants["num_cards"] == 4
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    flagged = pyspiel.load_game("orrery_goofspiel(four_cards=True,points_order=descending)")
+    assert flagged.rules.definition.variants == ("four-cards",) and flagged.max_game_length() == 4
+    assert "prize: 4" in str(flagged.new_initial_state())  # descending: no chance, the highest card first
+    again = openspiel.load("goofspiel", parameters={"num_cards": 3})
+    assert again.max_game_length() == 3 and again.get_parameters()["num_cards"] == 3
+
+
+def test_bad_parameters_are_refused_with_what_can_be_set() -> None:
+    openspiel.load("goofspiel")
+    with pytest.raises(pyspiel.SpielError, match=r"Unknown parameter 'num_card'.*num_cards"):
+        pyspiel.load_game("orrery_goofspiel(num_card=4)")
+    with pytest.raises(pyspiel.SpielError, match="Wrong type for parameter num_cards"):
+        pyspiel.load_game("orrery_goofspiel(num_cards=many)")
+    with pytest.raises(GameError, match="for 2-4 players, not 7"):
+        pyspiel.load_game("orrery_goofspiel(players=7)")
+    with pytest.raises(GameError, match="no parameter num_card; its parameters: num_cards, points_order"):
+        openspiel.load("goofspiel", parameters={"num_card": 4})
+    with pytest.raises(RuleFileError, match=r"constant 'num_cards' is a whole number \(the rules give 13\), not '4'"):
+        openspiel.load("goofspiel", parameters={"num_cards": "4"})
+
+
+def test_information_states_through_clones_and_undo_are_the_engines() -> None:
+    """The wrapper writes information states from where the last ask ended, reuses the
+    last step's view, and records only once asked: every way of reaching a state gives
+    the string the engine writes from scratch."""
+    import random
+
+    game = openspiel.load("leduc-poker")
+    rng = random.Random(4)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if rng.random() < 0.5:
+                for p in (0, 1):
+                    assert state.information_state_string(p) == state.core.state.information_state_string(p)
+            child = state.child(rng.choice(state.legal_actions()))
+            if rng.random() < 0.3 and not child.is_terminal():
+                last = child.full_history()[-1]
+                child.undo_action(last.player, last.action)
+                child.apply_action(last.action)
+            state = child
+        for p in (0, 1):
+            assert state.information_state_string(p) == state.core.state.information_state_string(p)
+
+
+def test_a_constant_holding_text_is_no_parameter_and_the_game_text_loads_again(tmp_path) -> None:
+    from conftest import write_toy
+
+    path = write_toy(tmp_path, """
+constants:
+  note: "ends (or not), when x=1"
+  mode: fast
+actions:
+  go: {during: main, ends: turn}
+flow: |
+  turn 0:
+    take actions main
+scoring: {score: "0"}
+""")
+    game = openspiel.load(str(path))
+    assert "note" not in game.get_parameters() and game.get_parameters()["mode"] == "fast"
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1].is_terminal()
