@@ -37,7 +37,8 @@ def test_quick_run_on_tic_tac_toe_has_every_part(tmp_path: pathlib.Path) -> None
                          "growth", "simulate", "bars", "baseline", "openspiel"}
     assert data["settings"]["quick"] and data["settings"]["rounds"] == 4
     ours = [r for r in data["rows"] if r["engine"] == "orrery"]
-    assert [r["name"] for r in ours] == ["tic-tac-toe"]
+    # (and today's engine on the old engine's own tic-tac-toe file, when that file differs)
+    assert [r["name"] for r in ours] in (["tic-tac-toe"], ["tic-tac-toe", "tic-tac-toe [old rules]"])
     row = ours[0]
     assert row["error"] is None and row["players"] == 2
     assert row["playouts"] > 0 and row["decisions"] >= 5 * row["playouts"]  # a game takes 5 to 9 moves
@@ -47,7 +48,9 @@ def test_quick_run_on_tic_tac_toe_has_every_part(tmp_path: pathlib.Path) -> None
 
     if data["baseline"]["status"] == "measured":  # git and the 0.1 commit are here
         old = next(r for r in data["rows"] if r["engine"] == "0.1")
-        assert old["error"] is None and old["rules"] == "same" and old["playouts"] > 0
+        assert old["error"] is None and old["playouts"] > 0
+        # the old engine plays today's file, or its own beside today's engine on it too
+        assert old["rules"] == "same" or ours[-1]["name"] == "tic-tac-toe [old rules]"
         comparison = data["baseline_comparisons"][0]
         assert comparison["game"] == "tic-tac-toe" and comparison["decisions_ratio"] > 0
         assert comparison["actions_per_game"][0] > 0 and comparison["actions_per_game"][1] > 0
