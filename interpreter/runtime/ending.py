@@ -58,7 +58,8 @@ def finish(st: State, winners: Any, reason: str) -> None:
     st.queue.clear()
     st.pending = None
     if st.gd.utility is not None:
-        wrong = st.gd.utility.problem_with(st.returns())
+        st.final_returns = returns = st.returns()  # (kept: whoever asks next gets them as they are)
+        wrong = st.gd.utility.problem_with(returns)
         if wrong is not None:
             raise RuleRuntimeError(f"{wrong} (the game ended: {reason})", code="utility")
 

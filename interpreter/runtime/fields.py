@@ -488,6 +488,9 @@ FIELDS: tuple[Field, ...] = (
     # Transient, never saved, not cloned: a search's rollout stops when this turn would
     # begin (errors.HorizonReached), to value the game there instead of playing it out.
     Field("stop_turn", "none"),
+    # The returns worked out when the game ended to check the rules' `utility:` (ending.py),
+    # kept for `returns()`; clones and loaded states work them out again.
+    Field("final_returns", "none"),
 )
 
 SAVED: tuple[Field, ...] = tuple(f for f in FIELDS if f.saved)

@@ -121,6 +121,7 @@ class State:
     work: int
     memo: dict[tuple[int, int], Any] | None
     stop_turn: int | None
+    final_returns: list[float] | None
     picks: list[tuple[int, str, bool]] | None
 
     # ---- OpenSpiel-like API --------------------------------------------------------
@@ -226,6 +227,8 @@ class State:
         table (solitaire), where winning is +1 and losing -1."""
         if not self.terminal:
             return [0.0] * self.n
+        if self.final_returns is not None:  # (worked out as the game ended: ending.finish)
+            return list(self.final_returns)
         scoring = self.gd.scoring
         if scoring.returns is not None:
             try:
@@ -468,6 +471,7 @@ def new_state(game: Rules, num_players: int, seed: int, seats: Sequence[SeatSpec
     st.work = 0
     st.memo = None
     st.stop_turn = None
+    st.final_returns = None
     st.picks = []
     # The effects that start a game, last run first: setup, then `start`, then the flow.
     st.stack = stack = []
@@ -516,7 +520,7 @@ def load_state(game: Rules, text: str) -> State:
     st.n, st.players, st.seed = n, list(range(n)), data["seed"]
     seat(st, _saved_seats(data))
     st.queue, st.legal_cache, st.chance_pos = [], None, 0
-    st.work, st.memo, st.stop_turn, st.picks = 0, None, None, None
+    st.work, st.memo, st.stop_turn, st.picks, st.final_returns = 0, None, None, None, None
     fill_state(st, data)
     return st
 
