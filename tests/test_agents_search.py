@@ -256,7 +256,7 @@ def test_horizon_values_the_game_a_few_turns_on(kind: str, tmp_path: pathlib.Pat
 
 
 def test_the_engine_stops_where_the_horizon_turn_would_begin(tmp_path: pathlib.Path) -> None:
-    from interpreter.model.seats import SeatSpec
+    from interpreter.model.seats import SeatSpec, seating_of
     from interpreter.runtime.errors import HorizonReached
     from interpreter.runtime.state import seat
 
@@ -266,7 +266,7 @@ def test_the_engine_stops_where_the_horizon_turn_would_begin(tmp_path: pathlib.P
     world = st.clone()
     world.stop_turn = 4  # turns 1 to 3 are played, turn 4 does not begin
     assert world.clone().stop_turn is None  # clones and saves never carry it
-    seat(world, [SeatSpec("grabber")] * 2)  # game bots play the rest inside the state
+    seat(world, seating_of([SeatSpec("grabber")] * 2, world.gd.bots))  # game bots play the rest inside the state
     with pytest.raises(HorizonReached):
         world.apply_action("sow")
     assert world.turn_no == 3 and [counter(world, "vp", p) for p in (0, 1)] == [1, 1]

@@ -43,7 +43,7 @@ from interpreter.agents.builtin import legal_or_fail
 from interpreter.agents.protocol import BaseAgent
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
-from interpreter.model.seats import SeatSpec
+from interpreter.model.seats import SeatSpec, seating_of
 from interpreter.runtime.actions import Action
 from interpreter.runtime.errors import HorizonReached
 from interpreter.runtime.resample import forget_sealed_picks, resample
@@ -314,7 +314,8 @@ class SearchAgent(BaseAgent):
     def _rollout(self, world: State, rng: random.Random, steps: int) -> list[float]:
         opts = self.options
         if opts.rollout not in ("random", "first"):
-            seat(world, [SeatSpec(opts.rollout)] * world.n)  # the game's bot picks inside the state
+            # the game's bot picks inside the state
+            seat(world, seating_of([SeatSpec(opts.rollout)] * world.n, world.gd.bots))
         while not world.terminal and (opts.depth == 0 or steps < opts.depth):
             waiting = world.players_to_act()
             legal = world.legal_actions(_named(world, waiting[0])) if waiting else []

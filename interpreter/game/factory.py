@@ -21,7 +21,7 @@ from interpreter.compile.lint import lint
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
 from interpreter.game.summary import describe_cards, describe_game
 from interpreter.model import GameDef
-from interpreter.model.seats import RANDOM, SeatSpec, parse_seat
+from interpreter.model.seats import RANDOM, Seating, SeatSpec, parse_seat, seating_of
 from interpreter.rules.loader import RawGame, explain_removed, load_raw
 from interpreter.rules.utility import read_declarations
 from interpreter.runtime.action_space import ActionSpace
@@ -45,6 +45,7 @@ class Game:
         self.engine_id = f"{__version__}/{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
         # seat specs checked once (playouts make many states), each with its canonical text
         self._valid_seats: dict[str, SeatSpec] = {}  # a seat's text -> its record, checked
+        self._seatings: dict[Any, Seating] = {}  # (players, seat texts or None) -> the seating
         self.warnings: list[Diagnostic] = []  # conflicts between overlays (load_game fills it)
 
     # ---- facts -------------------------------------------------------------------
@@ -89,7 +90,7 @@ class Game:
         what integer actions and the observation tensor count cards by. Read once from
         the setups of a few fixed seeds, so it is the same for every run."""
         n = self._players(num_players)
-        return find_faces(self.definition, lambda seed: new_state(self, n, seed, [RANDOM] * n))
+        return find_faces(self.definition, lambda seed: new_state(self, n, seed, self._seating(n, None)))
 
     def num_distinct_actions(self, num_players: int | None = None) -> int:
         """How many integer actions the game has for `num_players` seats (default: the
@@ -155,11 +156,24 @@ class Game:
             raise GameError(f"{gd.name} is for {gd.min_players}-{gd.max_players} players, not {n}")
         if isinstance(seats, str):
             raise GameError(f"seats is a list of seats, one per player, not the text {seats!r}")
-        seat_list = list(seats) if seats else [RANDOM] * n
-        if len(seat_list) != n:
-            raise GameError(f"{len(seat_list)} seats given for {n} players")
-        specs = [self._seat_spec(seat) for seat in seat_list]
-        return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), specs, chance)
+        return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), self._seating(n, seats), chance)
+
+    def _seating(self, n: int, seats: Sequence[str | SeatSpec] | None) -> Seating:
+        """The seating of `n` seats (default: every seat random), made once per seating:
+        a playout starts many games seated alike."""
+        key: Any = (n, None if not seats else tuple(str(s) if isinstance(s, SeatSpec) else s for s in seats))
+        try:
+            found = self._seatings.get(key)
+        except TypeError:  # a seat that is no text (refused below)
+            found, key = None, None
+        if found is None:
+            seat_list = list(seats) if seats else [RANDOM] * n
+            if len(seat_list) != n:
+                raise GameError(f"{len(seat_list)} seats given for {n} players")
+            found = seating_of([self._seat_spec(seat) for seat in seat_list], self.definition.bots)
+            if key is not None:
+                self._seatings[key] = found
+        return found
 
     def _seat_spec(self, seat: Any) -> SeatSpec:
         """A seat parsed and checked against this game once (`a-bot ` and ` ismcts: c=2`

@@ -9,11 +9,12 @@ compares seat texts: the runtime knows a seat's game bot by the record's kind, a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import attrs
 
 from interpreter.diagnostics import GameError
+from interpreter.model.definitions import BotDef
 
 
 @attrs.frozen
@@ -27,6 +28,22 @@ class SeatSpec:
         if not self.options:
             return self.kind
         return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+
+
+@attrs.frozen
+class Seating:
+    """Who plays every seat of a game: the records, their canonical texts, and the game
+    bot of each seat one plays (None: someone outside the state decides there). Made
+    once per seating by the game (`seating_of`), shared by every state seated so."""
+
+    specs: tuple[SeatSpec, ...]
+    texts: tuple[str, ...]
+    bots: tuple[BotDef | None, ...]
+
+
+def seating_of(specs: Sequence[SeatSpec], bots: Mapping[str, BotDef]) -> Seating:
+    """The seating of `specs` in a game whose bots are `bots` (found by each record's kind)."""
+    return Seating(tuple(specs), tuple(str(spec) for spec in specs), tuple(bots.get(spec.kind) for spec in specs))
 
 
 RANDOM = SeatSpec("random")  # the seat a game gives every player unless told otherwise

@@ -61,7 +61,7 @@ def shown_at_end(state: State) -> set[tuple[str, int]]:
     if not state.is_terminal() or not private or not state.history:
         return set()
     try:
-        before = new_state(state.game, state.n, state.seed, state.seat_specs, state.chance_mode)
+        before = new_state(state.game, state.n, state.seed, state.seating, state.chance_mode)
         for text in state.history[:-1]:
             before.apply_action(text)
         before.legal_actions()  # listed now, unwatched: what may be played is no showdown

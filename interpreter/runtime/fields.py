@@ -430,6 +430,7 @@ FIELDS: tuple[Field, ...] = (
     Field("n", "share"),
     Field("players", "share"),
     Field("seats", "share"),
+    Field("seating", "share"),
     Field("seat_specs", "share"),
     Field("seat_bots", "share"),
     Field("seed", "share"),

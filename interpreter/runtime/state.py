@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.model import BotDef, GameDef
-from interpreter.model.seats import SeatSpec, parse_seat
+from interpreter.model.seats import Seating, SeatSpec, parse_seat, seating_of
 from interpreter.runtime import chance, decisions, info_tensor, learning, simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
@@ -85,6 +85,7 @@ class State:
     n: int
     players: list[int]
     seats: list[str]
+    seating: Seating
     seat_specs: tuple[SeatSpec, ...]
     seat_bots: tuple[BotDef | None, ...]
     seed: int
@@ -345,7 +346,7 @@ class State:
         replayed from its seed to see what each decision showed)."""
         space = self.game.action_space(self.n)
         learning.check_player(self, player)
-        start = new_state(self.game, self.n, self.seed, self.seat_specs, self.chance_mode)
+        start = new_state(self.game, self.n, self.seed, self.seating, self.chance_mode)
         steps = learning.replay_steps(start, self.history, space)
         return learning.information_state_string(self, player, steps, space)
 
@@ -368,7 +369,7 @@ class State:
         learning.check_player(self, player)
         space = self.game.action_space(self.n)
         layout = info_layout(space, self.game.tensor_layout(self.n), self.n, max_events)
-        start = new_state(self.game, self.n, self.seed, self.seat_specs, self.chance_mode)
+        start = new_state(self.game, self.n, self.seed, self.seating, self.chance_mode)
         return info_tensor.encode(self, start, player, layout)
 
     def observation_tensor(self, player: int) -> list[float]:
@@ -425,7 +426,7 @@ _JOURNALS = tuple(f for f in SAVED if f.copy == "journal")
 _JOURNALS_LAST = bool(_JOURNALS) and SAVED[len(SAVED) - len(_JOURNALS):] == _JOURNALS
 
 
-def new_state(game: Rules, num_players: int, seed: int, seats: Sequence[SeatSpec],
+def new_state(game: Rules, num_players: int, seed: int, seats: Seating,
               chance_mode: str = "seeded") -> State:
     """The state of a new game: components placed, then setup and flow run to the
     first decision (with explicit chance, maybe a chance node)."""
@@ -490,13 +491,14 @@ def new_state(game: Rules, num_players: int, seed: int, seats: Sequence[SeatSpec
     return st
 
 
-def seat(st: State, specs: Sequence[SeatSpec]) -> None:
-    """Who plays each seat: the records, their canonical texts (`seats`, what saves and
-    logs hold), and the game bot of each seat that one plays (None: someone outside the
-    state decides there), found by the record's kind once, not by comparing texts."""
-    st.seat_specs = tuple(specs)
-    st.seats = [str(spec) for spec in specs]
-    st.seat_bots = tuple(st.gd.bots.get(spec.kind) for spec in specs)
+def seat(st: State, seating: Seating) -> None:
+    """Who plays each seat (model/seats.py): the records, their canonical texts (`seats`,
+    what saves and logs hold), and the game bot of each seat that one plays, found by
+    the record's kind when the seating was made, never by comparing texts."""
+    st.seating = seating
+    st.seat_specs = seating.specs
+    st.seats = list(seating.texts)
+    st.seat_bots = seating.bots
 
 
 def _saved_seats(data: dict[str, Any]) -> list[SeatSpec]:
@@ -518,7 +520,7 @@ def load_state(game: Rules, text: str) -> State:
     st = State.__new__(State)
     st.game, st.gd, st.gd_listens, st.layout = game, gd, gd.listens, game.layout(n)
     st.n, st.players, st.seed = n, list(range(n)), data["seed"]
-    seat(st, _saved_seats(data))
+    seat(st, seating_of(_saved_seats(data), gd.bots))
     st.queue, st.legal_cache, st.chance_pos = [], None, 0
     st.work, st.memo, st.stop_turn, st.picks, st.final_returns = 0, None, None, None, None
     fill_state(st, data)
@@ -536,7 +538,7 @@ def _migrate(game: Rules, data: dict[str, Any]) -> State:
     if mode not in chance.MODES:
         raise GameError("corrupt save: bad chance mode (seeded or explicit)")
     try:
-        st = new_state(game, data["players"], data["seed"], _saved_seats(data), mode)
+        st = new_state(game, data["players"], data["seed"], seating_of(_saved_seats(data), game.definition.bots), mode)
         for text in history:
             st.apply_action(text)
     except GameError as err:
