@@ -34,6 +34,10 @@ OVERCHARGE = str(ROOT / "examples" / "star-market-overcharge")
 NO_RAY = "Ray is not installed (pip install 'orrery[ray]'): the Ray backend tests need it"
 TIMING = ('"seconds":', '"games_per_second":')  # the only lines allowed to differ between runs
 
+# One worker runs every test of this file (pytest-xdist's loadgroup, set in pyproject):
+# two local Ray instances started at once by two workers do not share a machine well.
+pytestmark = pytest.mark.xdist_group("ray")
+
 
 
 @pytest.fixture(scope="session")
