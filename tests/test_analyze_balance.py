@@ -53,15 +53,15 @@ def test_the_rules_mark_their_bounds_and_the_report_names_the_problem() -> None:
 
 def test_a_games_shape_from_its_recorded_scores() -> None:
     path = ((1, (0.0, 0.0)), (2, (1.0, 0.0)), (3, (1.0, 2.0)), (4, (3.0, 2.0)), (5, (4.0, 2.0)))
-    game = Outcome(1, winners=(0,), trajectory=path, decisions=10, forced=4, branching=30)
+    game = Outcome(1, winners=(0,), score_history=path, decisions=10, forced=4, branching=30)
     assert game_shape(game) == {"lead_changes": 2, "decided_at": 0.75}  # led for good from turn 4 of 1..5
-    assert game_shape(Outcome(2, winners=(0, 1), trajectory=path))["decided_at"] is None  # a shared win
-    summary = shape([game, Outcome(3, winners=(1,), trajectory=((1, (0.0, 1.0)), (2, (0.0, 5.0))), decisions=2,
+    assert game_shape(Outcome(2, winners=(0, 1), score_history=path))["decided_at"] is None  # a shared win
+    summary = shape([game, Outcome(3, winners=(1,), score_history=((1, (0.0, 1.0)), (2, (0.0, 5.0))), decisions=2,
                                    forced=0, branching=2)])
     assert summary["decisions"] == 12 and summary["forced_share"] == pytest.approx(4 / 12, abs=1e-4)
     assert summary["branching"] == pytest.approx(32 / 12, abs=1e-3)
     assert summary["decided_at"]["games"] == 2 and summary["decided_at"]["mean"] == pytest.approx(0.375)
-    assert summary["trajectories"][0]["scores"][1] == {"turn": 2, "scores": [1.0, 0.0]}
+    assert summary["score_histories"][0]["scores"][1] == {"turn": 2, "scores": [1.0, 0.0]}
 
 
 def test_shape_is_recorded_while_games_are_played() -> None:
@@ -73,7 +73,7 @@ def test_shape_is_recorded_while_games_are_played() -> None:
     assert shaped["decisions"] == sum(actions)
     assert shaped["branching"] == pytest.approx(sum(sum(range(10 - k, 10)) for k in actions) / sum(actions), abs=1e-3)
     assert shaped["forced"] == sum(k == 9 for k in actions)
-    assert shaped["games"] == 10 and len(shaped["trajectories"]) == 10
+    assert shaped["games"] == 10 and len(shaped["score_histories"]) == 10
 
 
 IN_CIRCLES = """

@@ -32,7 +32,7 @@ from interpreter.play.stats import mean_interval, rate_vs_p, wilson
 SIGNIFICANT = 0.05
 STALEMATE_SHARE = 0.05  # more games than this ended by a safety bound: a design problem
 REPEATED = 3  # a position seen this often at a turn's first decision: the game goes round in circles
-TRAJECTORIES_KEPT = 20  # the score trajectories a report carries (the first games): enough to chart, not a dump
+SCORE_HISTORIES_KEPT = 20  # the score score_histories a report carries (the first games): enough to chart, not a dump
 ACTION_CAP = "the game did not end within"  # the runner's error for a game past the action cap
 
 
@@ -89,7 +89,7 @@ def _leader(scores: tuple[float, ...]) -> int | None:
 
 def game_shape(o: Outcome) -> dict[str, Any]:
     """One game's lead changes and the share of its turns after which its winner led."""
-    leaders = [_leader(scores) for _, scores in o.trajectory]
+    leaders = [_leader(scores) for _, scores in o.score_history]
     changes = 0
     last: int | None = None
     for leader in leaders:
@@ -98,21 +98,21 @@ def game_shape(o: Outcome) -> dict[str, Any]:
         if leader is not None:
             last = leader
     decided: float | None = None
-    if len(o.winners) == 1 and o.trajectory:
+    if len(o.winners) == 1 and o.score_history:
         winner = o.winners[0]
         since = len(leaders)
         while since > 0 and leaders[since - 1] == winner:
             since -= 1
         if since < len(leaders):  # the winner led alone from sample `since` on
-            first, last = o.trajectory[0][0], o.trajectory[-1][0]
-            decided = round((o.trajectory[since][0] - first) / (last - first), 4) if last > first else 0.0
+            first, last = o.score_history[0][0], o.score_history[-1][0]
+            decided = round((o.score_history[since][0] - first) / (last - first), 4) if last > first else 0.0
     return {"lead_changes": changes, "decided_at": decided}
 
 
 def shape(done: list[Outcome]) -> dict[str, Any]:
     """Lead changes, when the winner took the lead for good, forced decisions and the
     branching factor, over the games that recorded them."""
-    shapes = [game_shape(o) for o in done if o.trajectory]
+    shapes = [game_shape(o) for o in done if o.score_history]
     changes = mean_interval([float(s["lead_changes"]) for s in shapes])
     decided = [s["decided_at"] for s in shapes if s["decided_at"] is not None]
     decided_iv = mean_interval(decided)
@@ -127,8 +127,8 @@ def shape(done: list[Outcome]) -> dict[str, Any]:
         "decisions": decisions, "forced": forced,
         "forced_share": round(forced / decisions, 4) if decisions else 0.0,
         "branching": round(sum(o.branching for o in done) / decisions, 3) if decisions else 0.0,
-        "trajectories": [{"seed": o.seed, "winners": list(o.winners),
-                          "scores": [{"turn": turn, "scores": list(scores)} for turn, scores in o.trajectory]}
-                         for o in done[:TRAJECTORIES_KEPT] if o.trajectory],
+        "score_histories": [{"seed": o.seed, "winners": list(o.winners),
+                          "scores": [{"turn": turn, "scores": list(scores)} for turn, scores in o.score_history]}
+                         for o in done[:SCORE_HISTORIES_KEPT] if o.score_history],
     }
 

@@ -126,7 +126,7 @@ def paired_bars(rows: list[tuple[str, float, float]], unit: str = "", percent: b
 SEAT_COLOURS = ("#3a78c2", "#d9822b", "#3f9f5a", "#b84a62", "#7a5bb5", "#888888")
 
 
-def trajectories(games: list[dict[str, Any]], players: int, shown: int = 6, width: int = 180,
+def score_histories(games: list[dict[str, Any]], players: int, shown: int = 6, width: int = 180,
                  height: int = 110) -> str:
     """Small multiples: each seat's score over the turns of the first `shown` games."""
     parts = []

@@ -9,7 +9,7 @@ what it tries there never happened):
   tells `runtime.watch`), and each card modifier that applied to the seat, counted
   once per turn it applied in;
 * `held`: the cards in each seat's own zones when the game ended;
-* `trajectory`: every seat's score at the first decision of each turn and at the end,
+* `score_history`: every seat's score at the first decision of each turn and at the end,
   recorded as the game goes (a finished game cannot say who led when);
 * `decisions`, `forced`, `branching`: the decisions made, those with a single legal
   action, and the legal actions summed over them (the mean branching factor);
@@ -42,7 +42,7 @@ class Recorder:
     real: State | None = None
     plays: Counter[tuple[int, str]] = attrs.field(factory=Counter)
     powers: Counter[tuple[int, str]] = attrs.field(factory=Counter)
-    trajectory: list[tuple[int, tuple[float, ...]]] = attrs.field(factory=list)
+    score_history: list[tuple[int, tuple[float, ...]]] = attrs.field(factory=list)
     decisions: int = 0
     forced: int = 0
     branching: int = 0
@@ -81,7 +81,7 @@ class Recorder:
             return
         if state.turn_no != self.sampled_turn:
             self.sampled_turn = state.turn_no
-            self.trajectory.append((state.turn_no, _scores(state)))
+            self.score_history.append((state.turn_no, _scores(state)))
             self._modifiers(state)
             self.positions[_fingerprint(state)] += 1
         if state.is_chance_node() or state.is_simultaneous_node():
@@ -117,8 +117,8 @@ class Recorder:
     def finish(self, state: State) -> dict[str, Any]:
         """The records as Outcome fields."""
         final = _scores(state)
-        if not self.trajectory or self.trajectory[-1][1] != final or self.trajectory[-1][0] != state.turn_no:
-            self.trajectory.append((state.turn_no, final))
+        if not self.score_history or self.score_history[-1][1] != final or self.score_history[-1][0] != state.turn_no:
+            self.score_history.append((state.turn_no, final))
         held: set[tuple[int, str]] = set()
         owners = state.layout.zowner
         for slot, owner in enumerate(owners):
@@ -127,7 +127,7 @@ class Recorder:
                     held.add((owner, state.gd.cards[state.card_def[iid]].id))
         return {"plays": tuple((p, key, n) for (p, key), n in sorted(self.plays.items())),
                 "powers": tuple((p, key, n) for (p, key), n in sorted(self.powers.items())),
-                "held": tuple(sorted(held)), "trajectory": tuple(self.trajectory),
+                "held": tuple(sorted(held)), "score_history": tuple(self.score_history),
                 "decisions": self.decisions, "forced": self.forced, "branching": self.branching,
                 "repeats": max(self.positions.values(), default=0)}
 

@@ -20,7 +20,7 @@ from interpreter.play.charts import (
     lift_chart,
     paired_bars,
     reference_line,
-    trajectories,
+    score_histories,
 )
 from interpreter.play.describe import render_diff
 
@@ -242,7 +242,7 @@ def _details(report: dict[str, Any]) -> list[str]:
                     f"[{_pct(decided['low'])}, {_pct(decided['high'])}] ({decided['games']} games)."
                     if decided["games"] else "") + "</p>",
                  "<p>Each seat's score over the turns of the first games:</p>",
-                 trajectories(shape.get("trajectories", []), report["players"])]
+                 score_histories(shape.get("score_histories", []), report["players"])]
     body += ["<h2>Scores and margins</h2>",
              _table(["seat", "mean score", "95% low", "95% high"],
                     [[f"P{r['seat'] + 1}", r["mean"], r["low"], r["high"]] for r in report["margins"]["mean_scores"]]),

@@ -88,7 +88,7 @@ class Outcome:
     # at the end, decisions made, those with one legal action, legal actions summed.
     powers: tuple[tuple[int, str, int], ...] = ()
     held: tuple[tuple[int, str], ...] = ()
-    trajectory: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    score_history: tuple[tuple[int, tuple[float, ...]], ...] = ()
     decisions: int = 0
     forced: int = 0
     branching: int = 0
