@@ -44,7 +44,6 @@ class Game:
         shape = ",".join(str(len(code.ops)) for code in definition.codes)
         self.engine_id = f"{__version__}/{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
         # seat specs checked once (playouts make many states), each with its canonical text
-        self._valid_seats: dict[str, SeatSpec] = {}  # a seat's text -> its record, checked
         self._seatings: dict[Any, Seating] = {}  # (players, seat texts or None) -> the seating
         self.warnings: list[Diagnostic] = []  # conflicts between overlays (load_game fills it)
 
@@ -170,20 +169,12 @@ class Game:
             seat_list = list(seats) if seats else [RANDOM] * n
             if len(seat_list) != n:
                 raise GameError(f"{len(seat_list)} seats given for {n} players")
-            found = seating_of([self._seat_spec(seat) for seat in seat_list], self.definition.bots)
+            # each seat parsed and checked once (`a-bot ` is the record `a-bot`); below this nothing reads the text
+            specs = [check_seat(parse_seat(seat), self.definition) for seat in seat_list]
+            found = seating_of(specs, self.definition.bots)
             if key is not None:
                 self._seatings[key] = found
         return found
-
-    def _seat_spec(self, seat: Any) -> SeatSpec:
-        """A seat parsed and checked against this game once (`a-bot ` and ` ismcts: c=2`
-        are the records `a-bot` and `ismcts:c=2`; below this, nothing reads the text)."""
-        key = str(seat) if isinstance(seat, SeatSpec) else seat
-        known = self._valid_seats.get(key) if isinstance(key, str) else None
-        if known is None:
-            known = check_seat(parse_seat(seat), self.definition)
-            self._valid_seats[key] = known
-        return known
 
     def state_from_json(self, text: str) -> State:
         """A state saved with `State.to_json()` (checked; GameError when corrupt)."""
