@@ -55,6 +55,7 @@ class Report:
     known: list[Result] = attrs.Factory(list)
     warned: list[Result] = attrs.Factory(list)  # mutants that made Python warnings (not failures)
     stalled: list[Result] = attrs.Factory(list)  # past the wall-clock guard twice: machine busy? (not failures)
+    slow: list[Result] = attrs.Factory(list)  # past the CPU limit once, then finished when checked again
     seconds: float = 0.0
     cpu: float = 0.0  # CPU seconds of all checks
     slowest: tuple[float, int] = (0.0, -1)  # the most CPU seconds one check took, and its mutant
@@ -65,6 +66,8 @@ class Report:
         self.slowest = max(self.slowest, (result.cpu, result.index))
         if result.warnings:
             self.warned.append(result)
+        if result.slow:
+            self.slow.append(result)
         if result.outcome == "accepted":
             self.accepted += 1
             self.rule_errors.update(result.codes)
@@ -100,6 +103,8 @@ class Report:
             + (" (machine busy? past the wall-clock guard twice; not failures: check them with --only)"
                + "".join(f"\n    mutant {r.index}" for r in sorted(self.stalled, key=lambda r: r.index))
                if self.stalled else ""),
+            f"  slow once {len(self.slow)}"
+            + "".join(f"\n    mutant {r.index}: {r.slow}" for r in sorted(self.slow, key=lambda r: r.index)),
             f"  failures  {len(self.failures)}" + (f": {table(kinds)}" if kinds else ""),
         ]
         for result in sorted(self.failures, key=lambda r: r.index):

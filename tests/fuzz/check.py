@@ -80,6 +80,7 @@ class Result:
     where: str = ""  # failure: innermost engine frame, path:function
     warnings: tuple[str, ...] = ()  # Python warnings raised (a user would see them on stderr)
     cpu: float = 0.0  # CPU seconds the check took (set by the worker pool)
+    slow: str = ""  # set by the pool when the mutant hung once and then finished in a fresh worker
 
 
 def write_unit(mutant: Mutant, folder: pathlib.Path) -> pathlib.Path:

@@ -14,6 +14,10 @@ sharing the cores) cannot turn a slow mutant into a "hang":
 - a worker deaf to that timer (stuck in C code, the signal blocked) is killed by the
   kernel `grace` CPU seconds later: the worker sets its soft `RLIMIT_CPU` to its CPU
   used so far plus the limit and the grace before each mutant;
+- a hang must happen twice: a mutant stopped at the limit (by the timer or the kernel)
+  is checked once more in a fresh worker, and only a second hang is a failure; one that
+  then finishes is counted as what it did and listed as slow (its CPU time swelled on a loaded machine: caches and
+  cores shared with other jobs make the same work cost more CPU seconds), never a hang;
 - the only wall-clock guard is a last resort for a worker that makes no progress at all
   for `stall` seconds (blocked without using CPU, or a machine so loaded it barely
   runs): it is killed and the mutant is retried once in a fresh worker; a second stall
@@ -151,6 +155,7 @@ class Pool:
         self.time_limit, self.memory, self.grace = time_limit, memory, grace
         self.stall = STALL_FACTOR * time_limit if stall is None else stall
         self.stalls: dict[int, int] = {}  # mutant -> times its worker stalled (and was killed)
+        self.hangs: dict[int, Result] = {}  # mutant -> its first hang, while it is checked again
         self.context = multiprocessing.get_context("spawn")
         self.slots = [self._start() for _ in range(max(1, workers))]
 
@@ -195,12 +200,18 @@ class Pool:
                             slot.process.join(5.0)
                             code = slot.process.exitcode
                             self.slots[i] = self._replace(slot)
-                            yield self._died(index, code)
+                            if (again := self._hung(self._died(index, code))) is None:
+                                todo.appendleft(index)
+                            else:
+                                yield again
                             continue
                         slot.index = None
-                        if not slot.process.is_alive() or result.codes[:1] == ("MemoryError",):
+                        if not slot.process.is_alive() or result.codes[:1] in (("MemoryError",), ("Hang",)):
                             self.slots[i] = self._replace(slot)
-                        yield result
+                        if (again := self._hung(result)) is None:
+                            todo.appendleft(index)  # once more, in a fresh worker
+                        else:
+                            yield again
                     elif time.monotonic() - slot.started > self.stall:
                         stalled = self._stalled(index, slot)
                         self.slots[i] = self._replace(slot)
@@ -217,6 +228,20 @@ class Pool:
                           "CPU time, deaf to the timer (stuck outside Python code?)")
         return Result(index, "failure", ("WorkerDied",), error=f"the worker process died (exit code {code}): "
                       "a crash, or killed for memory")
+
+    def _hung(self, result: Result) -> Result | None:
+        """None for a mutant's first hang (check it again in a fresh worker); else the
+        result to report: a second hang is the failure, and a mutant that hung once and
+        then finished counts as what it did, marked `slow` (a note, not a failure)."""
+        first = self.hangs.get(result.index)
+        if result.codes[:1] == ("Hang",) and first is None:
+            self.hangs[result.index] = result
+            return None
+        if first is None or result.codes[:1] == ("Hang",):
+            return result
+        return attrs.evolve(result, slow=f"past the CPU limit ({self.time_limit:g} s) once, then "
+                            f"finished in {result.cpu:.1f} s in a fresh worker: the machine was loaded? "
+                            f"({first.error.strip().splitlines()[-1][:120] if first.error.strip() else 'Hang'})")
 
     def _stalled(self, index: int, slot: _Slot) -> Result | None:
         """A worker past the wall-clock guard: None the first time (retry), else the
