@@ -1,0 +1,82 @@
+"""`orrery test GAME [FILES...]`: run scenario files and report, one line per scenario.
+
+Without FILES, the scenarios the game carries (its `scenarios/` folder, those of its
+bundled expansions, those of the overlays given with `--with`). Each scenario prints
+`ok`, `FAILED` (an expectation did not hold: `file:line:col` with expected and found)
+or `ERROR` (it cannot run as written: diagnostics with codes and hints); a summary
+follows; the exit status is 0 when every scenario is ok, else 1. `--json` prints one
+object instead: `game`, `scenarios` (each `file`, `line`, `name`, `status`,
+`problems` as diagnostics' JSON), `passed`, `failed`, `errors`, `diagnostics` (files
+that do not read).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter.diagnostics import Diagnostic, RuleFileError
+from interpreter.play.scenario_run import GameCache, Outcome, run_scenario
+from interpreter.play.scenarios import carried, read_file
+
+
+def run_tests(game: str, files: list[str], overlays: list[str], variants: list[str], as_json: bool) -> int:
+    """Run the scenarios and print the report; the exit status (0 all ok, 1 otherwise)."""
+    runs: list[tuple[Path, tuple[str, ...]]] = []
+    if files:
+        runs = [(Path(f), ()) for f in files]
+    else:
+        runs = [(c.path, c.overlays) for c in carried(game, overlays)]
+    games = GameCache(game)
+    outcomes: list[Outcome] = []
+    unread: list[Diagnostic] = []
+    for path, extra in runs:
+        try:
+            sf = read_file(path)
+        except RuleFileError as err:
+            unread += err.diagnostics
+            continue
+        for sc in sf.scenarios:
+            outcome = run_scenario(attrs.evolve(sc, overlays=extra), games, tuple(overlays), tuple(variants))
+            outcomes.append(outcome)
+            if not as_json:
+                _print_outcome(outcome)
+    passed = sum(o.status == "ok" for o in outcomes)
+    failed = sum(o.status == "failed" for o in outcomes)
+    errors = len(outcomes) - passed - failed
+    if as_json:
+        print(json.dumps({"game": game, "scenarios": [_json(o) for o in outcomes], "passed": passed,
+                          "failed": failed, "errors": errors, "diagnostics": [d.to_json() for d in unread]},
+                         indent=2))
+    else:
+        for diagnostic in unread:
+            print(diagnostic.format())
+        if not runs:
+            print(f"no scenarios: {game} carries none (put scenario files in a `scenarios/` folder beside its rules, "
+                  f"see docs/scenarios.md) and no FILES were given", file=sys.stderr)
+        what = f"{len(outcomes)} scenario{'s' if len(outcomes) != 1 else ''}"
+        bad_files = f", {len(unread)} problem{'s' if len(unread) != 1 else ''} in scenario files" if unread else ""
+        print(f"{what}: {passed} ok, {failed} failed, {errors} could not run{bad_files}")
+    return 0 if outcomes and passed == len(outcomes) and not unread else 1
+
+
+def _print_outcome(outcome: Outcome) -> None:
+    sc = outcome.scenario
+    line, _ = sc.at("name")
+    label = {"ok": "ok    ", "failed": "FAILED", "error": "ERROR "}[outcome.status]
+    via = f" [with {', '.join(sc.overlays)}]" if sc.overlays else ""
+    print(f"{label} {sc.name} ({sc.path}:{line}){via}")
+    for problem in outcome.problems:
+        text = problem.format() if outcome.status == "error" else \
+            f"{problem.path}:{problem.line}:{problem.column}: {problem.message}"
+        print("\n".join("    " + part for part in text.split("\n")))
+
+
+def _json(outcome: Outcome) -> dict[str, Any]:
+    sc = outcome.scenario
+    return {"file": sc.path, "line": sc.at("name")[0], "name": sc.name, "status": outcome.status,
+            "overlays": list(sc.overlays), "problems": [p.to_json() for p in outcome.problems]}
