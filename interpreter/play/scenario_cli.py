@@ -36,7 +36,7 @@ def run_tests(game: str, files: list[str], overlays: list[str], variants: list[s
     unread: list[Diagnostic] = []
     for path, extra in runs:
         try:
-            sf = read_file(path)
+            sf = read_file(_shown(path))
         except RuleFileError as err:
             unread += err.diagnostics
             continue
@@ -62,6 +62,14 @@ def run_tests(game: str, files: list[str], overlays: list[str], variants: list[s
         bad_files = f", {len(unread)} problem{'s' if len(unread) != 1 else ''} in scenario files" if unread else ""
         print(f"{what}: {passed} ok, {failed} failed, {errors} could not run{bad_files}")
     return 0 if outcomes and passed == len(outcomes) and not unread else 1
+
+
+def _shown(path: Path) -> Path:
+    """A path as the user reads it best: from the current folder when it is below it."""
+    try:
+        return path.resolve().relative_to(Path.cwd())
+    except (ValueError, OSError):
+        return path
 
 
 def _print_outcome(outcome: Outcome) -> None:

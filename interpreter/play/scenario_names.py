@@ -122,8 +122,11 @@ class Names:
 
 def same_action(wanted: str, text: str) -> bool:
     """Whether an action text as a scenario writes it names this legal action's text:
-    the same words, a card's copy number optional (`play boost` names `play boost#41`)."""
+    the same words, a card's copy number optional (`play boost` names `play boost#41`),
+    the quotes of an option that is a word too."""
     wanted = " ".join(wanted.split())
+    if len(text) > 1 and text[0] == text[-1] == '"' and not wanted.startswith('"'):
+        text = text[1:-1]  # a word offered by a choice, as a player types it: without its quotes
     return wanted == text or ("#" not in wanted and _COPY.sub("", text) == wanted)
 
 

@@ -89,7 +89,10 @@ class _Problems:
     def kind(self, value: Any, keys: KeyPath, want: type | tuple[type, ...], what: str) -> bool:
         ok = isinstance(value, want) and not (isinstance(value, bool) and bool not in _types(want))
         if not ok:
-            self.add(keys, "scenario-shape", f"{what} must be {_kind_name(want)}, not {_describe(value)}")
+            quote = str in _types(want) and isinstance(value, dict) and len(value) == 1
+            self.add(keys, "scenario-shape", f"{what} must be {_kind_name(want)}, not {_describe(value)}",
+                     hint="put the text in quotes: unquoted, a text with ': ' in it reads as a mapping" if quote
+                     else None)
         return ok
 
 
