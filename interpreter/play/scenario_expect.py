@@ -168,4 +168,4 @@ def _returns(check: _Check, want: list[Any]) -> None:
     found = st.returns()
     if len(want) != len(found) or any(not isinstance(w, int | float) or isinstance(w, bool) or abs(w - f) > 1e-9
                                       for w, f in zip(want, found, strict=False)):
-        check.fail(("returns",), f"returns {want}", f"{[round(f, 6) for f in found]}")
+        check.fail(("returns",), f"returns {want}", "[" + ", ".join(f"{f:g}" for f in found) + "]")

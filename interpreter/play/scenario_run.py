@@ -145,7 +145,7 @@ def _arrange(sc: Scenario, st: State) -> None:
             try:
                 arrange.set_counter(st, entry.index, entry.slot, entry.value)
             except GameError as err:
-                raise problem(sc, ("position", *entry.keys), "scenario-counter-range", str(err)) from None
+                raise problem(sc, entry.keys, "scenario-counter-range", str(err)) from None
     zones = position.get("zones") or {}
     if not zones:
         return
