@@ -85,6 +85,9 @@ scenarios:
 def test_a_scenario_arranges_the_cards_plays_and_checks_the_result(tmp_path: Path, capsys: Any) -> None:
     code, out, _ = run(capsys, KUHN, write(tmp_path, KUHN_SHOWDOWN))
     assert code == 0 and out.startswith("ok     the King beats the Queen") and "1 scenario: 1 ok" in out
+    # the example game carries it (docs/scenarios.md shows it)
+    code, out, _ = run(capsys, "kuhn-poker")
+    assert code == 0 and "kuhn-poker/scenarios/showdown.yaml:4)" in out
 
 
 def test_a_failed_expectation_prints_its_place_with_expected_and_found(tmp_path: Path, capsys: Any) -> None:
@@ -176,7 +179,7 @@ def test_the_setup_must_be_answered(tmp_path: Path, capsys: Any) -> None:
 
 
 def test_a_game_without_scenarios_says_where_to_put_them(capsys: Any) -> None:
-    status, out, err = run(capsys, KUHN)
+    status, out, err = run(capsys, TIC)
     assert status == 1 and "0 scenarios" in out and "scenarios/` folder" in err
 
 
