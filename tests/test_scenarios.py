@@ -147,6 +147,9 @@ def test_counters_zones_log_and_json(tmp_path: Path, capsys: Any) -> None:
     ("    expect: {winners: [P3]}\n", "scenario-unknown-player", "3:24", "players are P1..P2"),
     ("    players: 3\n", "scenario-players", "3:14", "for 2-2 players"),
     ("    expekt: {over: true}\n", "scenario-key", "3:5", "did you mean 'expect'?"),
+    ("    position: {calls: [\"settel()\"]}\n", "scenario-unknown-procedure", "3:24", "did you mean 'settle'?"),
+    ("    position: {calls: [\"settle(P1)\"]}\n", "scenario-call", "3:24", "settle takes 0 arguments (), not 1"),
+    ("    position: {calls: [settle(P1, P2)]}\n", "scenario-shape", "3:24", "put each call in quotes"),
     ("    expect: {log: [P1: bets]}\n", "scenario-shape", "3:20", "put the text in quotes"),
 ])
 def test_bad_scenarios_get_a_diagnostic_at_their_place(tmp_path: Path, capsys: Any, body: str, code: str,
@@ -255,3 +258,16 @@ def test_skipping_the_setup_starts_from_where_the_rules_place_the_components(tmp
         """)
     status, out, _ = run(capsys, KUHN, path)
     assert status == 0, out
+
+
+def test_a_call_runs_a_procedure_of_the_game_on_the_position(tmp_path: Path, capsys: Any) -> None:
+    path = write(tmp_path, """\
+        scenarios:
+          - name: settled before anyone bets
+            position:
+              zones: {hand(P1): [jack], hand(P2): [king]}
+              spare: deck
+              calls: ["settle()"]
+        """)
+    status, out, _ = run(capsys, KUHN, path)
+    assert status == 1 and "error[scenario-call]: settle(): it ended the game" in out

@@ -16,7 +16,14 @@ from typing import Any
 
 import attrs
 
-from interpreter.diagnostics import Diagnostic, GameError, IllegalActionError, RuleFileError, RuleRuntimeError
+from interpreter.diagnostics import (
+    Diagnostic,
+    GameError,
+    IllegalActionError,
+    RuleFileError,
+    RuleRuntimeError,
+    hint_for,
+)
 from interpreter.game import Game, load_game
 from interpreter.model.seats import parse_seat, seating_of
 from interpreter.play.scenario_expect import check_expect
@@ -28,7 +35,7 @@ from interpreter.play.scenario_names import (
     legal_texts,
     problem,
 )
-from interpreter.play.scenarios import Scenario
+from interpreter.play.scenarios import CALL, PLAYER, Scenario
 from interpreter.runtime import arrange
 from interpreter.runtime.state import State
 
@@ -102,7 +109,7 @@ def _run(sc: Scenario, games: GameCache, overlays: tuple[str, ...], variants: tu
         st = arrange.start_setup(game, n, data.get("seed", 1), seating, data.get("chance", "seeded"),
                                  data.get("setup", "game") == "game")
         _answer_setup(sc, st)
-        _arrange(sc, st)
+        _arrange(sc, st, game)
         try:
             arrange.begin_flow(st, game)
         except GameError as err:
@@ -137,7 +144,7 @@ def _answer_setup(sc: Scenario, st: State) -> None:
                       f"the setup asked {used} question{'s' if used != 1 else ''}; this answer is one too many")
 
 
-def _arrange(sc: Scenario, st: State) -> None:
+def _arrange(sc: Scenario, st: State, game: Game) -> None:
     position = sc.data.get("position") or {}
     names = Names(sc, st)
     for text, value in (position.get("counters") or {}).items():
@@ -147,8 +154,15 @@ def _arrange(sc: Scenario, st: State) -> None:
             except GameError as err:
                 raise problem(sc, entry.keys, "scenario-counter-range", str(err)) from None
     zones = position.get("zones") or {}
-    if not zones:
-        return
+    placed: list[int] = []
+    if zones:
+        placed = _place(sc, st, names, position, zones)
+    for index, text in enumerate(position.get("calls") or []):
+        _call(sc, st, game, names, text, ("position", "calls", index), placed)
+
+
+def _place(sc: Scenario, st: State, names: Names, position: dict[str, Any], zones: dict[str, Any]) -> list[int]:
+    """Move the cards of `zones`; the cards placed, in the order written."""
     spare = None
     if "spare" in position:
         spare = names.zone(position["spare"], ("position", "spare"))
@@ -162,6 +176,55 @@ def _arrange(sc: Scenario, st: State) -> None:
                       f"{err}: the zones written exactly held other cards ({_some(held)})",
                       hint="say where they go with `spare: ZONE` under position (a zone not written exactly)"
                       ) from None
+    return [iid for placing in placings for iid in placing.cards]
+
+
+def _call(sc: Scenario, st: State, game: Game, names: Names, text: str, keys: tuple[Any, ...],
+          placed: list[int]) -> None:
+    """Run a procedure of the game on the position: `attach(P1, s006-fuel-nav-xdraw)`.
+    An argument is a player (`P1`), a number, `true`/`false`, a quoted text or a card
+    (its id or name: a copy the position placed first, else the first in the game's
+    order; `id#copy` for one copy), as the procedure's declared parameter type says."""
+    found = CALL.match(text)
+    assert found is not None  # (the shape check saw to it)
+    name, written = found.group(1), found.group(2)
+    procedures = game.raw.get("procedures") or {}
+    code = next((c.index for c in st.gd.codes if c.name == f"procedures.{name}"), None)
+    if code is None or name not in procedures:
+        raise problem(sc, keys, "scenario-unknown-procedure", f"this game has no procedure '{name}'",
+                      hint=hint_for(name, list(procedures)))
+    declared = procedures[name].get("params") or []
+    params = dict(declared) if isinstance(declared, dict) else dict.fromkeys(declared, "any")
+    args = [a.strip() for a in written.split(",")] if written.strip() else []
+    if len(args) != len(params):
+        raise problem(sc, keys, "scenario-call", f"{name} takes {len(params)} argument"
+                      f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), not {len(args)}")
+    env = {param: _argument(sc, st, names, arg, str(kind), keys, placed) for (param, kind), arg
+           in zip(params.items(), args, strict=True)}
+    try:
+        arrange.call(st, code, env)
+    except GameError as err:
+        if isinstance(err, RuleRuntimeError):
+            raise
+        raise problem(sc, keys, "scenario-call", f"{text}: {err}") from None
+
+
+def _argument(sc: Scenario, st: State, names: Names, arg: str, kind: str, keys: tuple[Any, ...],
+              placed: list[int]) -> Any:
+    if kind == "player" or (kind != "card" and PLAYER.match(arg)):
+        return names.player(arg, keys)
+    if kind != "card":
+        if arg.lstrip("-").isdigit():
+            return int(arg)
+        if arg in ("true", "false"):
+            return arg == "true"
+        if len(arg) > 1 and arg[0] == arg[-1] == '"':
+            return arg[1:-1]
+    if "#" in arg:
+        return names.card_copy(arg, keys)
+    index = names.card_def(arg, keys)
+    mine = [i for i in placed if st.card_def[i] == index]
+    return mine[0] if mine else st.card_def.index(index)
 
 
 def _placings(sc: Scenario, names: Names, zones: dict[str, Any]) -> list[arrange.Placing]:

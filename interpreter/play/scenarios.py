@@ -32,7 +32,7 @@ FOLDER = "scenarios"
 FILE_KEYS = ("game", "scenarios")
 SCENARIO_KEYS = ("name", "players", "seats", "seed", "variants", "with", "chance", "setup", "setup_choices",
                  "position", "actions", "expect")
-POSITION_KEYS = ("counters", "zones", "spare")
+POSITION_KEYS = ("counters", "zones", "spare", "calls")
 EXPECT_KEYS = ("to_act", "decision", "legal", "counters", "values", "zones", "log", "over", "winners", "returns")
 ZONE_MODES = ("top", "bottom")
 LIST_CHECKS = ("contains", "excludes")
@@ -40,6 +40,7 @@ ZONE_CHECKS = ("contains", "excludes", "count", "any_order")
 # `name` or `name(P2)`: a zone, counter or value, of a player or not
 PLACE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\(\s*P(\d+)\s*\))?\s*$")
 PLAYER = re.compile(r"^P([1-9]\d*)$")
+CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\((.*)\)\s*$")
 
 
 @attrs.frozen
@@ -192,6 +193,13 @@ def _check_position(position: dict[str, Any], keys: KeyPath, out: _Problems) -> 
     out.keys(position, keys, POSITION_KEYS, "a position")
     if "spare" in position:
         out.kind(position["spare"], (*keys, "spare"), str, "spare (the zone cards taken out go to)")
+    if "calls" in position and out.kind(position["calls"], (*keys, "calls"), list, "calls"):
+        for i, text in enumerate(position["calls"]):
+            if out.kind(text, (*keys, "calls", i), str, "a call") and not CALL.match(text):
+                split = text.count("(") != text.count(")")
+                out.add((*keys, "calls", i), "scenario-shape", f"'{text}' is not a call such as `attach(P1, boost)`",
+                        hint="in a list written [a, b], put each call in quotes: its commas split it" if split
+                        else "a procedure of the game, then its arguments in brackets: players, cards, numbers")
     if out.kind(position.get("counters", {}), (*keys, "counters"), dict, "counters"):
         _check_places(position.get("counters", {}), (*keys, "counters"), out)
     zones = position.get("zones", {})

@@ -5,11 +5,13 @@ A scenario (`orrery test`, play/scenarios.py) needs "P1 holds these cards with 3
 without playing there. A state is plain data, so the position is written into it
 directly, between setup and the flow's first step (where a game's setup overrides
 would go): cards are moved from wherever they are (the cards stay a permutation of the
-game's cards), counters set. Nothing fires (no `entered`, `changed` triggers): the
-position is a fact, not an event. Then every saved field goes through the very checks
-a loaded save passes (saves.check_fields: each card in exactly one zone, counters
-within their bounds, ...), and the flow starts. Only the replay a save also passes is
-left out: an arranged position is not where its history leads, on purpose.
+game's cards), counters set; a card the rules keep data on where it lies (a module
+attached) is put there by calling the game's own procedure (`call`). Nothing else
+fires (no `entered`, `changed` triggers): the position is a fact, not an event. Then
+every saved field goes through the very checks a loaded save passes
+(saves.check_fields: each card in exactly one zone, counters within their bounds,
+...), and the flow starts. Only the replay a save also passes is left out: an arranged
+position is not where its history leads, on purpose.
 
 Running setup without the flow: the state is made by `new_state` for a view of the
 game whose definition has no flow, no `game_start`, nothing to score and setup as
@@ -80,6 +82,23 @@ def begin_flow(st: State, game: Rules) -> None:
         st.stack.append(Frame(gd.start, 0, {}))
     run(st)
     check_decision(st)
+
+
+def call(st: State, code: int, env: dict[str, Any]) -> None:
+    """Run one of the game's procedures (code `code`, its parameters in `env`) on a
+    state whose setup is over, as a step of the arrangement (a game's own way to put a
+    card somewhere, with the data it keeps on it); GameError when it waits for a
+    decision or ends the game."""
+    if not setup_over(st):
+        raise GameError("the setup is not over yet")
+    st.terminal, st.end_reason, st.winners = False, None, []
+    st.stack.append(Frame(code, 0, dict(env)))
+    run(st)
+    if st.pending is not None:
+        raise GameError("it waits for a decision; a position's calls run procedures that decide nothing")
+    if not setup_over(st):
+        raise GameError(f"it ended the game ({st.end_reason})")
+    st.legal_cache, st.memo = None, None
 
 
 @attrs.frozen
