@@ -1,5 +1,5 @@
 """The names a scenario writes, resolved against a game: players (`P2`), zones
-(`hand(P1)`), counters (`xp(P1)`), declared values, cards (an id, a name, or `id#copy`)
+(`hand(P1)`), counters (`score(P1)`), declared values, cards (an id, a name, or `id#copy`)
 and action texts (as a player types them, the copy number of a card optional).
 
 Every name that does not resolve is a `ScenarioProblem`: a Diagnostic at the place the
@@ -72,7 +72,7 @@ class Names:
         return self.st.layout.zbase[zdef.index] + (owner or 0)
 
     def counter(self, text: str, keys: tuple[Any, ...]) -> tuple[Any, int | None]:
-        """The counter `xp(P1)` or `round` names, and the player if the text names one."""
+        """The counter `score(P1)` or `round` names, and the player if the text names one."""
         name, owner = self.split(text, keys)
         cdef = next((c for c in self.gd.counters if c.name == name), None)
         if cdef is None:
@@ -122,7 +122,7 @@ class Names:
 
 def same_action(wanted: str, text: str) -> bool:
     """Whether an action text as a scenario writes it names this legal action's text:
-    the same words, a card's copy number optional (`play boost` names `play boost#41`),
+    the same words, a card's copy number optional (`play ace` names `play ace#41`),
     the quotes of an option that is a word too."""
     wanted = " ".join(wanted.split())
     if len(text) > 1 and text[0] == text[-1] == '"' and not wanted.startswith('"'):
@@ -162,8 +162,8 @@ class CounterEntry:
 
 
 def counter_entries(names: Names, text: str, value: Any, keys: tuple[Any, ...]) -> list[CounterEntry]:
-    """The numbers `text: value` sets or expects: `xp(P1): 3`, `xp: {P1: 3, P2: 0}`,
-    `xp: [3, 0]`, `fuel(P1): {red: 2}` or `mark: [0, 1, 0, ...]` (a counter of several)."""
+    """The numbers `text: value` sets or expects: `score(P1): 3`, `score: {P1: 3, P2: 0}`,
+    `score: [3, 0]`, `gems(P1): {red: 2}` or `mark: [0, 1, 0, ...]` (a counter of several)."""
     cdef, owner = names.counter(text, keys)
     if cdef.scope == "player" and owner is None:
         if isinstance(value, dict):

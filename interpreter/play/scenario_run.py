@@ -181,7 +181,7 @@ def _place(sc: Scenario, st: State, names: Names, position: dict[str, Any], zone
 
 def _call(sc: Scenario, st: State, game: Game, names: Names, text: str, keys: tuple[Any, ...],
           placed: list[int]) -> None:
-    """Run a procedure of the game on the position: `attach(P1, s006-fuel-nav-xdraw)`.
+    """Run a procedure of the game on the position: `place(P1, ace)`.
     An argument is a player (`P1`), a number, `true`/`false`, a quoted text or a card
     (its id or name: a copy the position placed first, else the first in the game's
     order; `id#copy` for one copy), as the procedure's declared parameter type says."""

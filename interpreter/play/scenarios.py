@@ -197,7 +197,7 @@ def _check_position(position: dict[str, Any], keys: KeyPath, out: _Problems) -> 
         for i, text in enumerate(position["calls"]):
             if out.kind(text, (*keys, "calls", i), str, "a call") and not CALL.match(text):
                 split = text.count("(") != text.count(")")
-                out.add((*keys, "calls", i), "scenario-shape", f"'{text}' is not a call such as `attach(P1, boost)`",
+                out.add((*keys, "calls", i), "scenario-shape", f"'{text}' is not a call such as `place(P1, ace)`",
                         hint="in a list written [a, b], put each call in quotes: its commas split it" if split
                         else "a procedure of the game, then its arguments in brackets: players, cards, numbers")
     if out.kind(position.get("counters", {}), (*keys, "counters"), dict, "counters"):

@@ -1,12 +1,12 @@
 """Arranging a position as data: a game's setup run without its flow, cards and
 counters then put where a test wants them, checked, and the flow started on top.
 
-A scenario (`orrery test`, play/scenarios.py) needs "P1 holds these cards with 3 fuel"
+A scenario (`orrery test`, play/scenarios.py) needs "P1 holds these cards with 3 coins"
 without playing there. A state is plain data, so the position is written into it
 directly, between setup and the flow's first step (where a game's setup overrides
 would go): cards are moved from wherever they are (the cards stay a permutation of the
-game's cards), counters set; a card the rules keep data on where it lies (a module
-attached) is put there by calling the game's own procedure (`call`). Nothing else
+game's cards), counters set; a card the rules keep data on where it lies (one a
+procedure puts in play) is put there by calling that procedure (`call`). Nothing else
 fires (no `entered`, `changed` triggers): the position is a fact, not an event. Then
 every saved field goes through the very checks a loaded save passes
 (saves.check_fields: each card in exactly one zone, counters within their bounds,
