@@ -271,3 +271,66 @@ def test_a_call_runs_a_procedure_of_the_game_on_the_position(tmp_path: Path, cap
         """)
     status, out, _ = run(capsys, KUHN, path)
     assert status == 1 and "error[scenario-call]: settle(): it ended the game" in out
+
+
+# ---- chance, simultaneous steps, mods ---------------------------------------------------------
+
+
+def test_explicit_chance_lets_a_scenario_give_the_deal(tmp_path: Path, capsys: Any) -> None:
+    path = write(tmp_path, """\
+        scenarios:
+          - name: the setup deals P1 the Jack and P2 the King; P1 bets, P2 calls and wins
+            chance: explicit
+            setup_choices: [deal jack, deal king]
+            actions: [bet, bet]
+            expect:
+              zones: {hand(P1): [jack], hand(P2): [king]}
+              winners: [P2]
+        """)
+    status, out, _ = run(capsys, KUHN, path)
+    assert status == 0, out
+
+
+def test_setup_choices_first_answers_every_setup_decision(tmp_path: Path, capsys: Any) -> None:
+    path = write(tmp_path, """\
+        scenarios:
+          - name: the pads by their first option
+            players: 2
+            variants: [first-game]
+            setup_choices: first
+            expect:
+              counters: {lane: {P1: 1, P2: 0}}   # with seed 1 the Start Player is P2: it picks first
+              decision: pre_launch
+        """)
+    status, out, _ = run(capsys, "race-to-mars", path)
+    assert status == 0, out
+
+
+def test_a_simultaneous_pick_names_its_seat(tmp_path: Path, capsys: Any) -> None:
+    path = write(tmp_path, """\
+        scenarios:
+          - name: paper beats rock
+            actions:
+              - expect: {to_act: P2}
+              - "P2: paper"
+              - "P1: rock"
+            expect:
+              counters: {won: {P1: 0, P2: 1}}
+              log: [P1 shows rock, P2 shows paper]
+        """)
+    status, out, _ = run(capsys, str(ROOT / "examples" / "rock-paper-scissors"), path)
+    assert status == 0, out
+
+
+def test_a_mod_carries_scenarios_for_its_cards(tmp_path: Path, capsys: Any) -> None:
+    mod = tmp_path / "overcharge"
+    (mod / "scenarios").mkdir(parents=True)
+    (mod / "overlay.yaml").write_text((ROOT / "examples" / "star-market-overcharge" / "overlay.yaml").read_text())
+    write(mod / "scenarios", """\
+        scenarios:
+          - name: an overcharged reactor earns fame
+            expect: {over: false}
+        """, "reactor.yaml")
+    status, out, _ = run(capsys, "star-market", "--with", str(mod), "--json")
+    data = json.loads(out)
+    assert status == 0 and [s["name"] for s in data["scenarios"]] == ["an overcharged reactor earns fame"]
