@@ -16,6 +16,7 @@ from interpreter.diagnostics import Diagnostic
 from interpreter.play.scenario_names import Names, counter_entries, legal_texts, same_action
 from interpreter.play.scenarios import Scenario
 from interpreter.runtime.counters import value_of
+from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 
 SHOWN = 10  # items of a list shown in a message
@@ -105,7 +106,10 @@ def _texts(check: _Check, keys: Keys, want: Any, have: list[str], what: str, mat
 
 def _value(check: _Check, text: str, want: Any) -> None:
     vdef, owner = check.names.value(text, (*check.base, "values", text))
-    found = value_of(check.st, vdef.index, owner if owner is not None else 0)
+    try:
+        found = value_of(check.st, vdef.index, owner if owner is not None else 0)
+    except RULE_SLIPS as err:
+        raise rule_error(f"value {vdef.name}", err) from None
     shown = check.st.render_value(found, vdef.type)
     same = found == want if isinstance(want, bool) or isinstance(found, bool) else (
         found == want or shown == str(want))

@@ -110,15 +110,18 @@ def _run(sc: Scenario, games: GameCache, overlays: tuple[str, ...], variants: tu
                                  data.get("setup", "game") == "game")
         _answer_setup(sc, st)
         _arrange(sc, st, game)
+        log_from = len(st.log)  # the flow's lines before the first decision count too
         try:
             arrange.begin_flow(st, game)
         except GameError as err:
             if isinstance(err, RuleRuntimeError):
                 raise
             raise problem(sc, ("position",), "scenario-position", str(err).removeprefix("corrupt save: ")) from None
-        return _act(sc, st)
+        return _act(sc, st, log_from)
     except RuleRuntimeError as err:
         raise ScenarioProblem([err.to_diagnostic(sc.path, "the rules failed: ")]) from None
+    except GameError as err:  # anything else the game refused: at the scenario, in words
+        raise problem(sc, ("name",), "scenario-error", str(err)) from None
 
 
 def _answer_setup(sc: Scenario, st: State) -> None:
@@ -269,10 +272,10 @@ def _placings(sc: Scenario, names: Names, zones: dict[str, Any]) -> list[arrange
     return placings
 
 
-def _act(sc: Scenario, st: State) -> list[Diagnostic]:
+def _act(sc: Scenario, st: State, log_from: int) -> list[Diagnostic]:
     """Apply the actions in order, checking each `expect:` where it stands and the
-    scenario's `expect:` at the end; the failures of the first that fails."""
-    log_from = len(st.log)
+    scenario's `expect:` at the end; the failures of the first that fails. The log
+    lines each reads: those since the previous check (at first: since the position)."""
     for index, step in enumerate(sc.data.get("actions", [])):
         if isinstance(step, dict):
             failures = check_expect(sc, st, step["expect"], ("actions", index, "expect"), log_from)
