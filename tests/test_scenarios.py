@@ -160,6 +160,13 @@ def test_bad_scenarios_get_a_diagnostic_at_their_place(tmp_path: Path, capsys: A
     assert f"{path}:{place}: error[{code}]" in out and words in out
 
 
+def test_a_file_for_another_game_is_refused(tmp_path: Path, capsys: Any) -> None:
+    path = write(tmp_path, "game: tic-tac-toe\nscenarios:\n  - name: a\n")
+    status, out, _ = run(capsys, KUHN, path)
+    assert status == 1 and f"{path}:1:7: error[scenario-game]: these scenarios are for the game 'tic-tac-toe', " \
+                           "not 'kuhn-poker'" in out
+
+
 def test_yaml_errors_are_diagnostics(tmp_path: Path, capsys: Any) -> None:
     path = write(tmp_path, "scenarios:\n  - name: a\n    name: b\n")
     status, out, _ = run(capsys, KUHN, path)

@@ -21,7 +21,9 @@ import attrs
 
 from interpreter.diagnostics import Diagnostic, RuleFileError
 from interpreter.play.scenario_run import GameCache, Outcome, run_scenario
-from interpreter.play.scenarios import carried, read_file
+from interpreter.play.scenarios import ScenarioFile, carried, read_file
+from interpreter.rules.loader import resolve
+from interpreter.rules.yamlload import load_yaml
 
 
 def run_tests(game: str, files: list[str], overlays: list[str], variants: list[str], as_json: bool) -> int:
@@ -32,6 +34,7 @@ def run_tests(game: str, files: list[str], overlays: list[str], variants: list[s
     else:
         runs = [(c.path, c.overlays) for c in carried(game, overlays)]
     games = GameCache(game)
+    game_id = _id_of(game)
     outcomes: list[Outcome] = []
     unread: list[Diagnostic] = []
     for path, extra in runs:
@@ -39,6 +42,9 @@ def run_tests(game: str, files: list[str], overlays: list[str], variants: list[s
             sf = read_file(_shown(path))
         except RuleFileError as err:
             unread += err.diagnostics
+            continue
+        if sf.game is not None and game_id is not None and sf.game != game_id:
+            unread.append(_other_game(sf, game_id))
             continue
         for sc in sf.scenarios:
             outcome = run_scenario(attrs.evolve(sc, overlays=extra), games, tuple(overlays), tuple(variants))
@@ -62,6 +68,24 @@ def run_tests(game: str, files: list[str], overlays: list[str], variants: list[s
         bad_files = f", {len(unread)} problem{'s' if len(unread) != 1 else ''} in scenario files" if unread else ""
         print(f"{what}: {passed} ok, {failed} failed, {errors} could not run{bad_files}")
     return 0 if outcomes and passed == len(outcomes) and not unread else 1
+
+
+def _id_of(game: str) -> str | None:
+    """The id the game's main file declares (None when it does not read: loading the
+    game reports that)."""
+    try:
+        data, _ = load_yaml(resolve(game, "game"))
+    except RuleFileError:
+        return None
+    return str(data["id"]) if isinstance(data, dict) and "id" in data else None
+
+
+def _other_game(sf: ScenarioFile, game_id: str) -> Diagnostic:
+    first = sf.scenarios[0]
+    where = first.positions.nearest(("game",))
+    return Diagnostic(sf.path, where.line, where.column, "scenario-game",
+                      f"these scenarios are for the game '{sf.game}', not '{game_id}'",
+                      hint=f"run them with `orrery test {sf.game} {sf.path}`")
 
 
 def _shown(path: Path) -> Path:
