@@ -40,6 +40,7 @@ from interpreter.runtime import arrange
 from interpreter.runtime.state import State
 
 SHOWN_LEGAL = 12  # legal actions listed in a message
+MAX_REPEATS = 500  # times a `repeat:` applies its action before the scenario gives up
 
 
 @attrs.frozen
@@ -277,6 +278,9 @@ def _act(sc: Scenario, st: State, log_from: int) -> list[Diagnostic]:
     scenario's `expect:` at the end; the failures of the first that fails. The log
     lines each reads: those since the previous check (at first: since the position)."""
     for index, step in enumerate(sc.data.get("actions", [])):
+        if isinstance(step, dict) and "repeat" in step:
+            _repeat(sc, st, step, ("actions", index), log_from)
+            continue
         if isinstance(step, dict):
             failures = check_expect(sc, st, step["expect"], ("actions", index, "expect"), log_from)
             if failures:
@@ -290,6 +294,25 @@ def _act(sc: Scenario, st: State, log_from: int) -> list[Diagnostic]:
     if "expect" in sc.data:
         return check_expect(sc, st, sc.data["expect"], ("expect",), log_from)
     return []
+
+
+def _repeat(sc: Scenario, st: State, step: dict[str, Any], keys: tuple[Any, ...], log_from: int) -> None:
+    """`repeat: ACTION` until what `until:` says holds (whose turn, which decision): how a
+    scenario reaches a later turn; checked before each time, at most MAX_REPEATS times."""
+    text = str(step["repeat"])
+    for _ in range(MAX_REPEATS):
+        still = check_expect(sc, st, step["until"], (*keys, "until"), log_from)
+        if not still:
+            return
+        if st.terminal:
+            break
+        _apply(sc, st, text, (*keys, "repeat"), "scenario-illegal-action")
+    else:
+        still = check_expect(sc, st, step["until"], (*keys, "until"), log_from)
+        if not still:
+            return
+    raise problem(sc, keys, "scenario-repeat", f"'{text}' repeated until the game "
+                  f"{'ended' if st.terminal else f'had it {MAX_REPEATS} times'}, and still {still[0].message}")
 
 
 def _apply(sc: Scenario, st: State, text: str, keys: tuple[Any, ...], code: str) -> None:

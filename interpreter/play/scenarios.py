@@ -178,11 +178,14 @@ def _check_scenario(item: dict[str, Any], keys: KeyPath, out: _Problems) -> None
     for i, step in enumerate(item.get("actions") or [] if isinstance(item.get("actions"), list) else []):
         where = (*keys, "actions", i)
         if isinstance(step, dict):
-            if set(step) != {"expect"} or not isinstance(step["expect"], dict):
-                out.add(where, "scenario-shape", "an item of `actions` is an action's text, or `expect:` with "
-                        "what must hold at that point")
-            else:
+            if set(step) == {"expect"} and isinstance(step["expect"], dict):
                 _check_expect(step["expect"], (*where, "expect"), out)
+            elif set(step) == {"repeat", "until"} and isinstance(step["until"], dict):
+                out.kind(step["repeat"], (*where, "repeat"), (str, int), "repeat (an action's text)")
+                _check_expect(step["until"], (*where, "until"), out)
+            else:
+                out.add(where, "scenario-shape", "an item of `actions` is an action's text, `expect:` with what "
+                        "must hold at that point, or `repeat: ACTION` with `until:` what must hold to stop")
         elif not isinstance(step, str | int):
             out.add(where, "scenario-shape", f"an action is its text, as a player types it, not {_describe(step)}")
     if isinstance(item.get("expect"), dict):
