@@ -95,7 +95,7 @@ def _run(sc: Scenario, games: GameCache, overlays: tuple[str, ...], variants: tu
     data = sc.data
     game = games.get((*variants, *data.get("variants", [])), _overlays(sc, overlays))
     gd = game.definition
-    n = data.get("players", gd.default_players)
+    n = data.get("players", len(data["seats"]) if "seats" in data else gd.default_players)
     if not gd.min_players <= n <= gd.max_players:
         raise problem(sc, ("players",), "scenario-players", f"{gd.name} is for {gd.min_players}-{gd.max_players} "
                       f"players, not {n}")
