@@ -234,7 +234,7 @@ def _argument(sc: Scenario, st: State, names: Names, arg: str, kind: str, keys: 
 def _placings(sc: Scenario, names: Names, zones: dict[str, Any]) -> list[arrange.Placing]:
     """The cards of each zone written: copies named `id#copy` first (each once), then
     cards named by id or name, each a copy no other line took (one already in that
-    zone first, else the first in the game's order)."""
+    zone first, else one in play, else the first in the game's order)."""
     st = names.st
     written: list[tuple[int, str, list[tuple[str, tuple[Any, ...]]]]] = []
     for text, cards in zones.items():
@@ -266,7 +266,7 @@ def _placings(sc: Scenario, names: Names, zones: dict[str, Any]) -> list[arrange
                 raise problem(sc, keys, "scenario-card-count", f"no copy of {text} is left for this place: the game "
                               f"has {total} and the position puts them all elsewhere",
                               hint="a position moves the game's cards; it makes none")
-            iid = min(copies, key=lambda i: (st.loc[i] != slot, i))
+            iid = min(copies, key=lambda i: (st.loc[i] != slot, st.loc[i] < 0, i))  # in play before out of it
             taken[iid] = keys
             chosen[keys] = iid
     placings = [arrange.Placing(slot, tuple(chosen[k] for _, k in cards), mode) for slot, mode, cards in written]
