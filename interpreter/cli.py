@@ -44,6 +44,7 @@ from interpreter.play.logs import (
 from interpreter.play.narrate import LogSeen, move_words, name_cards, new_log_lines, pick_words
 from interpreter.play.resume import resume_log, start_logged
 from interpreter.play.runner import replay_actions
+from interpreter.play.scenario_cli import run_tests
 from interpreter.play.seating import UsageError, choose_seats, unknown_names
 from interpreter.play.simulate import SimulationSpec, progress_stream, render_summary, simulate
 from interpreter.play.terminal import Console, EndOfInput, QuitRequested, Table
@@ -245,6 +246,23 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(p)
     add_serve_options(p, _port)
     _add_log_options(p)
+
+    p = commands.add_parser("test", help="run scenarios: arranged positions, actions, expectations",
+                            formatter_class=_Formatter,
+                            description="Run scenario files (docs/scenarios.md): each arranges a position as data, "
+                                        "applies actions by their text and checks what must hold. Without FILES, "
+                                        "the scenarios the game carries (its scenarios/ folder, its bundled "
+                                        "expansions' and those of the overlays given). One line per scenario "
+                                        "(ok, FAILED with file:line:col, expected and found, or ERROR with "
+                                        "diagnostics), then a summary; exit 0 when every scenario is ok.",
+                            epilog="example:\n  orrery test race-to-mars\n  orrery test rocketmen my-scenarios.yaml")
+    p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
+    p.add_argument("files", nargs="*", metavar="FILES", help="scenario files (default: those the game carries)")
+    p.add_argument("--variant", action="append", default=[], metavar="V",
+                   help="add the game's variant V to every scenario (repeatable)")
+    p.add_argument("--with", dest="overlays", action="append", default=[], metavar="X",
+                   help="add overlay X to every scenario, and run the scenarios it carries (repeatable)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (scenarios, passed, failed, errors)")
 
     p = commands.add_parser("schema", help="the JSON Schema of rule files", formatter_class=_Formatter,
                             description="Print the JSON Schema of one kind of rule file for editors' YAML "
@@ -650,4 +668,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replay": cmd_replay,
     "schema": cmd_schema,
     "serve": cmd_serve,
+    "test": lambda args: run_tests(args.game, args.files, args.overlays, args.variant, args.json),
 }

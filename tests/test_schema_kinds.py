@@ -24,7 +24,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 def bundled_files() -> list[tuple[pathlib.Path, str]]:
     """Every bundled rule file and its kind: overlays name their base, included files
     are named by a game's `include:`, the rest are games."""
-    files = sorted([*ROOT.glob("games/**/*.yaml"), *ROOT.glob("examples/**/*.yaml")])
+    files = sorted(p for p in [*ROOT.glob("games/**/*.yaml"), *ROOT.glob("examples/**/*.yaml")]
+                   if "scenarios" not in p.parent.parts)  # scenario files (`orrery test`) are no rule files
     included = set()
     for path in files:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))

@@ -147,6 +147,14 @@ def _names(items: Any) -> str:
 def fill_state(st: State, data: dict[str, Any]) -> None:
     """Set every saved field of the blank state `st` (whose static fields are set) from
     `data`, checking each against the fields before it, then the state as a whole."""
+    _load_fields(st, data)
+    check_decision(st)
+    _check_replay(st)
+    # not saved: who saw which hidden card go where follows from the actions (the replay is cached)
+    st.known = replay_of(st).known.copy()
+
+
+def _load_fields(st: State, data: dict[str, Any]) -> None:
     for field in SAVED:
         key = field.key
         assert key is not None and field.load is not None  # SAVED fields have both
@@ -157,13 +165,17 @@ def fill_state(st: State, data: dict[str, Any]) -> None:
             raise
         except (TypeError, ValueError, IndexError, AttributeError, KeyError) as err:
             raise GameError(f"corrupt save: field '{key}': {type(err).__name__}: {err}") from None
-    _check_decision(st)
-    _check_replay(st)
-    # not saved: who saw which hidden card go where follows from the actions (the replay is cached)
-    st.known = replay_of(st).known.copy()
 
 
-def _check_decision(st: State) -> None:
+def check_fields(st: State) -> None:
+    """Check every saved field of `st` as a save's are checked when it loads (each
+    card in exactly one zone, counters within their bounds, ...), without the replay:
+    for a position arranged as data (runtime/arrange.py), which no history leads to."""
+    data = state_to_dict(st)
+    _load_fields(st.clone(), data)
+
+
+def check_decision(st: State) -> None:
     """The decision waited for lists its legal actions, and there is one at least (the
     rules never wait for a decision that offers nothing)."""
     if st.pending is None:

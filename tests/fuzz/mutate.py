@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import pathlib
 import random
 import re
 from typing import Any
@@ -87,6 +88,11 @@ class Mutant:
         return f"{'compiler ' if self.mode == 'compiler' else ''}seed {self.seed} mutant {self.index}"
 
 
+def is_scenario_file(path: pathlib.Path) -> bool:
+    """A scenario file (`orrery test`, in a `scenarios/` folder): no rule file, not fuzzed."""
+    return "scenarios" in path.parent.parts
+
+
 def corpus() -> list[Unit]:
     """Every bundled game folder and overlay, with all their YAML files."""
     units = []
@@ -98,7 +104,8 @@ def corpus() -> list[Unit]:
                                   {path.name: path.read_text(encoding="utf-8")}, path.name))
             elif path.name == "game.yaml":
                 files = {p.relative_to(path.parent).as_posix(): p.read_text(encoding="utf-8")
-                         for p in sorted(path.parent.rglob("*.yaml")) if p.name != "overlay.yaml"}
+                         for p in sorted(path.parent.rglob("*.yaml"))
+                         if p.name != "overlay.yaml" and not is_scenario_file(p)}
                 units.append(Unit(f"{folder}/{path.parent.name}", "game", files, path.name))
     return units
 
