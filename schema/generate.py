@@ -445,7 +445,8 @@ def definitions() -> dict:
     return d
 
 
-ORRERY = {"const": 1, "description": "The format version: 1.", "examples": [1]}
+ORRERY = {"enum": [1, 2], "description": "The format version: 2 (`/` divides exactly: 7 / 2 is 7/2); 1 is "
+          "still read (`/` divides whole numbers rounding toward zero: 7 / 2 is 3).", "examples": [2]}
 
 
 def game_schema() -> dict:

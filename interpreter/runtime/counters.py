@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import MAX_INT
+from interpreter.numbers import show
 from interpreter.runtime.cards import card_owners, in_play
 from interpreter.runtime.events import fire
 from interpreter.runtime.work import charge_call
@@ -27,7 +28,8 @@ def _whole(cdef: Any, value: Any) -> int:
         return value
     if isinstance(value, bool):
         return int(value)
-    raise RuleRuntimeError(f"counter {cdef.name} holds whole numbers, not {value!r}", code="type")
+    raise RuleRuntimeError(f"counter {cdef.name} holds whole numbers, not {show(value)} (round it down with "
+                           "x // 1; a local or a score may hold a fraction)", code="type")
 
 
 def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.model import BotDef, GameDef
 from interpreter.model.seats import Seating, SeatSpec, parse_seat, seating_of
+from interpreter.numbers import encode
 from interpreter.runtime import chance, decisions, info_tensor, learning, simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
@@ -264,7 +265,7 @@ class State:
         data = state_to_dict(self)
         for field in _JOURNALS:
             del data[field.key]  # type: ignore[arg-type]
-        text = json.dumps(data, separators=(",", ":"))
+        text = json.dumps(data, separators=(",", ":"), default=encode)
         journals = ",".join(f"{json.dumps(f.key)}:{getattr(self, f.attr).to_json()}" for f in _JOURNALS)
         return f"{text[:-1]},{journals}}}"
 
