@@ -14,6 +14,7 @@ always an int: it indexes a list, counts a loop and fills a counter like any oth
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -63,7 +64,10 @@ def _strings(value: Any) -> Iterator[str]:
             todo.extend(item)
 
 
+@functools.lru_cache(maxsize=4096)
 def _makes_fraction(text: str, exact_div: bool) -> bool:
+    """Whether the text parses to rule text that makes a fraction (cached: a label that
+    parses to nothing would be parsed again at every load)."""
     roots: tuple[ast.Node, ...] | None = None
     try:
         roots = (parse_expression(text),)
