@@ -137,6 +137,9 @@ def definitions() -> dict:
             ],
             "examples": [0],
         },
+        "fractions": {"type": "boolean", "description": "The counter may hold exact fractions (`gain 0.5 "
+                      "pot`); without it a counter holds whole numbers only, and a fraction put in it is a rule "
+                      "error.", "examples": [True]},
         "min": {"type": "integer", "description": "Lowest value; `gain`/`lose` clamp to it."},
         "max": {"type": "integer", "description": "Highest value; `gain`/`lose` clamp to it."},
         "size": {"type": "integer", "minimum": 1,

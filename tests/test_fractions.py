@@ -6,6 +6,7 @@ and plays as it always did. `/` in a file of format 1 still rounds toward zero."
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 from conftest import find_column, toy, write_toy
@@ -136,3 +137,44 @@ def test_a_whole_number_game_compiles_as_it_always_did() -> None:
         state.apply_action(rng.choice(state.legal_actions()))
     assert all(type(v) is float for v in state.returns())
     assert "$fraction" not in state.to_json()
+
+
+POT = """
+orrery: 2
+id: pot
+name: Pot
+players: {min: 2, max: 2}
+counters:
+  pot: {scope: global, fractions: true}
+  chips: {scope: player, initial: 3}
+actions:
+  ante:
+    during: main
+    effect: |
+      gain 1 / 3 pot
+      choose k from [0, 1]
+      gain k / 6 pot
+    ends: turn
+flow: |
+  for each p in players:
+    turn p:
+      take actions main
+  end game
+scoring:
+  score: "pot / 2 + chips(p)"
+"""
+
+
+def test_a_counter_that_declares_fractions_holds_them_shows_them_and_saves_them(tmp_path) -> None:
+    game = toy(tmp_path, POT)
+    state = _play(game, ["ante", "1"], 2)
+    assert state.counters[0] == [Fraction(1, 2)]
+    assert state.observation(0)["counters"]["pot"] == "1/2"
+    assert 0.5 in state.observation_tensor(0)
+    text = state.to_json()
+    assert '"counters":[[{"$fraction":"1/2"}]' in text
+    assert game.state_from_json(text).to_json() == text
+    state.apply_action("ante")
+    state.apply_action("1")
+    assert state.counters[0] == [1] and type(state.counters[0][0]) is int  # 1/2 + 1/3 + 1/6: whole again
+    assert state.scores() == [3.5, 3.5]

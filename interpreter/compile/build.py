@@ -268,7 +268,7 @@ class Builder:
                 initial_t = (int(initial_spec),) * width
             result.append(CounterDef(name, i, spec.get("scope", "player"), width, keys, initial_t,
                                      spec.get("min"), spec.get("max"), spec.get("visible", "all"),
-                                     str(spec.get("label", name))))
+                                     str(spec.get("label", name)), fractions=spec.get("fractions") is True))
         return tuple(result)
 
     def zones(self) -> tuple[ZoneDef, ...]:
