@@ -12,6 +12,7 @@ import pytest
 from conftest import find_column, toy, write_toy
 
 from interpreter import RuleRuntimeError, load_game
+from interpreter.play.terminal_text import final_scores
 
 # Three players bet; the pot is split between those with the most chips (a third each
 # when all three tie), and each score is an average with a quarter point added.
@@ -177,4 +178,5 @@ def test_a_counter_that_declares_fractions_holds_them_shows_them_and_saves_them(
     state.apply_action("ante")
     state.apply_action("1")
     assert state.counters[0] == [1] and type(state.counters[0][0]) is int  # 1/2 + 1/3 + 1/6: whole again
-    assert state.scores() == [3.5, 3.5]
+    assert state.scores() == [3.5, 3.5] and state.scores(exact=True) == [Fraction(7, 2)] * 2
+    assert final_scores(state) == "Final scores: P1 7/2, P2 7/2"

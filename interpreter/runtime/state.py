@@ -243,11 +243,14 @@ class State:
             return [0.0] * self.n
         return [1.0 if p in self.winners else -1.0 for p in range(self.n)]
 
-    def scores(self) -> list[float]:
-        """Each seat's score by the game's `scoring.score` (0 when it declares none)."""
+    def scores(self, exact: bool = False) -> list[Any]:
+        """Each seat's score by the game's `scoring.score` (0 when it declares none):
+        floats, or with `exact` the rules' own numbers (ints and exact fractions)."""
         score = self.gd.scoring.score
         if score is None:
-            return [0.0] * self.n
+            return [0 if exact else 0.0] * self.n
+        if exact:
+            return [score(self, {"p": p, "me": p}) for p in range(self.n)]
         return [float(score(self, {"p": p, "me": p})) for p in range(self.n)]
 
     def clone(self) -> State:
