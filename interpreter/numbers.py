@@ -21,6 +21,13 @@ FRACTION_KEY = "$fraction"  # a fraction in a save: {"$fraction": "7/2"}
 _BOUND = 10 ** MAX_FRACTION_DIGITS
 
 
+def exact_division(data: dict[str, Any]) -> bool:
+    """Whether `/` divides exactly in rules whose merged data is `data`: in files of
+    format 2 (`orrery: 2`) and later; in format 1, `/` of whole numbers rounds toward zero."""
+    version = data.get("orrery")
+    return not (isinstance(version, int) and version < 2)
+
+
 def exact(value: Fraction) -> int | Fraction:
     """A fraction as the language keeps it: an int when whole, else bounded."""
     if value.denominator == 1:
@@ -54,6 +61,16 @@ def truncating_divide(a: Any, b: Any) -> int | Fraction:
         q = abs(a) // abs(b)
         return q if (a >= 0) == (b >= 0) else -q
     return divide(a, b)
+
+
+def arithmetic(op: str, a: Any, b: Any, exact_div: bool) -> int | Fraction:
+    """`a op b` of two numbers as the rules work it out (+ - * / // %), normal."""
+    if op == "/":
+        return divide(a, b) if exact_div else truncating_divide(a, b)
+    if op == "//":
+        return whole_divide(a, b)
+    value = {"+": a + b, "-": a - b, "*": a * b}[op] if op != "%" else a % b
+    return exact(value) if type(value) is Fraction else value
 
 
 def _number(value: Any) -> int | Fraction:

@@ -180,3 +180,33 @@ def test_a_counter_that_declares_fractions_holds_them_shows_them_and_saves_them(
     assert state.counters[0] == [1] and type(state.counters[0][0]) is int  # 1/2 + 1/3 + 1/6: whole again
     assert state.scores() == [3.5, 3.5] and state.scores(exact=True) == [Fraction(7, 2)] * 2
     assert final_scores(state) == "Final scores: P1 7/2, P2 7/2"
+
+
+def test_fractions_as_choices_number_as_integer_actions_and_save_while_waiting(tmp_path) -> None:
+    game = toy(tmp_path, """
+orrery: 2
+id: bids
+name: Bids
+players: {min: 2, max: 2}
+actions:
+  bid:
+    during: main
+    params: {x: "[0.5, 1, 3 / 2]"}
+    effect: |
+      choose y from [1 / 4, 1 / 2, 3 / 4]
+      log "{me} bids {x} then {y}"
+    ends: turn
+flow: |
+  turn 0:
+    take actions main
+  end game winners [0]
+""")
+    state = game.new_initial_state(2, 1)
+    assert [str(a) for a in state.legal_actions()] == ["bid 1/2", "bid 1", "bid 3/2"]
+    assert state.legal_action_ids() == [0, 1, 2]
+    state.apply_action("bid 3/2")
+    assert [str(a) for a in state.legal_actions()] == ["1/4", "1/2", "3/4"]
+    assert len(state.legal_action_ids()) == 3
+    loaded = game.state_from_json(state.to_json())
+    loaded.apply_action("3/4")
+    assert next(iter(loaded.log)) == "P1 bids 3/2 then 3/4"

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression, parse_program
-from interpreter.numbers import divide, exact, truncating_divide, whole_divide
+from interpreter.numbers import divide, exact, exact_division, truncating_divide, whole_divide
 
 if TYPE_CHECKING:
     from interpreter.compile.expressions import Context
@@ -30,12 +30,6 @@ if TYPE_CHECKING:
 # A decimal with a digit other than 0 after its point (`0.5`, not `2.0`), or a `/`.
 _DECIMAL = re.compile(r"(?<![A-Za-z0-9_.])[0-9]+\.[0-9]*[1-9]")
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
-
-
-def exact_division(data: dict[str, Any]) -> bool:
-    """Whether `/` divides exactly: in rule files of format 2 (`orrery: 2`) and later."""
-    version = data.get("orrery")
-    return not (isinstance(version, int) and version < 2)
 
 
 def fractions_used(data: dict[str, Any]) -> bool:

@@ -277,7 +277,7 @@ def _check_options(st: State, options: list[Any], type_: str) -> None:
     elif type_ == "player":
         need(all(_is_int(o) and 0 <= o < st.n for o in options), "a player to choose from does not exist")
     elif type_ in ("int", "str", "bool"):
-        kind = {"int": int, "str": str, "bool": bool}[type_]
+        kind: Any = {"int": (int, Fraction), "str": str, "bool": bool}[type_]  # ("int": a number)
         need(all(isinstance(o, kind) for o in options), f"the options of the choice are not all {type_}")
 
 
