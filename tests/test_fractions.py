@@ -81,7 +81,8 @@ def test_a_fraction_in_a_paused_effect_survives_a_save_exactly(tmp_path) -> None
          "0.5 + 0.5 == 1", "[10, 20, 30][0.5 + 0.5] == 20", "sum([0.25, 0.75]) == 1", "max([1/3, 0.3]) == 1 / 3",
          "1 / 3 + 1 / 3 + 1 / 3 == 1", "2.50 == 5 / 2", "3.5 // 1 == 3", "3.5 % 1 == 0.5", "1 / 3 < 0.34",
          'text(7 / 2) == "7/2"', 'text(-1 / 2) == "-1/2"', 'text(2 / 1) == "2"']),
-    (1, ["7 / 2 == 3", "-7 / 2 == -3", "7 // 2 == 3", "-7 // 2 == -4", "0.5 * 4 == 2", "1.5 / 3 == 0.5"]),
+    (1, ["7 / 2 == 3", "-7 / 2 == -3", "7 // 2 == 3", "-7 // 2 == -4", "0.5 * 4 == 2", "1.5 / 3 == 0.5",
+         "rate * 4 == 1", 'text(rate) == "1/4"', "table[1] == 2", "[7, 8, 9][table[1]] == 9", "table[0] * 2 == 1"]),
 ])
 def test_numbers_divide_by_the_file_format(tmp_path, orrery: int, checks: list[str]) -> None:
     ends = "\n".join(f"  - {{id: c{i}, check: action, when: 'not ({c})', winners: '[]'}}"
@@ -91,6 +92,7 @@ orrery: {orrery}
 id: sums
 name: Sums
 players: {{min: 2, max: 2}}
+constants: {{rate: 0.25, table: [0.5, 2.0]}}
 actions:
   go: {{during: main, effect: 'log "go"', ends: turn}}
 flow: |

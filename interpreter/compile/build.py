@@ -26,7 +26,7 @@ from interpreter.compile.for_people import table_of, why_not_of
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of, undeclared_types
 from interpreter.compile.game_info import assumptions_of, seat_options_of, variant_players_of
 from interpreter.compile.never import BUILTIN_EVENTS, EVENT_ALIASES, fill_never
-from interpreter.compile.numeric import exact_division, fractions_used
+from interpreter.compile.numeric import exact_constants, exact_division, fractions_used
 from interpreter.compile.param_values import declared_values
 from interpreter.compile.pysource import Emitter, NotCompiled, SourceTooDeep, UnsafeSource
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent
@@ -328,7 +328,7 @@ class Builder:
         sym = self.sym
         sym.counters = {c.name: c for c in counters}
         sym.zones = {z.name: z for z in zones}
-        sym.constants = dict(self.section("constants"))
+        sym.constants = exact_constants(self.section("constants"))
         sym.boards = build_boards(self.section("boards"), self.error)
         sym.events = {name: tuple((spec or {}).get("params", ())) for name, spec in self.section("events").items()}
         for name in sym.events:

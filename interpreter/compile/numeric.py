@@ -33,16 +33,41 @@ _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 
 
 def fractions_used(data: dict[str, Any]) -> bool:
-    """Whether some text of the rules may make a fraction: a non-whole decimal literal,
-    or (`exact_div`) a `/`. Only texts that show one are parsed (labels and names that
+    """Whether some text of the rules may make a fraction: a non-whole decimal literal
+    (or constant), or in format 2 a `/`. Only texts that show one are parsed (labels and names that
     show a decimal but are no rule text parse to nothing, or to text that is none)."""
     exact_div = exact_division(data)
+    if isinstance(data.get("constants"), dict) and _has_decimal(data["constants"]):
+        return True
     for text in _strings(data):
         if not (_DECIMAL.search(text) or (exact_div and "/" in text.replace("//", ""))):
             continue
         for part in (text, *_TEMPLATE_PART.findall(text)):
             if _makes_fraction(part, exact_div):
                 return True
+    return False
+
+
+def exact_constants(constants: dict[str, Any]) -> dict[str, Any]:
+    """The game's constants with every decimal (a YAML float: `rate: 0.25`) as the exact
+    number it is written as (1/4; `2.0` is 2), as a decimal in effect text is."""
+    def exact_value(value: Any) -> Any:
+        if type(value) is float:
+            return exact(Fraction(repr(value)))
+        if isinstance(value, list):
+            return [exact_value(v) for v in value]
+        if isinstance(value, dict):
+            return {k: exact_value(v) for k, v in value.items()}
+        return value
+    return {name: exact_value(value) for name, value in constants.items()}
+
+
+def _has_decimal(value: Any) -> bool:
+    """Whether a constant holds a decimal that is not whole (`0.25`)."""
+    if type(value) is float:
+        return not value.is_integer()
+    if isinstance(value, list | dict):
+        return any(_has_decimal(v) for v in (value.values() if isinstance(value, dict) else value))
     return False
 
 
