@@ -38,6 +38,11 @@ def exact(value: Fraction) -> int | Fraction:
     return value
 
 
+def normal(value: Any) -> Any:
+    """A value made by arithmetic, a fraction made normal (anything else as it is)."""
+    return exact(value) if type(value) is Fraction else value
+
+
 def divide(a: Any, b: Any) -> int | Fraction:
     """`a / b`, exact: 7 / 2 is 7/2, 6 / 3 is 2. Division by zero raises ZeroDivisionError
     (the caller's rule error names the place)."""
@@ -69,8 +74,15 @@ def arithmetic(op: str, a: Any, b: Any, exact_div: bool) -> int | Fraction:
         return divide(a, b) if exact_div else truncating_divide(a, b)
     if op == "//":
         return whole_divide(a, b)
-    value = {"+": a + b, "-": a - b, "*": a * b}[op] if op != "%" else a % b
-    return exact(value) if type(value) is Fraction else value
+    if op == "+":
+        return normal(a + b)  # type: ignore[no-any-return]
+    if op == "-":
+        return normal(a - b)  # type: ignore[no-any-return]
+    if op == "*":
+        return normal(a * b)  # type: ignore[no-any-return]
+    if op == "%":
+        return normal(a % b)  # type: ignore[no-any-return]
+    raise ValueError(f"not an arithmetic operator: {op}")
 
 
 def _number(value: Any) -> int | Fraction:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression, parse_program
-from interpreter.numbers import divide, exact, exact_division, truncating_divide, whole_divide
+from interpreter.numbers import divide, exact, exact_division, normal, truncating_divide, whole_divide
 
 if TYPE_CHECKING:
     from interpreter.compile.expressions import Context
@@ -107,11 +107,6 @@ def divided(op: str, left: str, right: str, ctx: Context) -> str:
         return f"{ctx.const(whole_divide, 'wdiv')}({left}, {right})"
     how = divide if ctx.symbols.exact_division else truncating_divide
     return f"{ctx.const(how, 'div')}({left}, {right})"
-
-
-def normal(value: Any) -> Any:
-    """A value made by arithmetic, a fraction made normal (anything else as it is)."""
-    return exact(value) if type(value) is Fraction else value
 
 
 def normalised(src: str, ctx: Context) -> str:

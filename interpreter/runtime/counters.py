@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import MAX_INT
-from interpreter.numbers import exact, show
+from interpreter.numbers import normal, show
 from interpreter.runtime.cards import card_owners, in_play
 from interpreter.runtime.events import fire
 from interpreter.runtime.work import charge_call
@@ -39,13 +39,13 @@ def _whole(cdef: Any, value: Any) -> int:
 
 def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None:
     cdef = st.gd.counters[ci]
-    if type(delta) is not int:
-        delta = _whole(cdef, delta)
     values = st.counters[ci]
     old = values[slot]
-    new = old + delta
-    if type(new) is Fraction:  # (only in a counter that may hold fractions)
-        new = exact(new)
+    if type(delta) is int:  # (the usual case needs no call)
+        new = old + delta
+    else:  # a fraction, into a counter that may hold them: 1/2 + 1/2 is 1
+        delta = _whole(cdef, delta)
+        new = normal(old + delta)
     if verb == "pay" and new < (cdef.min if cdef.min is not None else 0):
         raise RuleRuntimeError(f"cannot pay {-delta} {cdef.name}: only {old} available", code="overdraft")
     if cdef.min is not None and new < cdef.min:
