@@ -75,13 +75,13 @@ def arithmetic(op: str, a: Any, b: Any, exact_div: bool) -> int | Fraction:
     if op == "//":
         return whole_divide(a, b)
     if op == "+":
-        return normal(a + b)  # type: ignore[no-any-return]
+        return normal(a + b)
     if op == "-":
-        return normal(a - b)  # type: ignore[no-any-return]
+        return normal(a - b)
     if op == "*":
-        return normal(a * b)  # type: ignore[no-any-return]
+        return normal(a * b)
     if op == "%":
-        return normal(a % b)  # type: ignore[no-any-return]
+        return normal(a % b)
     raise ValueError(f"not an arithmetic operator: {op}")
 
 
