@@ -82,3 +82,10 @@ MAX_INT_ARITHMETIC = 2**256
 # and a list shorter than this gone through whole by `in`, `sum` and the like (tested
 # inline, so the hot path makes no call for a hand of cards). The most seats a game has.
 SMALL_LIST = 64
+
+# Decimals of a number written in effect text (`0.125` has 3): a longer one is refused
+# (write the fraction by dividing: `1/3`). Exact fractions worked out while rules run are
+# bounded too: a numerator or denominator past MAX_FRACTION_DIGITS digits is a rule
+# error `limit` (dividing by 3 again and again would grow them without end).
+MAX_DECIMALS = 18
+MAX_FRACTION_DIGITS = 60

@@ -137,6 +137,9 @@ def definitions() -> dict:
             ],
             "examples": [0],
         },
+        "fractions": {"type": "boolean", "description": "The counter may hold exact fractions (`gain 0.5 "
+                      "pot`); without it a counter holds whole numbers only, and a fraction put in it is a rule "
+                      "error.", "examples": [True]},
         "min": {"type": "integer", "description": "Lowest value; `gain`/`lose` clamp to it."},
         "max": {"type": "integer", "description": "Highest value; `gain`/`lose` clamp to it."},
         "size": {"type": "integer", "minimum": 1,
@@ -445,7 +448,8 @@ def definitions() -> dict:
     return d
 
 
-ORRERY = {"const": 1, "description": "The format version: 1.", "examples": [1]}
+ORRERY = {"enum": [1, 2], "description": "The format version: 2 (`/` divides exactly: 7 / 2 is 7/2); 1 is "
+          "still read (`/` divides whole numbers rounding toward zero: 7 / 2 is 3).", "examples": [2]}
 
 
 def game_schema() -> dict:

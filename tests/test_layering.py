@@ -4,7 +4,7 @@ imports itself back, not even through a lazy import inside a function.
 Layers, bottom first (a module may import its own package and lower layers only):
   0  diagnostics, resources, version,  errors, data folders, the version,
      limits                            the engine's hard limits (sizes, numbers)
-  1  model                              the compiled game definition (plain records)
+  1  model, numbers                     the compiled game definition (plain records); exact fractions
   2  lang, rules                        effect language; rule files (YAML, schema, overlays)
   3  analysis, runtime                  the rules read as a whole, once (facts on the model);
                                         state, run loop, primitives, decisions, saves
@@ -33,7 +33,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 LAYERS = {
     "interpreter.diagnostics": 0, "interpreter.resources": 0, "interpreter.version": 0, "interpreter.limits": 0,
-    "interpreter.model": 1,
+    "interpreter.model": 1, "interpreter.numbers": 1,
     "interpreter.lang": 2, "interpreter.rules": 2,
     "interpreter.analysis": 3, "interpreter.runtime": 3,
     "interpreter.compile": 4,

@@ -1,7 +1,8 @@
 """Numbers in rule files: a counter's `initial` may be a list for an array counter (as
 docs/format.md says), its entries in order, and a list of the wrong length or of other
-than whole numbers is refused at its place; numbers are whole, and a decimal in effect
-text is refused at its place saying so and what to write instead."""
+than whole numbers is refused at its place; a number written in a way effect text does
+not read (`1e5`, `0x10`) is refused at its place saying what is supported (decimals and
+fractions: tests/test_fractions.py)."""
 
 from __future__ import annotations
 
@@ -41,15 +42,16 @@ def test_a_bad_list_is_refused_where_it_is(tmp_path, initial: str, message: str)
     assert diagnostic.line == line
 
 
-@pytest.mark.parametrize(("text", "shown"), [("gain 1.5 vp(me)", "1.5"), ("gain 10 * 0.25 vp(me)", "0.25")])
-def test_a_decimal_number_is_refused_with_what_to_write_instead(tmp_path, text: str, shown: str) -> None:
+@pytest.mark.parametrize(("text", "shown"), [("gain 1e5 vp(me)", "1e5"), ("gain 10 * 0x10 vp(me)", "0x10"),
+                                             ("gain .5 vp(me)", ".5"), ("gain 1_000 vp(me)", "1_000")])
+def test_a_number_written_otherwise_is_refused_saying_what_is_supported(tmp_path, text: str, shown: str) -> None:
     path = write_toy(tmp_path, TRACK.replace("gain 1 track[0]", text).replace(
         "counters:", "counters:\n  vp: {scope: player}"))
     with pytest.raises(RuleFileError) as caught:
         load_game(str(path))
     diagnostic = caught.value.diagnostics[0]
     assert diagnostic.code == "unsupported"
-    assert f"'{shown}' has a decimal point: numbers are whole" in diagnostic.message
-    assert "smaller units" in (diagnostic.hint or "")
+    assert f"'{shown}' is not a number the rules can read" in diagnostic.message
+    assert "decimal point" in (diagnostic.hint or "") and "1 / 3" in (diagnostic.hint or "")
     line, column = find_column(path, shown)
     assert (diagnostic.line, diagnostic.column) == (line, column)

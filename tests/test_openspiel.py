@@ -262,3 +262,15 @@ def test_a_player_count_whose_default_chance_differs_is_registered_under_its_own
     assert default.get_type().chance_mode == kinds.ChanceMode.EXPLICIT_STOCHASTIC
     assert three.get_type().chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
     assert three.get_type().short_name == default.get_type().short_name + "_sampled"
+
+
+def test_fractional_returns_reach_openspiel_as_floats(tmp_path) -> None:
+    """A split pot (tests/test_fractions.py): exact thirds in the rules, floats here,
+    and the declared constant sum holds."""
+    from test_fractions import SPLIT_POT
+    game = openspiel.load(str(write_toy(tmp_path, SPLIT_POT)))
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and game.utility_sum() == 1.0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])  # everyone bets 1, then 0: a three-way tie
+    assert state.returns() == [1 / 3] * 3 and all(type(r) is float for r in state.returns())

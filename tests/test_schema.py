@@ -463,13 +463,13 @@ BROKEN = [
     pytest.param(
         "game",
         """\
-        orrery: 2
+        orrery: 3
         id: g
         name: G
         """,
         1,
         9,
-        ["orrery must be 1, not 2"],
+        ["orrery must be one of: 1, 2"],
         None,
         id="bad-format-version",
     ),

@@ -373,7 +373,7 @@ flow: |
     state = game.new_initial_state(2)
     assert counter(state, "flag") == 1 and counter(state, "vp", 1) == 1
     assert game.state_from_json(state.to_json()).to_json() == state.to_json()
-    with pytest.raises(GameError, match=r"counter vp holds whole numbers, not 1\.5"):
+    with pytest.raises(GameError, match=r"counter vp holds whole numbers, not 3/2"):
         state.apply_action("1")
 
 

@@ -20,15 +20,19 @@ values in its rules (`params: {x: {in: ..., max: 10}}`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
+from interpreter.diagnostics import RuleRuntimeError
 from interpreter.lang import ast
 from interpreter.lang.builtins import facts_of
 from interpreter.lang.parser import parse_expression
 from interpreter.model import GameDef
 from interpreter.model.facts import sort_key
+from interpreter.numbers import arithmetic as worked_out
+from interpreter.numbers import exact_division
 
 MAX_VALUES = 4096  # a space per parameter longer than this is refused (declare a bound)
 _EXACT = 256  # sets of scalars are kept exact up to this size, then become ranges
@@ -71,8 +75,15 @@ def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
+def _is_number(v: Any) -> bool:
+    return type(v) is int or type(v) is Fraction
+
+
+_ARITHMETIC = ("+", "-", "*", "/", "//", "%")
+
+
 def _is_scalar(v: Any) -> bool:
-    return v is None or isinstance(v, str | int | bool)
+    return v is None or isinstance(v, str | int | bool | Fraction)
 
 
 def _hull(a: Abstract) -> Ints | None:
@@ -164,20 +175,20 @@ def _trunc_div(x: int, y: int) -> int:
     return q if (x >= 0) == (y >= 0) else -q
 
 
-def arithmetic(op: str, a: Abstract, b: Abstract) -> Abstract:
+def arithmetic(op: str, a: Abstract, b: Abstract, exact_div: bool = False) -> Abstract:
+    """What `a op b` may be; `exact_div`: `/` divides exactly (format 2), else it rounds
+    whole numbers toward zero. A range divided exactly is unknown (it holds fractions)."""
     if a == EMPTY or b == EMPTY:
         return EMPTY  # nothing yet (a local's first guess): nothing comes of it
     if isinstance(a, Values) and isinstance(b, Values) and len(a.items) * len(b.items) <= _EXACT:
         if op == "+" and all(isinstance(v, str) for v in a.items | b.items):
             return Values(frozenset(x + y for x in a.items for y in b.items))
-        if all(_is_int(v) for v in a.items | b.items) and a.items and b.items:
-            fns: dict[str, Callable[[int, int], int]] = {
-                "+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}
-            if op in fns:
-                return Values(frozenset(fns[op](x, y) for x in a.items for y in b.items))
-            if op in ("/", "%") and 0 not in b.items:
-                fn = _trunc_div if op == "/" else (lambda x, y: x % y)
-                return Values(frozenset(fn(x, y) for x in a.items for y in b.items))
+        if all(_is_number(v) for v in a.items | b.items) and a.items and b.items and op in _ARITHMETIC and \
+                not (op in ("/", "//", "%") and 0 in b.items):
+            try:
+                return Values(frozenset(worked_out(op, x, y, exact_div) for x in a.items for y in b.items))
+            except RuleRuntimeError:
+                return None  # (a fraction too long to keep: a rule error when it runs)
     ha, hb = _hull(a), _hull(b)
     if ha is None or hb is None:
         return None
@@ -185,8 +196,10 @@ def arithmetic(op: str, a: Abstract, b: Abstract) -> Abstract:
         return _add(ha, hb, 1 if op == "+" else -1)
     if op == "*":
         return _corners(ha, hb, lambda x, y: x * y)
-    if op == "/" and hb.lo is not None and hb.lo > 0:
-        return _corners(ha, hb, _trunc_div)
+    if op == "/" and exact_div:
+        return None
+    if op in ("/", "//") and hb.lo is not None and hb.lo > 0:
+        return _corners(ha, hb, _trunc_div if op == "/" else (lambda x, y: x // y))
     if op == "%" and hb.lo is not None and hb.lo > 0 and hb.hi is not None:
         return Ints(0, hb.hi - 1) if ha.lo is not None and ha.lo >= 0 else Ints(1 - hb.hi, hb.hi - 1)
     return ANY_INT
@@ -229,6 +242,7 @@ class Analyzer:
 
     def __init__(self, gd: GameDef, raw: dict[str, Any]):
         self.gd = gd
+        self.exact_div = exact_division(raw)
         self.counters = {c.name: c for c in gd.counters}
         self.zones = {z.name for z in gd.zones}
         self.functions = {name: spec for name, spec in _section(raw, "functions").items() if isinstance(spec, dict)}
@@ -285,7 +299,7 @@ class Analyzer:
                 return BOOLS
             if node.op == "or":
                 return join(self.scalar(node.left), self.scalar(node.right))
-            return arithmetic(node.op, self.scalar(node.left), self.scalar(node.right))
+            return arithmetic(node.op, self.scalar(node.left), self.scalar(node.right), self.exact_div)
         return None
 
     def _scalar_name(self, name: str) -> Abstract:

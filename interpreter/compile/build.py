@@ -26,6 +26,7 @@ from interpreter.compile.for_people import table_of, why_not_of
 from interpreter.compile.functions import compile_functions, retype_procedures, texts_of, undeclared_types
 from interpreter.compile.game_info import assumptions_of, seat_options_of, variant_players_of
 from interpreter.compile.never import BUILTIN_EVENTS, EVENT_ALIASES, fill_never
+from interpreter.compile.numeric import exact_constants, exact_division, fractions_used
 from interpreter.compile.param_values import declared_values
 from interpreter.compile.pysource import Emitter, NotCompiled, SourceTooDeep, UnsafeSource
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent
@@ -75,7 +76,7 @@ class Builder:
         self.origins = raw.origins
         self.diagnostics: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []  # what type-checks but had better be said (lint too)
-        self.sym = Symbols()
+        self.sym = Symbols(exact_division=exact_division(raw.data), fractions=fractions_used(raw.data))
         self.codes: list[Code] = []
         self._all_nodes: tuple[list[ast.Node], bool] | None = None
         self.directs: dict[int, Direct | None] = {}  # code -> its direct function (compile/direct.py)
@@ -182,9 +183,8 @@ class Builder:
     def program(self, text: Any, logical: tuple[Any, ...], locals_: dict[str, str], code: Code | None = None,
                 direct: tuple[str, ...] | None = None, seeded: bool = False) -> int:
         """Compile effect text into a Code; returns its index (an empty Code on errors).
-        With `direct` (its parameter names), also its direct function when it can have
-        one (compile/direct.py; `seeded`: run only without explicit chance), kept in
-        `self.directs` by code index."""
+        With `direct` (its parameter names), also its direct function when it can have one
+        (compile/direct.py; `seeded`: run only without explicit chance), in `self.directs`."""
         where = ".".join(str(p) for p in logical)
         if code is None:
             code = self.new_code(where)
@@ -268,7 +268,7 @@ class Builder:
                 initial_t = (int(initial_spec),) * width
             result.append(CounterDef(name, i, spec.get("scope", "player"), width, keys, initial_t,
                                      spec.get("min"), spec.get("max"), spec.get("visible", "all"),
-                                     str(spec.get("label", name))))
+                                     str(spec.get("label", name)), fractions=spec.get("fractions") is True))
         return tuple(result)
 
     def zones(self) -> tuple[ZoneDef, ...]:
@@ -328,7 +328,7 @@ class Builder:
         sym = self.sym
         sym.counters = {c.name: c for c in counters}
         sym.zones = {z.name: z for z in zones}
-        sym.constants = dict(self.section("constants"))
+        sym.constants = exact_constants(self.section("constants"))
         sym.boards = build_boards(self.section("boards"), self.error)
         sym.events = {name: tuple((spec or {}).get("params", ())) for name, spec in self.section("events").items()}
         for name in sym.events:

@@ -30,6 +30,7 @@ from interpreter.compile.expressions import (
     simple_source,
 )
 from interpreter.compile.hoisting import kept_scan, scan_context
+from interpreter.compile.numeric import normalised
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
@@ -79,7 +80,7 @@ BUILTINS["size"] = BUILTINS["len"]
 
 @builtin("sum")
 def _sum(node: ast.Call, ctx: Context) -> Gen:
-    return f"sum({_scan_arg(node, ctx)[0]})", "int"
+    return normalised(f"sum({_scan_arg(node, ctx)[0]})", ctx), "int"
 
 
 def _minmax(pick: str) -> Builtin:

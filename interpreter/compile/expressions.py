@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -26,6 +27,7 @@ from interpreter.compile.bounds import yields_seats as yields_seats  # (where ot
 from interpreter.compile.builtin_registry import BUILTINS
 from interpreter.compile.card_defs import card_text
 from interpreter.compile.hoisting import hoisted, hoisting_root, with_hoists
+from interpreter.compile.numeric import divided, normalised
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.values import value_name
 from interpreter.diagnostics import RuleRuntimeError, hint_for
@@ -275,7 +277,7 @@ def describe(type_: str) -> str:
 
 def _literal(node: ast.Literal, ctx: Context) -> Gen:
     value = node.value
-    type_ = {bool: "bool", int: "int", str: "str"}.get(type(value), "none")
+    type_ = {bool: "bool", int: "int", str: "str", Fraction: "int"}.get(type(value), "none")  # (int: a number)
     return ctx.const(value), type_
 
 
@@ -592,19 +594,12 @@ def _binary(node: ast.Binary, ctx: Context) -> Gen:
         if t not in NUMERIC and not (op in ("<", "<=", ">", ">=") and t in ("str", "player")):
             if t != "bool":
                 raise CompileError(side, "type", f"'{op}' needs numbers, got {describe(t)}")
-    if op == "/":
-        return f"{ctx.const(_div, 'div')}({left}, {right})", "int"
-    if op in ("+", "*", "%"):
-        bounded = bounded_arithmetic(node, op, (left, ltype), (right, rtype), ctx)
-        if bounded is not None:
-            return bounded, "int"
-    return f"({left} {op} {right})", "bool" if op in ("<", "<=", ">", ">=") else "int"
-
-
-def _div(a: int, b: int) -> int:
-    # Integer division that rounds toward zero, as people expect from "half, rounded down".
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
+    if op in ("/", "//"):
+        return divided(op, left, right, ctx), "int"
+    if op in ("<", "<=", ">", ">="):
+        return f"({left} {op} {right})", "bool"
+    bounded = bounded_arithmetic(node, op, (left, ltype), (right, rtype), ctx) if op != "-" else None
+    return normalised(bounded or f"({left} {op} {right})", ctx), "int"
 
 
 def _call(node: ast.Call, ctx: Context) -> Gen:

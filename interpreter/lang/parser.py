@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from fractions import Fraction
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -17,7 +18,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from interpreter.lang import ast
-from interpreter.limits import MAX_INT_LITERAL, MAX_NESTING
+from interpreter.limits import MAX_DECIMALS, MAX_INT_LITERAL, MAX_NESTING
+from interpreter.numbers import exact
 from interpreter.resources import data_path
 
 
@@ -147,7 +149,7 @@ def _syntax_error(err: UnexpectedInput, text: str) -> EffectSyntaxError:
             line, column = prev, len(upto.rstrip()) + 1
         expected = _expected(set(err.expected))
         hint = None
-        special = _misplaced(token, text) or _decimal(token, text)
+        special = _misplaced(token, text)
         if special is not None:
             return special
         if token.type == "_INDENT":
@@ -161,25 +163,32 @@ def _syntax_error(err: UnexpectedInput, text: str) -> EffectSyntaxError:
     return EffectSyntaxError(1, 1, str(err))
 
 
-_DECIMAL = re.compile(r"[0-9]+\.\Z")
+# A word that starts like a number (a digit, or a point then a digit) and runs on with
+# letters, digits, `_` or points: `1e5`, `0x10`, `.5`, `1.`, `1_000`, `1.2.3`.
+_NUMBERISH = re.compile(r"(?<![A-Za-z0-9_.])\.?[0-9](?:[eE][+-]|[A-Za-z0-9_.])*")
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?\Z")
+NUMBERS_SUPPORTED = ("numbers are digits, whole (12) or with a decimal point between digits (0.25, kept "
+                     "exact); write every digit (100000, not 1e5), and a fraction by dividing (1 / 3)")
 
 
-def _decimal(token: Token, text: str) -> EffectSyntaxError | None:
-    """A number written with a decimal point (`0.5`): Lark reads `0` then stops at `5`;
-    say that numbers are whole, and what to write instead."""
-    start = token.start_pos
-    if not str(token)[:1].isdigit() or start is None or not token.line or not token.column:
-        return None
-    before = _DECIMAL.search(text, 0, start)
-    previous = text[before.start() - 1] if before is not None and before.start() > 0 else " "
-    if before is None or previous.isalnum() or previous == "_":
-        return None  # (a name ending in digits, then a dot: not a number)
-    whole = before.end() - before.start() - 1
-    return EffectSyntaxError(token.line, token.column - whole - 1,
-                             f"'{text[before.start():start]}{token}' has a decimal point: numbers are whole",
-                             width=whole + 1 + len(str(token)), code="unsupported",
-                             hint="count in smaller units (15 for 1.5 in tenths), or divide: '/' divides whole "
-                                  "numbers and drops the remainder (7 / 2 is 3)")
+_QUOTED_OR_COMMENT = re.compile(r'"([^"\\\n]|\\.)*"|#[^\n]*')
+
+
+def _check_numbers(text: str) -> None:
+    """Refuse a number written in a way the language does not read (an exponent, a hex
+    or underscored number, a point with no digits on one side) where it is, saying what
+    is supported: Lark would read `1e5` as `1` then a name, and fail further on, if at
+    all. Strings and comments are left out."""
+    if not any(c.isdigit() for c in text):
+        return
+    blank = _QUOTED_OR_COMMENT.sub(lambda m: " " * len(m.group()), text)
+    for match in _NUMBERISH.finditer(blank):
+        word = match.group()
+        if not _NUMBER.match(word):
+            line = text.count("\n", 0, match.start()) + 1
+            column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+            raise EffectSyntaxError(line, column, f"'{word}' is not a number the rules can read",
+                                    width=len(word), code="unsupported", hint=NUMBERS_SUPPORTED)
 
 
 _FIRST_WORD = re.compile(r"^([ \t]*)([A-Za-z_][A-Za-z0-9_]*)([ \t]*)")
@@ -270,6 +279,7 @@ def parse_program(text: str) -> tuple[ast.Node, ...]:
     Cached: the builder reads each text more than once (fields, checks, compiling),
     and the tree is immutable."""
     _check_brackets(text)
+    _check_numbers(text.expandtabs(4))
     shift = common_indent(text)
     prepared = _prepare(text)
     if shift:
@@ -296,6 +306,7 @@ def _shifted(err: EffectSyntaxError, shift: int) -> EffectSyntaxError:
 def parse_expression(text: str) -> ast.Node:
     """Parse one expression (conditions, amounts, parameter choices)."""
     _check_brackets(text)
+    _check_numbers(text)
     prepared = _prepare(text)
     if "\n" in prepared.rstrip("\n"):
         prepared = " ".join(prepared.split()) + "\n"  # a folded expression is still one line
@@ -375,16 +386,27 @@ def _check_nesting(tree: Tree[Token]) -> None:
         todo.extend((child, depth + 1) for child in node.children)
 
 
-def _integer(token: Token) -> int:
-    """A number literal's value; one past MAX_INT_LITERAL is a diagnostic, and its digits
-    are never converted (Python refuses over 4300 digits, slowly)."""
-    digits = str(token).lstrip("0") or "0"
-    if len(digits) <= len(str(MAX_INT_LITERAL)) and int(digits) <= MAX_INT_LITERAL:
+def _number(token: Token) -> int | Fraction:
+    """A number literal's value: whole (an int) or decimal (an exact Fraction, an int
+    when whole: `2.0` is 2). A whole part past MAX_INT_LITERAL, or more decimals than
+    MAX_DECIMALS, is a diagnostic; digits are never converted before they are counted
+    (Python refuses over 4300 digits, slowly)."""
+    whole, _, decimals = str(token).partition(".")
+    digits = whole.lstrip("0") or "0"
+    decimals = decimals.rstrip("0")
+    if len(digits) > len(str(MAX_INT_LITERAL)) or int(digits) > MAX_INT_LITERAL:
+        shown = digits if len(digits) <= 30 else f"{digits[:20]}... ({len(digits)} digits)"
+        raise EffectSyntaxError(token.line or 1, token.column or 1, f"the number {shown} is too large",
+                                width=len(str(token)), code="number-too-large",
+                                hint=f"numbers in effect text are at most {MAX_INT_LITERAL} (2**63 - 1)")
+    if not decimals:
         return int(digits)
-    shown = digits if len(digits) <= 30 else f"{digits[:20]}... ({len(digits)} digits)"
-    raise EffectSyntaxError(token.line or 1, token.column or 1, f"the number {shown} is too large",
-                            width=len(str(token)), code="number-too-large",
-                            hint=f"numbers in effect text are at most {MAX_INT_LITERAL} (2**63 - 1)")
+    if len(decimals) > MAX_DECIMALS:
+        raise EffectSyntaxError(token.line or 1, token.column or 1,
+                                f"the number {token} has more than {MAX_DECIMALS} decimals",
+                                width=len(str(token)), code="number-too-large",
+                                hint="write a fraction exactly by dividing: 1/3, not 0.333...")
+    return exact(Fraction(int(digits + decimals), 10 ** len(decimals)))
 
 
 def _unquote(token: Token | str) -> str:
@@ -581,6 +603,9 @@ class _ToAst(Transformer[Token, Any]):
     def div(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.Binary(*_pos(meta), "/", c[0], c[1])
 
+    def floordiv(self, meta: Any, c: list[Any]) -> ast.Node:
+        return ast.Binary(*_pos(meta), "//", c[0], c[1])
+
     def mod(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.Binary(*_pos(meta), "%", c[0], c[1])
 
@@ -600,7 +625,7 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Call(*_pos(meta), str(c[0]), c[1] or ())
 
     def number(self, meta: Any, c: list[Any]) -> ast.Node:
-        return ast.Literal(*_pos(meta), _integer(c[0]))
+        return ast.Literal(*_pos(meta), _number(c[0]))
 
     def string(self, meta: Any, c: list[Any]) -> ast.Node:
         return ast.Literal(*_pos(meta), _unquote(c[0]))

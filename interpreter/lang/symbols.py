@@ -69,6 +69,10 @@ class Symbols:
     groups: set[str] = attrs.field(factory=set)
     bots: set[str] = attrs.field(factory=set)
     min_players: int = 1  # seats 0..min_players-1 exist in every game
+    # `/` divides exactly (format 2), and whether some text may make a fraction at all
+    # (compile/numeric.py): in a game that cannot, arithmetic is compiled as it always was.
+    exact_division: bool = True
+    fractions: bool = False
     functions: dict[str, ProcInfo] = attrs.field(factory=dict)  # code = index into function_table
     # Compiled functions, filled after every body is compiled (calls look them up late,
     # so functions may call each other in any order).

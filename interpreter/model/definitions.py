@@ -69,6 +69,7 @@ class CounterDef:
     # A per-player counter's public total over the players (per key: `key` is bound),
     # for resampling what a player cannot see of it (runtime/resample.py); None: none.
     total: Expr | None = None
+    fractions: bool = False  # may hold exact fractions (`fractions: true`); else whole numbers only
 
 
 @attrs.frozen

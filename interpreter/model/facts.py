@@ -23,7 +23,7 @@ def scalar_key(v: Any) -> tuple[str, Any]:
 
 def sort_key(v: Any) -> tuple[int, Any]:
     """A stable order over the scalars a rule may give: none, truths, numbers, words."""
-    order = {"NoneType": 0, "bool": 1, "int": 2, "str": 3}
+    order = {"NoneType": 0, "bool": 1, "int": 2, "Fraction": 2, "str": 3}  # (numbers together, in order)
     return (order.get(type(v).__name__, 4), v if v is not None else 0)
 
 

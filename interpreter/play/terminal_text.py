@@ -12,6 +12,7 @@ import re
 import shutil
 import textwrap
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 from interpreter.model import CardDef, GameDef
@@ -261,7 +262,7 @@ def final_scores(state: State) -> str:
     if scoring.score is None:
         return ""
     try:
-        scores = state.scores()
+        scores = state.scores(exact=True)  # (a fraction shows as 7/2, as in the log)
         eligible = [True] * state.n if scoring.eligible is None else \
             [bool(scoring.eligible(state, {"p": p, "me": p})) for p in range(state.n)]
         parts = [[(part.label, part.score(state, {"p": p, "me": p})) for part in scoring.parts]
@@ -284,7 +285,9 @@ def final_scores(state: State) -> str:
     return "\n".join(lines)
 
 
-def _number(value: float) -> str:
+def _number(value: Any) -> str:
+    if type(value) is Fraction:
+        return str(value)
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 

@@ -1,16 +1,18 @@
 """Counters and values: changing counters within their bounds, and declared values
 after the modifiers that apply now (continuous effects, card powers, grants).
 
-Counters hold whole numbers only: anything else would make the state unsavable, so it
+Counters hold whole numbers only, unless one declares `fractions: true`: anything else
 is a rule error where it happens. A change fires `changed` for games that listen.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.limits import MAX_INT
+from interpreter.numbers import normal, show
 from interpreter.runtime.cards import card_owners, in_play
 from interpreter.runtime.events import fire
 from interpreter.runtime.work import charge_call
@@ -23,20 +25,27 @@ _NOBODY: dict[Any, Any] = {}  # (card_reaching)
 
 
 def _whole(cdef: Any, value: Any) -> int:
+    """`value` as a counter's number: whole, or a fraction where the counter declares
+    `fractions: true` (a fraction is never whole: numbers.py keeps them so)."""
     if type(value) is int:
         return value
     if isinstance(value, bool):
         return int(value)
-    raise RuleRuntimeError(f"counter {cdef.name} holds whole numbers, not {value!r}", code="type")
+    if type(value) is Fraction and cdef.fractions:
+        return value  # type: ignore[return-value]
+    raise RuleRuntimeError(f"counter {cdef.name} holds whole numbers, not {show(value)} (round it down with "
+                           "x // 1; a local or a score may hold a fraction)", code="type")
 
 
 def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None:
     cdef = st.gd.counters[ci]
-    if type(delta) is not int:
-        delta = _whole(cdef, delta)
     values = st.counters[ci]
     old = values[slot]
-    new = old + delta
+    if type(delta) is int:  # (the usual case needs no call)
+        new = old + delta
+    else:  # a fraction, into a counter that may hold them: 1/2 + 1/2 is 1
+        delta = _whole(cdef, delta)
+        new = normal(old + delta)
     if verb == "pay" and new < (cdef.min if cdef.min is not None else 0):
         raise RuleRuntimeError(f"cannot pay {-delta} {cdef.name}: only {old} available", code="overdraft")
     if cdef.min is not None and new < cdef.min:
@@ -44,7 +53,7 @@ def change_counter(st: State, ci: int, slot: int, delta: int, verb: str) -> None
     if cdef.max is not None and new > cdef.max:
         new = cdef.max
     if not -MAX_INT <= new <= MAX_INT:
-        raise RuleRuntimeError(f"counter {cdef.name}: a number too large to keep ({new:.3e})", code="limit")
+        raise RuleRuntimeError(f"counter {cdef.name}: a number too large to keep ({float(new):.3e})", code="limit")
     if new == old:
         return
     values[slot] = new
@@ -81,7 +90,7 @@ def set_counter(st: State, ci: int, slot: int, value: int) -> None:
     if cdef.max is not None and value > cdef.max:
         value = cdef.max
     if not -MAX_INT <= value <= MAX_INT:
-        raise RuleRuntimeError(f"counter {cdef.name}: a number too large to keep ({value:.3e})", code="limit")
+        raise RuleRuntimeError(f"counter {cdef.name}: a number too large to keep ({float(value):.3e})", code="limit")
     old = st.counters[ci][slot]
     if old == value:
         return

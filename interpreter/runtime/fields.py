@@ -14,6 +14,7 @@ with the reason, never resumed to fail later.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -62,6 +63,13 @@ def int_list(value: Any, what: str) -> list[int]:
     return list(value)
 
 
+def number_list(value: Any, name: str) -> list[Any]:
+    """A counter's saved numbers where it may hold fractions (read back by numbers.decode)."""
+    need(isinstance(value, list) and all(_is_int(v) or type(v) is Fraction for v in value),
+         f"counter {name} must be a list of numbers")
+    return list(value)
+
+
 @attrs.frozen
 class Field:
     """One attribute of State: how it is copied, saved (under `key`), loaded and checked."""
@@ -89,7 +97,7 @@ def _load_counters(st: State, value: Any) -> list[list[int]]:
     need(isinstance(value, list) and len(value) == len(gd.counters), "wrong number of counters")
     counters = []
     for cdef, values in zip(gd.counters, value, strict=True):
-        values = int_list(values, f"counter {cdef.name}")
+        values = int_list(values, f"counter {cdef.name}") if not cdef.fractions else number_list(values, cdef.name)
         need(len(values) == cdef.width * (n if cdef.scope == "player" else 1), f"counter {cdef.name} has wrong size")
         low, high = cdef.min, cdef.max
         for v in values:
@@ -269,7 +277,7 @@ def _check_options(st: State, options: list[Any], type_: str) -> None:
     elif type_ == "player":
         need(all(_is_int(o) and 0 <= o < st.n for o in options), "a player to choose from does not exist")
     elif type_ in ("int", "str", "bool"):
-        kind = {"int": int, "str": str, "bool": bool}[type_]
+        kind: Any = {"int": (int, Fraction), "str": str, "bool": bool}[type_]  # ("int": a number)
         need(all(isinstance(o, kind) for o in options), f"the options of the choice are not all {type_}")
 
 

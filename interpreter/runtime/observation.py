@@ -61,7 +61,9 @@ def observe(st: State, player: int) -> dict[str, Any]:
         owners = range(st.n) if cdef.scope == "player" else [-1]
         shown: list[Any] = []
         for i, owner in enumerate(owners):
-            part = values[i * cdef.width:(i + 1) * cdef.width]
+            part: list[Any] = values[i * cdef.width:(i + 1) * cdef.width]
+            if cdef.fractions:  # a fraction as people read it, "7/2" (JSON has no fractions)
+                part = [v if type(v) is int else str(v) for v in part]
             if not _may_see(cdef.visible, owner, player):
                 shown.append(None)
             elif cdef.keys:

@@ -38,7 +38,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from interpreter.diagnostics import GameError
+from interpreter.diagnostics import GameError, RuleRuntimeError
+from interpreter.numbers import decode, encode
 from interpreter.runtime.actions import render
 from interpreter.runtime.decisions import legal_actions
 from interpreter.runtime.errors import RULE_SLIPS
@@ -82,7 +83,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
 def dump_state(st: State, key: bytes | None = None) -> str:
     """The save of `st` as JSON text; signed when a key is given."""
     data = state_to_dict(st)
-    return json.dumps(sign(data, key) if key is not None else data, separators=(",", ":"))
+    return json.dumps(sign(data, key) if key is not None else data, separators=(",", ":"), default=encode)
 
 
 def code_shape(engine_id: str) -> str:
@@ -97,8 +98,8 @@ def parse_save(text: str, gd: Any) -> dict[str, Any]:
     if len(text) > MAX_SAVE_BYTES:
         raise GameError(f"corrupt save: larger than {MAX_SAVE_BYTES // (1024 * 1024)} MB")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, TypeError, ValueError, RecursionError) as err:
+        data = json.loads(text, object_hook=decode)  # (a fraction is {"$fraction": "7/2"})
+    except (json.JSONDecodeError, TypeError, ValueError, RecursionError, ArithmeticError, RuleRuntimeError) as err:
         raise GameError(f"corrupt save: not JSON ({err})") from None
     need(isinstance(data, dict), "not a JSON object")
     fmt = data.get("format")
@@ -315,7 +316,7 @@ def canonical_json(data: dict[str, Any]) -> bytes:
     body = {k: v for k, v in data.items() if k != SIGNATURE}
     try:
         return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                          allow_nan=False).encode("ascii")
+                          allow_nan=False, default=encode).encode("ascii")
     except (ValueError, TypeError, RecursionError):
         raise GameError("this file holds values JSON cannot sign (NaN or infinity)") from None
 

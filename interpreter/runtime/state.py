@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.model import BotDef, GameDef
 from interpreter.model.seats import Seating, SeatSpec, parse_seat, seating_of
+from interpreter.numbers import encode
 from interpreter.runtime import chance, decisions, info_tensor, learning, simultaneous
 from interpreter.runtime.action_space import ActionSpace
 from interpreter.runtime.actions import Action, render
@@ -242,11 +243,14 @@ class State:
             return [0.0] * self.n
         return [1.0 if p in self.winners else -1.0 for p in range(self.n)]
 
-    def scores(self) -> list[float]:
-        """Each seat's score by the game's `scoring.score` (0 when it declares none)."""
+    def scores(self, exact: bool = False) -> list[Any]:
+        """Each seat's score by the game's `scoring.score` (0 when it declares none):
+        floats, or with `exact` the rules' own numbers (ints and exact fractions)."""
         score = self.gd.scoring.score
         if score is None:
-            return [0.0] * self.n
+            return [0 if exact else 0.0] * self.n
+        if exact:
+            return [score(self, {"p": p, "me": p}) for p in range(self.n)]
         return [float(score(self, {"p": p, "me": p})) for p in range(self.n)]
 
     def clone(self) -> State:
@@ -264,7 +268,7 @@ class State:
         data = state_to_dict(self)
         for field in _JOURNALS:
             del data[field.key]  # type: ignore[arg-type]
-        text = json.dumps(data, separators=(",", ":"))
+        text = json.dumps(data, separators=(",", ":"), default=encode)
         journals = ",".join(f"{json.dumps(f.key)}:{getattr(self, f.attr).to_json()}" for f in _JOURNALS)
         return f"{text[:-1]},{journals}}}"
 
