@@ -53,6 +53,15 @@ def divide(a: Any, b: Any) -> int | Fraction:
     return exact(Fraction(_number(a)) / _number(b))
 
 
+def whole_count(value: Any, what: str) -> Any:
+    """`value` where a whole number is needed (`repeat N`, `range`): a fraction there is
+    a rule error saying so, never a Python TypeError nor a count silently rounded."""
+    if type(value) is Fraction:
+        raise RuleRuntimeError(f"{what} takes a whole number, not {value} (round it down with x // 1)",
+                               code="type")
+    return value
+
+
 def whole_divide(a: Any, b: Any) -> int:
     """`a // b`: the quotient rounded down (toward minus infinity, as `%` is its
     remainder: 7 // 2 is 3, -7 // 2 is -4)."""

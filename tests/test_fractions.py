@@ -212,3 +212,19 @@ flow: |
     loaded = game.state_from_json(state.to_json())
     loaded.apply_action("3/4")
     assert next(iter(loaded.log)) == "P1 bids 3/2 then 3/4"
+
+
+@pytest.mark.parametrize(("effect", "what"), [
+    ("for each i in range(n / 2):\n        gain 1 chips(me)", "range()"),
+    ("repeat n / 2:\n        gain 1 chips(me)", "repeat"),
+])
+def test_a_count_that_is_a_fraction_is_a_rule_error_saying_so(tmp_path, effect: str, what: str) -> None:
+    """`repeat` and `range` count in whole numbers: 3/2 there is a located rule error in
+    words, never Python's TypeError nor a count rounded without a word."""
+    path = write_toy(tmp_path, SPLIT_POT.replace("let share = n / 3", f"let share = n / 3\n      {effect}"))
+    game = load_game(str(path))
+    _play(game, ["bet 2", "0"])  # 2 / 2 is whole: counts as 1
+    with pytest.raises(RuleRuntimeError) as caught:
+        _play(game, ["bet 1"])
+    assert caught.value.message == f"{what} takes a whole number, not 1/2 (round it down with x // 1)"
+    assert caught.value.code == "type" and caught.value.line == find_column(path, effect.split("\n")[0])[0]

@@ -35,6 +35,7 @@ from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.limits import MAX_LENGTH
+from interpreter.numbers import whole_count
 from interpreter.runtime import chance
 from interpreter.runtime.card_powers import usable
 from interpreter.runtime.cards import copies_in_zone
@@ -125,6 +126,8 @@ def bounded_range(lo: int, hi: int) -> list[int]:
 @builtin("range")
 def _range(node: ast.Call, ctx: Context) -> Gen:
     args = [gen_expect(a, ctx, "int") for a in node.args]
+    if ctx.symbols.fractions:  # (a whole-number game's code stays as it was)
+        args = [f"{ctx.const(whole_count, 'whole')}({a}, 'range()')" for a in args]
     if len(args) == 1:
         args.insert(0, "0")
     return f"{_helper(ctx, bounded_range)}({args[0]}, {args[1]})", "list:int"

@@ -46,6 +46,7 @@ from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
 from interpreter.limits import MAX_INT
 from interpreter.model import Code, CounterDef, Expr, Op, Where
+from interpreter.numbers import whole_count
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
 from interpreter.runtime.card_powers import start_use
@@ -617,6 +618,8 @@ class CodeBuilder:
             self.emit_src(node, _jump(head))
             return
         count, left = self.src(node.count, "int"), self.hidden("left")
+        if self.ctx.symbols.fractions:  # (a whole-number game's code stays as it was)
+            count = f"{self.const(whole_count, 'whole')}({count}, 'repeat')"
         self.emit_src(node, OpSource([f"env[{left!r}] = {count}"]), not draws_random(node.count))
         head = self.emit(node, _placeholder)
         self.block(node.body)
