@@ -26,6 +26,8 @@ class DataProblem:
     code: str  # the diagnostic's code
     message: str
     hint: str
+    # Where in the text at `logical` (a character, from 0): a template's bad `{field}`.
+    offset: int | None = None
 
 
 def size_problems(data: dict[str, Any]) -> list[DataProblem]:
