@@ -14,7 +14,9 @@ import pytest
 from conftest import find_column, run, toy, write_toy
 
 from interpreter import RuleFileError, load_game
+from interpreter.play.narrate import move_words, name_cards
 from interpreter.runtime.present import option_text, render_observation
+from interpreter.web.view import observation_view
 
 HIGH_CARD = pathlib.Path(__file__).parent / "fixtures" / "copies" / "high-card.yaml"
 PIPS = [f"{rank} of {suit}" for rank in range(1, 6) for suit in ("spades", "hearts")]
@@ -42,6 +44,19 @@ def test_names_show_in_options_zones_and_the_log_and_properties_decide() -> None
     state.apply_action(next(a for a in state.legal_actions() if "red-joker" in a.text))
     assert list(state.log)[:3] == ["P1 plays 5 of hearts", "P2 plays Red Joker",
                                    "P2 takes the trick with Red Joker"]  # strength() read rank and suit
+
+
+def test_narration_and_the_web_table_name_each_copy() -> None:
+    game = load_game(str(HIGH_CARD))
+    state = game.new_initial_state(2, seed=3)
+    assert move_words(state, "play pip-5-of-hearts#9") == "play 5 of hearts (5)"
+    assert name_cards("P1 plays pip-5-of-hearts#9, P2 joker-red-joker#10", game.definition) == \
+        "P1 plays 5 of hearts, P2 Red Joker"
+    hand = observation_view(state.observation(0), game.definition)
+    tiles = [tile for zone in hand["zones"] if zone["name"] == "hand" for entry in zone["entries"]
+             for tile in entry.get("cards", [])]
+    assert sorted((t["name"], t["text"], t["props"]["rank"]) for t in tiles) == \
+        [("5 of hearts", "Worth 5.", "5"), ("Black Joker", "Beats all.", "99")]
 
 
 def test_distinct_copies_never_share_an_integer_action_id() -> None:
