@@ -175,6 +175,15 @@ def test_the_command_line_reports_a_bad_template_without_a_traceback(tmp_path: p
     assert "Traceback" not in out + err
 
 
+def test_copies_past_the_limit_are_refused_before_they_are_made(tmp_path: pathlib.Path) -> None:
+    code, _, message, _ = _error(tmp_path, DECK.replace("{from: 1, to: 3}", "{from: 1, to: 9000}"))
+    assert code == "limit" and "card 'pip' would have more than 10000 copies" in message
+    two = DECK.replace("{from: 1, to: 3}", "{from: 1, to: 3000}").replace(
+        "flow:", "  more:\n    name: \"m{n}\"\n    copies:\n      each: {n: {from: 1, to: 5000}}\nflow:")
+    code, _, message, _ = _error(tmp_path, two)
+    assert code == "limit" and "with the copies of card 'more'" in message
+
+
 def test_copies_written_in_a_list_take_the_cards_fields(tmp_path: pathlib.Path) -> None:
     game = toy(tmp_path, """
         zones:

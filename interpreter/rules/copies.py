@@ -49,14 +49,28 @@ def expand_copies(merged: dict[str, Any], origins: Origins) -> list[DataProblem]
         return []
     problems: list[DataProblem] = []
     out: dict[str, Any] = {}
+    total = 0
     taken = {cid for cid, spec in cards.items() if not (isinstance(spec, dict) and COPIES in spec)}
     for cid, spec in cards.items():
         if not (isinstance(spec, dict) and COPIES in spec):
             out[cid] = spec
             continue
-        for new_id, copy_spec, sources in _copies_of(cid, spec, taken, problems):
+        if total > MAX_CARDS_PER_DEF:
+            continue  # (said once: the game is not built)
+        made = _copies_of(cid, spec, taken, problems)
+        total += len(made)
+        if total > MAX_CARDS_PER_DEF:
+            problems.append(DataProblem(("cards", cid, COPIES), "limit",
+                                        f"with the copies of card '{cid}', the cards made by `copies:` pass "
+                                        f"{MAX_CARDS_PER_DEF}, the limit for a game", "fewer copies, or a "
+                                        "counter for what tells many copies apart"))
+            continue
+        prefix = ("cards", cid)
+        table = [(k[2:], v) for k, v in origins.table.items() if k[:2] == prefix]
+        pieces = [(k[2:], v) for k, v in origins.pieces.items() if k[:2] == prefix]
+        for new_id, copy_spec, sources in made:
             out[new_id] = copy_spec
-            _place_copy(origins, cid, new_id, sources)
+            _place_copy(origins, new_id, table, pieces, sources)
     merged["cards"] = out
     return problems
 
@@ -202,8 +216,8 @@ def _fill(template: Any, properties: dict[str, Any], at: tuple[Any, ...], cid: s
         if name not in properties:
             problems.append(DataProblem(at, "unknown-name",
                                         f"'{{{field}}}' names no property of the copies of card '{cid}'",
-                                        hint_for(name, properties) or
-                                        f"properties: {', '.join(properties) or 'none'}",
+                                        hint_for(name, [str(k) for k in properties]) or
+                                        f"properties: {', '.join(map(str, properties)) or 'none'}",
                                         match.start() + 1))
             return None
         out.append(_shown(properties[name]))
@@ -217,15 +231,14 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def _place_copy(origins: Origins, cid: str, new_id: str, sources: Sources) -> None:
-    """Errors in a copy's fields are placed where the card (or its copy entry) writes them."""
-    prefix = ("cards", cid)
-    for logical, found in list(origins.table.items()):
-        if logical[:2] == prefix:
-            origins.table[("cards", new_id, *logical[2:])] = found
-    for logical, pieces in list(origins.pieces.items()):
-        if logical[:2] == prefix:
-            origins.pieces[("cards", new_id, *logical[2:])] = pieces
+def _place_copy(origins: Origins, new_id: str, table: list[tuple[tuple[Any, ...], Any]],
+                pieces: list[tuple[tuple[Any, ...], Any]], sources: Sources) -> None:
+    """Errors in a copy's fields are placed where the card (`table` and `pieces`: its
+    entries in `origins`, below the card) or its copy entry writes them."""
+    for rest, found in table:
+        origins.table[("cards", new_id, *rest)] = found
+    for rest, found in pieces:
+        origins.pieces[("cards", new_id, *rest)] = found
     for source, field in sources:
         try:
             pm, keypath = origins.find(source)
