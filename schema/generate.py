@@ -195,7 +195,7 @@ def definitions() -> dict:
         "type": text("The kind of component: card, token, tile..."),
         "count": {"type": "integer", "minimum": 0,
                   "description": "Copies created in zone `in` when the game starts."},
-        "in": ref("id", "The global zone the copies start in."),
+        "in": ref("id", "The zone the copies start in (a zone per player: `count` copies in each player's)."),
         "text": text("What the printed card says, for people (`c.text`)."),
         "back": text("What its back shows (a deck's name): players see the back of a card hidden "
                      "from them, so they know how many cards of each back a hidden zone holds."),

@@ -202,3 +202,49 @@ def test_copies_written_in_a_list_take_the_cards_fields(tmp_path: pathlib.Path) 
           log "{shown}"
         """)
     assert list(game.new_initial_state(2).log) == ["Tuna=3:Score 3. Eel=1:Score 1."]
+
+
+def test_a_card_in_a_zone_per_player_gives_each_player_a_set(tmp_path: pathlib.Path) -> None:
+    game = toy(tmp_path, """
+        players: {min: 2, max: 3}
+        zones:
+          hand: {scope: player, visible: owner}
+        cards:
+          bid:
+            name: "{value}"
+            in: hand
+            copies:
+              each: {value: {from: 1, to: 3}}
+        actions:
+          play:
+            during: turn
+            params: {card: "hand(me)"}
+            effect: "destroy card"
+            ends: turn
+        flow: |
+          while len(hand(0)) > 0:
+            for each p in players:
+              turn p:
+                take actions turn
+        """)
+    state = game.new_initial_state(3)
+    assert [[c.split("#")[0] for c in state.observation(p)["zones"]["hand"][p]["cards"]] for p in range(3)] == \
+        [["bid-1", "bid-2", "bid-3"]] * 3
+    assert [a.text for a in state.legal_actions()] == ["play bid-1#0", "play bid-2#3", "play bid-3#6"]
+    assert game.new_initial_state(2).observation(1)["zones"]["hand"][1]["count"] == 3
+
+
+def test_cards_placed_in_a_zone_per_player_count_once_per_player(tmp_path: pathlib.Path) -> None:
+    text = """
+        players: {min: 2, max: 11}
+        zones:
+          hand: {scope: player, visible: owner}
+        cards:
+          chip: {name: Chip, in: hand, count: 10000}
+        flow: |
+          log "x"
+        """
+    code, where, message, path = _error(tmp_path, text)
+    assert code == "limit" and "pass 100000" in message and where == find_column(path, "10000")
+    assert toy(tmp_path, text.replace("max: 11", "max: 10")).new_initial_state(10).observation(9)[
+        "zones"]["hand"][9]["count"] == 10000
