@@ -11,6 +11,7 @@ import pathlib
 import random
 
 import pytest
+from conformance import check_conformance
 from conftest import find_column, run, toy, write_toy
 
 from interpreter import RuleFileError, load_game
@@ -248,3 +249,8 @@ def test_cards_placed_in_a_zone_per_player_count_once_per_player(tmp_path: pathl
     assert code == "limit" and "pass 100000" in message and where == find_column(path, "10000")
     assert toy(tmp_path, text.replace("max: 11", "max: 10")).new_initial_state(10).observation(9)[
         "zones"]["hand"][9]["count"] == 10000
+
+
+def test_the_numbered_deck_passes_the_conformance_checks() -> None:
+    summary = check_conformance(str(HIGH_CARD), games=3)
+    assert set(summary) == {2, 3}

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pathlib
 import random
 
+from conformance import check_conformance
+
 from interpreter import SIMULTANEOUS, State, load_game
 
 DRAFTING = pathlib.Path(__file__).parent / "fixtures" / "patterns" / "drafting.yaml"
@@ -74,3 +76,10 @@ def test_a_draft_plays_through_joint_integer_actions_and_a_save() -> None:
         again = game.state_from_json(state.to_json())
         assert again.to_json() == state.to_json()
     assert len(list(state.log)) == 4  # hand_size rounds, one reveal each
+
+
+def test_the_draft_passes_the_conformance_checks() -> None:
+    """Picks given one by one, at once and in reverse order end alike; no observation
+    changes while picks come in; saves and clones resume the same game."""
+    summary = check_conformance(str(DRAFTING), games=3)
+    assert {n: s["mean_actions"] for n, s in summary.items()} == {2: 8.0, 3: 12.0, 4: 16.0}
