@@ -83,3 +83,27 @@ def test_the_draft_passes_the_conformance_checks() -> None:
     changes while picks come in; saves and clones resume the same game."""
     summary = check_conformance(str(DRAFTING), games=3)
     assert {n: s["mean_actions"] for n, s in summary.items()} == {2: 8.0, 3: 12.0, 4: 16.0}
+
+
+def _faces(state: State, player: int) -> list[str]:
+    return sorted(state.gd.cards[state.card_def[c]].id for c in _cards(state, "hand", player))
+
+
+def test_a_seat_remembers_the_hands_it_passed_and_no_other() -> None:
+    """Search seats deal from what a seat knows (resample_from_infostate): the hand it
+    passed goes whole to the next player (`move ZONE to ZONE`), and the picks from it
+    land face up, so the seat knows what that hand holds; a hand it never saw it does not."""
+    state = load_game(str(DRAFTING)).new_initial_state(3, seed=1)
+    rng = random.Random(0)
+
+    def pick_all() -> None:
+        for seat in range(3):
+            state.apply_action(rng.choice(state.legal_actions(seat)), player=seat)
+
+    def dealt(seat: int, holder: int) -> set[tuple[str, ...]]:
+        return {tuple(_faces(state.resample_from_infostate(seat, random.Random(k)), holder)) for k in range(12)}
+
+    pick_all()  # P1's first hand is now P2's
+    assert dealt(0, 1) == {tuple(_faces(state, 1))} and len(dealt(0, 2)) > 1  # P3's came from P2: unseen
+    pick_all()  # P2 picked from it, face up, and passed it on to P3
+    assert dealt(0, 2) == {tuple(_faces(state, 2))} and dealt(0, 1) == {tuple(_faces(state, 1))}
