@@ -132,6 +132,18 @@ def test_an_overlay_patches_a_card_with_copies_and_adds_one(tmp_path: pathlib.Pa
     assert list(state.log) == ["1 of cups, 1 of coins, 2 of cups, 2 of coins, 1 of trumps, 1 of trumps, 2 of trumps"]
 
 
+def test_an_overlay_naming_a_copy_is_told_to_change_its_card(tmp_path: pathlib.Path) -> None:
+    base = write_toy(tmp_path, DECK)
+    mod = base.parent / "mod.yaml"
+    mod.write_text("orrery: 1\noverlay: one\nbase: toy\npatch:\n  cards:\n    pip-2-of-cups: {properties: {cost: 5}}\n",
+                   encoding="utf-8")
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(base), overlays=[str(mod)])
+    (error,) = caught.value.diagnostics
+    assert error.code == "overlay-missing" and (error.path, error.line) == (str(mod), 6)
+    assert error.hint is not None and "a copy of card 'pip', made after overlays apply" in error.hint
+
+
 def _error(tmp_path: pathlib.Path, text: str) -> tuple[str, tuple[int, int], str, pathlib.Path]:
     path = write_toy(tmp_path, text)
     with pytest.raises(RuleFileError) as caught:

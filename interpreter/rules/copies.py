@@ -231,6 +231,18 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def copy_hint(section: str, item_id: Any, cards: dict[str, Any]) -> str | None:
+    """Why an overlay cannot change `pip-7-of-spades` by its id: the copies of a card
+    are made once overlays have applied, so it changes the card (None: not a copy)."""
+    if section != "cards":
+        return None
+    for cid, spec in cards.items():
+        if isinstance(spec, dict) and COPIES in spec and str(item_id).startswith(f"{cid}-"):
+            return (f"'{item_id}' would be a copy of card '{cid}', made after overlays apply: change "
+                    f"'{cid}' (its properties, or the entry of its copies)")
+    return None
+
+
 def _place_copy(origins: Origins, new_id: str, table: list[tuple[tuple[Any, ...], Any]],
                 pieces: list[tuple[tuple[Any, ...], Any]], sources: Sources) -> None:
     """Errors in a copy's fields are placed where the card (`table` and `pieces`: its

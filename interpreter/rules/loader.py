@@ -22,7 +22,7 @@ from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
 from interpreter.resources import data_path
 from interpreter.rules import schema
 from interpreter.rules.card_types import expand_card_types
-from interpreter.rules.copies import expand_copies
+from interpreter.rules.copies import copy_hint, expand_copies
 from interpreter.rules.parameters import constant_problem
 from interpreter.rules.positions import PositionMap
 from interpreter.rules.sizes import size_problems
@@ -473,7 +473,8 @@ def _apply_one(merged: dict[str, Any], origins: Origins, op: str, section: str, 
                       f"removed at {_place(removed.where)}; apply this overlay first, or drop one of the two")
         else:
             out.error(here, "overlay-missing", f"cannot {op} {section}.{item_id}: it does not exist",
-                      hint_for(str(item_id), target) or "use add for a new definition")
+                      copy_hint(section, item_id, target) or hint_for(str(item_id), target)
+                      or "use add for a new definition")
         return
     if op in TEXT_OPS:
         _extend_fields(merged, origins, logical, item, target[item_id], pm, keypath, out, source, op)
