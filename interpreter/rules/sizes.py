@@ -71,7 +71,8 @@ def _cards(cards: Any, per_player: set[str], players: int) -> list[DataProblem]:
             continue
         if spec.get("in") is None:
             continue  # no copies are placed: `count` is only read by effects
-        total += max(count, 0) * (players if spec.get("in") in per_player else 1)
+        each = players if isinstance(spec["in"], str) and spec["in"] in per_player else 1
+        total += max(count, 0) * each
         if total > MAX_CARDS and not reported:
             reported = True
             found.append(DataProblem(where, "limit",
