@@ -76,6 +76,33 @@ def id_map(entry: dict, description: str) -> dict:
     }
 
 
+def copies_schema() -> dict:
+    """A numbered deck: the copies of one card, each a card of its own (`copies:`)."""
+    entry = obj({
+        "name": text("This copy's name (a template over its properties); default: the card's `name` filled in."),
+        "text": text("This copy's printed text (a template over its properties); default: the card's."),
+        "count": {"type": "integer", "minimum": 0, "description": "Copies of this entry; default: the card's `count`."},
+        "properties": {"type": "object", "description": "This copy's properties, over the card's."},
+    }, None, "One copy: its own properties and, optionally, its own name.")
+    values = {"anyOf": [
+        {"type": "array", "items": {"type": ["string", "integer", "boolean"]},
+         "description": "The values, in order."},
+        obj({"from": {"type": "integer", "description": "The first number."},
+             "to": {"type": "integer", "description": "The last number (included)."}},
+            ["from", "to"], "Every whole number from `from` to `to`."),
+    ]}
+    each = obj({"each": {"type": "object", "propertyNames": {"pattern": NAME_PATTERN},
+                         "additionalProperties": values,
+                         "description": "Property -> its values (a list, or {from, to}): one copy per "
+                                        "combination, the first property varying slowest."}},
+               ["each"], "One copy per combination of property values, named by the card's `name` template.")
+    return {"oneOf": [{"type": "array", "items": entry, "minItems": 1,
+                       "description": "One entry per copy, each with its own properties and name."}, each],
+            "description": "A numbered deck: each copy becomes a card of its own (id `CARD-NAME`), with its own "
+                           "properties and its own name (the card's `name` is a template: \"{rank} of {suit}\").",
+            "examples": [{"each": {"rank": {"from": 1, "to": 13}, "suit": ["spades", "hearts"]}}]}
+
+
 ASSUMED = ref("assumed", "Marks a value the rulebook does not give, with the reason.")
 LABEL = text("Shown to people.")
 SCOPE = {"type": "string", "enum": ["player", "global"],
@@ -171,7 +198,7 @@ def definitions() -> dict:
         "type": text("The kind of component: card, token, tile..."),
         "count": {"type": "integer", "minimum": 0,
                   "description": "Copies created in zone `in` when the game starts."},
-        "in": ref("id", "The global zone the copies start in."),
+        "in": ref("id", "The zone the copies start in (a zone per player: `count` copies in each player's)."),
         "text": text("What the printed card says, for people (`c.text`)."),
         "back": text("What its back shows (a deck's name): players see the back of a card hidden "
                      "from them, so they know how many cards of each back a hidden zone holds."),
@@ -200,9 +227,11 @@ def definitions() -> dict:
         "tags": {"type": "array", "items": {"type": "string"}, "description": "Free labels."},
         "extends": {"type": ["string", "array"], "items": {"type": "string"},
                     "description": "card_types entries (templates) whose fields this card takes, before its type's."},
+        "copies": ref("copies"),
         "assumed": ASSUMED,
     }, ["name"], "A discrete component: card, token or tile.")
-    card_type = {k: v for k, v in d["card"]["properties"].items() if k not in ("name", "type", "extends")}
+    d["copies"] = copies_schema()
+    card_type = {k: v for k, v in d["card"]["properties"].items() if k not in ("name", "type", "extends", "copies")}
     d["card_type"] = obj(card_type, None, "Defaults for every card of one `type`: each field a card does not "
                          "set itself, and `properties`, `effects`, `triggers` and `modifiers` merged key by key "
                          "(the card's own win); also a template, named by a card's `extends`.")

@@ -153,7 +153,7 @@ counters:
 zones:
   hand: {scope: player}
 cards:
-  ace: {name: Ace, in: hand}
+  ace: {name: Ace, in: hnad}
 actions:
   go: {during: main, condition: "vq(me) > 1", effect: "gian 1 vp"}
 triggers:
@@ -166,7 +166,7 @@ flow: |
     got = sorted((d.code, d.line, d.column) for d in caught.value.diagnostics)
     assert got == sorted([
         ("reserved-name", *find_column(path, "if:")),
-        ("bad-value", *find_column(path, "hand}")),
+        ("unknown-name", *find_column(path, "hnad}")),
         ("unknown-name", *find_column(path, "vq(me)")),
         ("syntax", *find_column(path, "gian")),
         ("bad-event", *find_column(path, "changed gold")),

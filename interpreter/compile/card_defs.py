@@ -66,11 +66,7 @@ def build_cards(builder: Builder) -> tuple[CardDef, ...]:
             if zone is None:
                 builder.error(("cards", cid, "in"), "unknown-name", f"no zone '{spec['in']}'",
                               hint_for(str(spec["in"]), zones))
-            elif zone.scope != "global":
-                builder.error(("cards", cid, "in"), "bad-value",
-                              f"zone '{zone.name}' is per player; place cards there in setup",
-                              f'e.g. create 1 "{cid}" in {zone.name}(p)')
-            else:
+            else:  # (a zone per player: each player's gets `count` copies)
                 zone_index = zone.index
         active_in = []
         for j, zname in enumerate(spec.get("active_in") or ()):

@@ -50,7 +50,7 @@ from interpreter.numbers import whole_count
 from interpreter.runtime import chance
 from interpreter.runtime.actions import DONE
 from interpreter.runtime.card_powers import start_use
-from interpreter.runtime.cards import as_cards, create_cards, place_card, remove_card
+from interpreter.runtime.cards import as_cards, create_cards, move_zone, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
 from interpreter.runtime.decisions import ActionWait, end_turn, suspend_for_actions, suspend_for_choice, unique_choices
 from interpreter.runtime.ending import finish
@@ -255,6 +255,9 @@ class CodeBuilder:
         cards, slot, top = self.cards_src(node.cards), self.zone_src(node.zone), node.place == "top"
         place, as_list = self.const(place_card, "place_card"), self.const(as_cards, "as_cards")
         lines = [f"_dest = {slot}", f"for _card in {as_list}({cards}):", f"    {place}(st, _card, _dest, {top})"]
+        whole = gen_zone_slot(node.cards, self.ctx)  # a whole zone: who knew its cards knows where they went
+        if whole is not None:
+            lines = [f"{self.const(move_zone, 'move_zone')}(st, {whole}, {slot}, {top})"]
         self.emit_src(node, OpSource(lines, fires=self.cards_heard("entered", "left")), not draws_random(node))
 
     def s_Draw(self, node: ast.Draw) -> None:

@@ -22,6 +22,7 @@ from interpreter.diagnostics import Diagnostic, RuleFileError, hint_for
 from interpreter.resources import data_path
 from interpreter.rules import schema
 from interpreter.rules.card_types import expand_card_types
+from interpreter.rules.copies import copy_hint, expand_copies
 from interpreter.rules.parameters import constant_problem
 from interpreter.rules.positions import PositionMap
 from interpreter.rules.sizes import size_problems
@@ -281,9 +282,11 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         out.diagnostics.extend(attrs.evolve(w, severity="error") for w in out.warnings)
         out.warnings = []
     _raise_unless_only_schema(out)
-    # Templates first: the sizes are those of the cards written out in full.
-    for problem in [*expand_card_types(merged, origins), *size_problems(merged)]:
-        out.error(origins.locate(problem.logical), problem.code, problem.message, problem.hint)
+    # Templates and copies first: the sizes are those of the cards written out in full.
+    for problem in [*expand_card_types(merged, origins), *expand_copies(merged, origins), *size_problems(merged)]:
+        where = origins.locate(problem.logical) if problem.offset is None else \
+            origins.locate_text(problem.logical, 1, problem.offset + 1)[:3]
+        out.error(where, problem.code, problem.message, problem.hint)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
     return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest,
                    list(out.diagnostics), list(out.warnings),
@@ -470,7 +473,8 @@ def _apply_one(merged: dict[str, Any], origins: Origins, op: str, section: str, 
                       f"removed at {_place(removed.where)}; apply this overlay first, or drop one of the two")
         else:
             out.error(here, "overlay-missing", f"cannot {op} {section}.{item_id}: it does not exist",
-                      hint_for(str(item_id), target) or "use add for a new definition")
+                      copy_hint(section, item_id, target) or hint_for(str(item_id), target)
+                      or "use add for a new definition")
         return
     if op in TEXT_OPS:
         _extend_fields(merged, origins, logical, item, target[item_id], pm, keypath, out, source, op)

@@ -26,11 +26,27 @@ class DataProblem:
     code: str  # the diagnostic's code
     message: str
     hint: str
+    # Where in the text at `logical` (a character, from 0): a template's bad `{field}`.
+    offset: int | None = None
 
 
 def size_problems(data: dict[str, Any]) -> list[DataProblem]:
     """Every size in `data` (merged raw rules) that is past its limit."""
-    return [*_cards(data.get("cards")), *_players(data.get("players")), *_counters(data.get("counters"))]
+    return [*_cards(data.get("cards"), _per_player_zones(data), _most_players(data)), *_players(data.get("players")),
+            *_counters(data.get("counters"))]
+
+
+def _per_player_zones(data: dict[str, Any]) -> set[str]:
+    zones = data.get("zones")
+    return {name for name, spec in zones.items() if isinstance(spec, dict) and spec.get("scope") == "player"} \
+        if isinstance(zones, dict) else set()
+
+
+def _most_players(data: dict[str, Any]) -> int:
+    """The most players a game takes (as declared; 1 when it does not say, or not well)."""
+    players = data.get("players")
+    most = _number(players.get("max")) if isinstance(players, dict) else None
+    return min(max(most or 1, 1), MAX_PLAYERS)
 
 
 def _number(value: Any) -> int | None:
@@ -38,7 +54,7 @@ def _number(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _cards(cards: Any) -> list[DataProblem]:
+def _cards(cards: Any, per_player: set[str], players: int) -> list[DataProblem]:
     found: list[DataProblem] = []
     if not isinstance(cards, dict):
         return found
@@ -55,7 +71,8 @@ def _cards(cards: Any) -> list[DataProblem]:
             continue
         if spec.get("in") is None:
             continue  # no copies are placed: `count` is only read by effects
-        total += max(count, 0)
+        each = players if isinstance(spec["in"], str) and spec["in"] in per_player else 1
+        total += max(count, 0) * each
         if total > MAX_CARDS and not reported:
             reported = True
             found.append(DataProblem(where, "limit",

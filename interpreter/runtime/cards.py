@@ -49,6 +49,34 @@ def place_card(st: State, iid: int, slot: int, top: bool = True) -> None:
             fire(st, "entered", layout.zdef[slot], {"card": iid, "player": layout.zowner[slot]})
 
 
+def move_zone(st: State, old: int, new: int, top: bool = True) -> None:
+    """Move every card of zone slot `old` into `new`, bottom first (`move ZONE to
+    ZONE`), as moving each in turn would; but a seat that knew a card there (saw the
+    zone, or knew it was there) knows where it went, since all of them went there
+    (moved one by one, each move would make it forget the others: `follow`)."""
+    cards = list(st.zones[old])
+    layout = st.layout
+    if not layout.hides or old == new or not cards:
+        for iid in cards:
+            place_card(st, iid, new, top)
+        return
+    everyone = (1 << st.n) - 1
+    known, revealed, shown = st.known, st.revealed, st.shown
+    saw = [everyone if iid in revealed else layout.seers[old] | shown.get(iid, 0) | known.get(iid, 0)
+           for iid in cards]
+    for iid in cards:
+        place_card(st, iid, new, top)
+    unseen = everyone & ~layout.seers[new]
+    for iid, seats in zip(cards, saw, strict=True):
+        if st.loc[iid] != new:
+            continue  # (moved on by nothing here: triggers run after the statement; a guard)
+        keep = seats & unseen
+        if keep:
+            known[iid] = keep
+        else:
+            known.pop(iid, None)
+
+
 def remove_card(st: State, iid: int) -> None:
     """Take a card out of the game."""
     old = st.loc[iid]
@@ -83,10 +111,13 @@ def follow(st: State, iid: int, old: int, new: int) -> None:
         saw = layout.seers[old] | st.shown.get(iid, 0)
     known = st.known
     if known and old >= 0 and saw != everyone:
+        tells = saw
+        if new >= 0 and layout.seers[new] & ~saw:
+            tells |= _told_by_sight(st, iid, old, layout.seers[new] & ~saw)
         for other in st.zones[old]:
             if other in known:
-                if known[other] & saw:
-                    known[other] &= saw
+                if known[other] & tells:
+                    known[other] &= tells
                 else:
                     del known[other]
     keep = saw & ~layout.seers[new] if new >= 0 else 0  # (a card out of the game: see resample.py)
@@ -94,6 +125,20 @@ def follow(st: State, iid: int, old: int, new: int) -> None:
         known[iid] = keep
     else:
         known.pop(iid, None)
+
+
+def _told_by_sight(st: State, iid: int, old: int, seeing: int) -> int:
+    """Of the seats `seeing` card `iid` arrive where it goes, those that can tell which
+    card left zone slot `old` as far as the cards of `old` they know of go: they knew
+    it was there, or they know no other card there of its definition (one that looks
+    like it: then they could not tell that one stayed)."""
+    known, card_def = st.known, st.card_def
+    alike = 0
+    kind = card_def[iid]
+    for other in st.zones[old]:
+        if other != iid and card_def[other] == kind:
+            alike |= known.get(other, 0)
+    return seeing & (known.get(iid, 0) | ~alike)
 
 
 def create_cards(st: State, def_index: int, count: int, slot: int) -> None:

@@ -73,17 +73,19 @@ class StartTemplate:
 
 
 def start_template(gd: GameDef, layout: Layout, num_players: int) -> StartTemplate:
-    """The components of a game of `num_players` before setup runs."""
+    """The components of a game of `num_players` before setup runs: each card's
+    `count` copies in its `in` zone (in each player's, for a zone per player)."""
     counters = [list(cdef.initial) * (num_players if cdef.scope == "player" else 1) for cdef in gd.counters]
     zones: list[list[int]] = [[] for _ in range(layout.slots)]
     card_def: list[int] = []
     loc: list[int] = []
     for card in gd.cards:
         if card.zone is not None and card.count:
-            slot = layout.zbase[card.zone]
-            for _ in range(card.count):
-                iid = len(card_def)
-                card_def.append(card.index)
-                loc.append(slot)
-                zones[slot].append(iid)
+            base = layout.zbase[card.zone]
+            for slot in range(base, base + (num_players if gd.zones[card.zone].scope == "player" else 1)):
+                for _ in range(card.count):
+                    iid = len(card_def)
+                    card_def.append(card.index)
+                    loc.append(slot)
+                    zones[slot].append(iid)
     return StartTemplate(counters, zones, card_def, loc, list(range(num_players)))
