@@ -167,6 +167,8 @@ def test_constants_and_variants_are_game_parameters() -> None:
     params = game.get_parameters()
     assert (params["num_cards"], params["points_order"], params["four_cards"]) == (4, "random", False)
     assert game.max_game_length() == 4 and game.rules.definition.constants["num_cards"] == 4
+    theirs = pyspiel.load_game("goofspiel(num_cards=4)")  # the action space is OpenSpiel's own
+    assert (game.num_distinct_actions(), game.max_chance_outcomes()) == (theirs.num_distinct_actions(), 4)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     flagged = pyspiel.load_game("orrery_goofspiel(four_cards=True,points_order=descending)")
     assert flagged.rules.definition.variants == ("four-cards",) and flagged.max_game_length() == 4
@@ -293,3 +295,42 @@ def test_the_information_state_tensor_is_sized_by_the_rules_bound() -> None:
     assert game.information_state_tensor_size() == 29 + 6 * 42
     assert openspiel.load("kuhn-poker", max_events=5).information_state_tensor_size() == 29 + 5 * 42
     assert game.get_parameters()["max_events"] == -1  # from the rules
+
+
+def test_cards_the_constants_leave_out_have_no_ids(tmp_path) -> None:
+    """A card no copy of which can exist (setup places none, and its `create` is in a
+    branch the constants rule out) is no action id nor tensor slot: the action space
+    follows the parameters."""
+    from conftest import write_toy
+
+    path = write_toy(tmp_path, """
+constants:
+  size: 3
+zones:
+  hand: {scope: player, visible: owner}
+  pile: {scope: global, visible: all}
+cards:
+  a: {name: "a", count: 0}
+  b: {name: "b", count: 0}
+  c: {name: "c", count: 0}
+  d: {name: "d", count: 0}
+actions:
+  play: {during: main, params: {card: "hand(me)"}, effect: "move card to pile", ends: turn}
+setup: |
+  for each p in players:
+    create 1 "a" in hand(p)
+    create 1 "b" in hand(p)
+    if size >= 3:
+      create 1 "c" in hand(p)
+    if size > 3 and size != 0:
+      create 1 "d" in hand(p)
+flow: |
+  turn 0:
+    take actions main
+scoring: {score: "0"}
+""")
+    game = openspiel.load(str(path))
+    assert game.num_distinct_actions() == 3
+    four = pyspiel.load_game(str(game).replace(")", ",size=4)"))
+    assert four.num_distinct_actions() == 4 and four.observation_tensor_size() > game.observation_tensor_size()
+    assert openspiel.load(str(path), parameters={"size": 2}).num_distinct_actions() == 2
