@@ -68,6 +68,7 @@ from interpreter.runtime.learning import (
     Seen,
     information_state_string,
 )
+from interpreter.runtime.records import PendingActions
 from interpreter.runtime.simultaneous import SIMULTANEOUS
 from interpreter.runtime.state import State
 
@@ -367,6 +368,8 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
             player = st.current_player()
         if player == SIMULTANEOUS:
             return self._legal_actions(player)
+        if player >= 0 and not st.terminal and type(st.pending) is PendingActions and st.pending.player == player:
+            return list(self.core.legal_ids())  # the usual case: kept until the next move
         return st.legal_action_ids(player) if player >= CHANCE else []
 
     def apply_action(self, action: int) -> None:
@@ -388,7 +391,8 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         """A copy (pyspiel's own clone, made in C++, would make a new state and deep-copy
         its attributes; this skips the round trip). Its C++ history starts empty: Python
         callers read the history this state keeps (below)."""
-        twin = OrreryState(self.core.game)
+        twin = OrreryState.__new__(OrreryState)
+        pyspiel.State.__init__(twin, self.core.game)  # (no Core of its own: this one's copy is its)
         twin.core = self.core.__deepcopy__({})
         return twin
 
