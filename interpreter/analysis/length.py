@@ -54,7 +54,7 @@ def length_bounds(gd: GameDef, raw: dict[str, Any], num_players: int) -> LengthB
     triggers = [body for name, body in bodies.items() if ".triggers." in f".{name}"]
     flow = bodies.get("flow")
     decisions = None
-    if flow is not None and all(reader.count(body, _DECIDES) == 0 for body in triggers):
+    if flow is not None and all(reader.count(body, _any_decision) == 0 for body in triggers):
         decisions = reader.count(flow, reader.decisions)
     setup = bodies.get("setup", ())
     in_setup = reader.setup_procedures(setup) | {"setup"}
@@ -73,7 +73,7 @@ def _shuffles(body: tuple[ast.Node, ...]) -> bool:
     return any(isinstance(node, ast.ZoneStmt) and node.verb == "shuffle" for node in ast.statements(body))
 
 
-def _DECIDES(node: ast.Node) -> int | None:
+def _any_decision(node: ast.Node) -> int | None:
     """Any decision at all (1 each; a card effect used: unknown), for the effects that
     must take none (triggers, the effects of a step counted as one decision)."""
     if isinstance(node, ast.TakeActions | ast.Choose | ast.ChooseOne):
@@ -170,7 +170,7 @@ class _Reader:
                 return 1
             group = [a for a in self.gd.actions if a.group == node.group]
             if all(a.ends for a in group) and not any(
-                    self.count(self.bodies.get(f"actions.{a.id}.effect", ()), _DECIDES) != 0 for a in group):
+                    self.count(self.bodies.get(f"actions.{a.id}.effect", ()), _any_decision) != 0 for a in group):
                 return 1
             return None
         if isinstance(node, ast.Choose):
