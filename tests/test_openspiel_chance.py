@@ -100,13 +100,46 @@ def test_chance_can_still_be_sampled_by_the_engine():
         openspiel.load("kuhn-poker", chance="often")
 
 
-def test_a_game_whose_outcomes_cannot_all_be_numbered_is_sampled():
-    # For All Mankind steals "a random resource" with random(1, total), total counted in play
-    rules = load_game("for-all-mankind")
-    assert not rules.action_space(4).chance_complete and default_chance(rules, 4) == "sampled"
-    game = openspiel.load(rules, players=4)
+_RANDOM_TOY = """
+constants:
+  kinds: [a, b]
+counters:
+  n: {scope: global, initial: 2}
+  hand: {scope: player, keys: [a, b], initial: 1, min: 0, max: 5}
+  got: {scope: global, initial: 0}
+actions:
+  go: {during: main, effect: "set got to random(1, %s)", ends: turn}
+flow: |
+  turn 0:
+    take actions main
+scoring: {score: "got"}
+"""
+
+
+def test_a_game_whose_outcomes_cannot_all_be_numbered_is_sampled(tmp_path):
+    from conftest import write_toy
+
+    # random(1, n): n is counted in play, with no bound the rules give
+    rules = load_game(str(write_toy(tmp_path, _RANDOM_TOY % "n + 1")))
+    assert not rules.action_space(2).chance_complete and default_chance(rules, 2) == "sampled"
+    game = openspiel.load(rules)
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert game.new_initial_state().current_player() >= 0
+
+
+def test_a_random_bounded_by_a_sum_of_bounded_counters_is_numbered(tmp_path):
+    from conftest import write_toy
+
+    # a sum over a constant list of counters that declare max 5: 1..10 (For All Mankind
+    # steals a random Resource Card this way: its chance ids are numbered, not sampled)
+    rules = load_game(str(write_toy(tmp_path, _RANDOM_TOY % "sum([hand(0)[k] for k in kinds])")))
+    assert rules.action_space(2).chance_complete and rules.max_chance_outcomes(2) == 10
+    game = openspiel.load(rules)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.is_chance_node() and [a for a, _ in state.chance_outcomes()] == [0, 1]  # random(1, 2)
+    fam = load_game("for-all-mankind")
+    assert default_chance(fam, 4) == "explicit"
 
 
 def test_goofspiel_point_cards_are_openspiels_chance_nodes():

@@ -167,6 +167,8 @@ def test_constants_and_variants_are_game_parameters() -> None:
     params = game.get_parameters()
     assert (params["num_cards"], params["points_order"], params["four_cards"]) == (4, "random", False)
     assert game.max_game_length() == 4 and game.rules.definition.constants["num_cards"] == 4
+    theirs = pyspiel.load_game("goofspiel(num_cards=4)")  # the action space is OpenSpiel's own
+    assert (game.num_distinct_actions(), game.max_chance_outcomes()) == (theirs.num_distinct_actions(), 4)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     flagged = pyspiel.load_game("orrery_goofspiel(four_cards=True,points_order=descending)")
     assert flagged.rules.definition.variants == ("four-cards",) and flagged.max_game_length() == 4
@@ -234,3 +236,101 @@ scoring: {score: "0"}
     state = game.new_initial_state()
     state.apply_action(0)
     assert pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1].is_terminal()
+
+
+_ROUNDS_TOY = """
+players: {min: 2, max: 3}
+constants:
+  rounds: 3
+counters:
+  n: {scope: global, initial: 0}
+actions:
+  go: {during: main, effect: "set n to n + 1", ends: turn}
+  look: {during: peek, effect: "set n to n + 1"}
+  ask:
+    during: pick
+    effect: |
+      choose x from [1, 2] by me
+      set n to n + x
+    ends: turn
+flow: |
+  repeat rounds:
+    for each p in players:
+      turn p:
+        take actions main
+  %s
+scoring: {score: "n"}
+"""
+
+
+def test_max_game_length_is_derived_where_the_rules_bound_it(tmp_path) -> None:
+    """Without `max_moves`, the flow bounds the decisions: `repeat` a constant, one turn
+    per seat, a step whose every action ends the turn; a step whose actions do not end
+    the turn (or whose effect asks a choice) bounds nothing, and 10000 is a cap only."""
+    from conftest import write_toy
+
+    from interpreter import load_game
+    from interpreter.adapters.openspiel import MAX_GAME_LENGTH
+    from interpreter.analysis.length import length_bounds
+
+    bounded = str(write_toy(tmp_path, _ROUNDS_TOY % ""))
+    assert openspiel.load(bounded).max_game_length() == 6
+    assert openspiel.load(bounded, players=3).max_game_length() == 9  # the player count's own
+    assert pyspiel.load_game(f"{openspiel.load(bounded)}".replace(")", ",rounds=5)")).max_game_length() == 10
+    for step in ("turn 0:\n    take actions peek", "turn 0:\n    take actions pick"):
+        assert openspiel.load(str(write_toy(tmp_path, _ROUNDS_TOY % step))).max_game_length() == MAX_GAME_LENGTH
+    # the flows of the small games agree with what they declare
+    for name, players, declared in (("kuhn-poker", 2, 3), ("rock-paper-scissors", 2, 1), ("goofspiel", 4, 13)):
+        rules = load_game(name)
+        assert rules.definition.max_moves == declared
+        assert rules.max_decisions(players) == declared
+        assert length_bounds(rules.definition, rules.raw, players).decisions == declared
+    assert openspiel.load("race-to-mars").max_game_length() == MAX_GAME_LENGTH  # no bound: a cap
+
+
+def test_the_information_state_tensor_is_sized_by_the_rules_bound() -> None:
+    """Kuhn poker: at most 3 decisions and 3 cards dealt once (one shuffle): 6 events of
+    42 numbers after the 29 of the view now; `max_events` sets another size."""
+    game = openspiel.load("kuhn-poker")
+    assert game.information_state_tensor_size() == 29 + 6 * 42
+    assert openspiel.load("kuhn-poker", max_events=5).information_state_tensor_size() == 29 + 5 * 42
+    assert game.get_parameters()["max_events"] == -1  # from the rules
+
+
+def test_cards_the_constants_leave_out_have_no_ids(tmp_path) -> None:
+    """A card no copy of which can exist (setup places none, and its `create` is in a
+    branch the constants rule out) is no action id nor tensor slot: the action space
+    follows the parameters."""
+    from conftest import write_toy
+
+    path = write_toy(tmp_path, """
+constants:
+  size: 3
+zones:
+  hand: {scope: player, visible: owner}
+  pile: {scope: global, visible: all}
+cards:
+  a: {name: "a", count: 0}
+  b: {name: "b", count: 0}
+  c: {name: "c", count: 0}
+  d: {name: "d", count: 0}
+actions:
+  play: {during: main, params: {card: "hand(me)"}, effect: "move card to pile", ends: turn}
+setup: |
+  for each p in players:
+    create 1 "a" in hand(p)
+    create 1 "b" in hand(p)
+    if size >= 3:
+      create 1 "c" in hand(p)
+    if size > 3 and size != 0:
+      create 1 "d" in hand(p)
+flow: |
+  turn 0:
+    take actions main
+scoring: {score: "0"}
+""")
+    game = openspiel.load(str(path))
+    assert game.num_distinct_actions() == 3
+    four = pyspiel.load_game(str(game).replace(")", ",size=4)"))
+    assert four.num_distinct_actions() == 4 and four.observation_tensor_size() > game.observation_tensor_size()
+    assert openspiel.load(str(path), parameters={"size": 2}).num_distinct_actions() == 2

@@ -16,7 +16,8 @@ from pettingzoo.test import parallel_api_test  # noqa: E402
 
 from interpreter import IllegalActionError, pettingzoo  # noqa: E402
 
-GAMES = [("goofspiel", {"variants": ["four-cards"]}), ("rock-paper-scissors", {}), ("kuhn-poker", {})]
+GAMES = [("goofspiel", {"variants": ["four-cards"]}), ("goofspiel-drawn", {"variants": ["four-cards"]}),
+         ("rock-paper-scissors", {}), ("kuhn-poker", {})]  # every bundled game with simultaneous steps, and one without
 
 
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=[n for n, _ in GAMES])

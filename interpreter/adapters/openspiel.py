@@ -29,7 +29,10 @@ Its GameType comes from the rules:
   when two play: the GameType of each game object is that of its player count),
   GENERAL_SUM with one; the `utility`, `min_utility`, `max_utility` options override;
   reward model TERMINAL;
-* max_game_length the rules' `max_moves` (checked as moves are made), else a cap.
+* max_game_length the rules' `max_moves` (checked as moves are made), else the bound
+  their flow gives (Game.max_decisions), else a cap; the information-state tensor sized
+  by the events the rules bound (Game.max_events) or the `max_events` option, and not
+  provided where neither bounds them (no size would be honest).
 
 The rule file's constants (numbers, words, flags) and variants are game parameters
 (adapters/parameters.py). States serialize (pyspiel pickles their attributes: a `Core`
@@ -61,16 +64,17 @@ from interpreter.adapters.openspiel_core import CHANCE, Core, Move, PlayerAction
 from interpreter.adapters.parameters import Source, parameters_of, rules_with, source_of
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
-from interpreter.runtime.info_tensor import DEFAULT_MAX_EVENTS
 from interpreter.runtime.learning import (
     Seen,
     information_state_string,
 )
+from interpreter.runtime.records import PendingActions
 from interpreter.runtime.simultaneous import SIMULTANEOUS
 from interpreter.runtime.state import State
 
 MEMO_CHARS = 1 << 25  # characters of information states a game remembers (then it starts again)
 MAX_GAME_LENGTH = 10_000  # a bound OpenSpiel needs; pass max_game_length for a tighter one
+FROM_RULES = -1  # the `max_events` parameter's default: the rules' bound (Game.max_events)
 _UTILITIES = {
     "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
     "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
@@ -84,7 +88,7 @@ _sources: dict[str, tuple[Source | None, dict[str, Any], dict[str, str]]] = {}  
 _types: dict[str, Any] = {}  # short name -> its pyspiel.GameType
 _classes: dict[str, type[OrreryGame]] = {}  # short name -> its game class
 _utility_option: dict[str, str | None] = {}  # short name -> the `utility` option it was loaded with
-_types_by_kind: dict[tuple[str, str, str], Any] = {}  # (short name, rules hash, utility) -> its GameType
+_types_by_kind: dict[tuple[str, str, str, bool], Any] = {}  # (short name, rules hash, utility) -> its GameType
 
 
 def load(game: str | Game, *, players: int | None = None, seed: int = 0, variants: list[str] | tuple[str, ...] = (),
@@ -99,7 +103,8 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
     is "explicit" (chance nodes) or "sampled" (the engine draws); by default explicit
     when every chance outcome of the game has a chance id. `max_events` bounds the
     events (decisions and chance outcomes) the information-state tensor holds
-    (default 64; runtime/info_tensor.py). `parameters` sets the game's own parameters:
+    (default: the rules' bound, Game.max_events; a game they do not bound has no
+    tensor unless it is given; runtime/info_tensor.py). `parameters` sets the game's own parameters:
     its constants and variant flags (adapters/parameters.py)."""
     rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
     if utility is not None and utility not in _UTILITIES:
@@ -162,7 +167,7 @@ def utility_bounds(rules: Game, players: int) -> tuple[float, float]:
     return low, high
 
 
-def _game_type(name: str, rules: Game, kind: str, mode: str, defaults: dict[str, Any]) -> Any:
+def _game_type(name: str, rules: Game, kind: str, mode: str, defaults: dict[str, Any], tensor: bool) -> Any:
     gd = rules.definition
     return pyspiel.GameType(
         short_name=name,
@@ -178,11 +183,20 @@ def _game_type(name: str, rules: Game, kind: str, mode: str, defaults: dict[str,
         max_num_players=gd.max_players,
         min_num_players=gd.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=defaults,
     )
+
+
+def _own_limits(rules: Game, players: int) -> dict[str, Any]:
+    """The bounds the rules give a game for this many seats: of the returns, of its
+    length in decisions (MAX_GAME_LENGTH, a cap only, where they bound none) and, as
+    FROM_RULES, of the information-state tensor's events."""
+    low, high = utility_bounds(rules, players)
+    return {"min_utility": low, "max_utility": high,
+            "max_game_length": rules.max_decisions(players) or MAX_GAME_LENGTH, "max_events": FROM_RULES}
 
 
 def _register(rules: Game, utility: str | None, chance: str | None = None, players: int | None = None,
@@ -203,13 +217,12 @@ def _register(rules: Game, utility: str | None, chance: str | None = None, playe
             _sources[name] = (source, *_sources[name][1:])
         return name
     gd = rules.definition
-    low, high = utility_bounds(rules, n)
-    defaults: dict[str, Any] = {"players": gd.default_players, "seed": 0, "min_utility": low, "max_utility": high,
-                                "max_game_length": gd.max_moves or MAX_GAME_LENGTH, "max_events": DEFAULT_MAX_EVENTS}
+    defaults: dict[str, Any] = {"players": gd.default_players, "seed": 0, **_own_limits(rules, gd.default_players)}
     own, flags = parameters_of(rules, set(defaults))
     _sources[name] = (source, own, flags)
     defaults.update(own)
-    game_type = _game_type(name, rules, utility or utility_kind(rules, n), mode, defaults)
+    tensor = rules.max_events(n) is not None
+    game_type = _game_type(name, rules, utility or utility_kind(rules, n), mode, defaults, tensor)
     _registered[name] = (gd.data_hash, rules, defaults)
     _types[name] = game_type
     _utility_option[name] = utility
@@ -233,21 +246,23 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         given = dict(params or {})
         source, own, flags = _sources[name]
         rules = rules_with(source, base, own, flags, {**own, **given})
-        if rules is not base:
-            # Other rules: their own bounds and length, unless given other than the
-            # registered defaults (pyspiel passes every default along with what is given).
-            low, high = utility_bounds(rules, int(given.get("players", defaults["players"])))
-            theirs = {"min_utility": low, "max_utility": high,
-                      "max_game_length": rules.definition.max_moves or MAX_GAME_LENGTH}
-            given.update({k: v for k, v in theirs.items() if given.get(k, defaults[k]) == defaults[k]})
+        players = int(given.get("players", defaults["players"]))
+        rules.num_distinct_actions(players)  # checks the player count (GameError)
+        # These rules' own bounds and length for this many seats (other parameters, another
+        # player count), unless given other than the registered defaults (pyspiel passes
+        # every default along with what is given).
+        theirs = _own_limits(rules, players)
+        given.update({k: v for k, v in theirs.items() if given.get(k, defaults[k]) == defaults[k]})
         values = {**defaults, **given}
         self.rules: Game = rules
-        self.num_seats = int(values["players"])
-        rules.num_distinct_actions(self.num_seats)  # checks the player count (GameError)
+        self.num_seats = players
         self.next_seed = int(values["seed"])  # the seed of the next random game played
-        self.max_events = int(values["max_events"])  # of the information-state tensor
+        # The events the information-state tensor holds: given, else the rules' bound;
+        # None (no bound) and the game provides no tensor.
+        events = int(values["max_events"])
+        self.max_events: int | None = rules.max_events(players) if events == FROM_RULES else events
         self.recording = False  # some information state was asked: states record their steps (Core)
-        game_type = self._type_for(name, rules, self.num_seats)
+        game_type = self._type_for(name, rules, self.num_seats, self.max_events is not None)
         self.explicit = game_type.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
         # Information states by (player, moves): with every random event a chance node (or
         # none), the moves decide the state, so the same moves give the same string; a
@@ -275,18 +290,20 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(game_type, info, {k: values[k] for k in defaults})
 
     @staticmethod
-    def _type_for(name: str, rules: Game, players: int) -> Any:
+    def _type_for(name: str, rules: Game, players: int, tensor: bool) -> Any:
         """The registered GameType, or the one of these rules (other parameters) with
         the utility of this player count (a game may be zero-sum for two players only)
-        unless the `utility` option chose it."""
+        unless the `utility` option chose it, and an information-state tensor where its
+        events are bounded."""
         registered = _types[name]
         kind = _utility_option[name] or utility_kind(rules, players)
-        if registered.utility == _UTILITIES[kind] and rules is _registered[name][1]:
+        if (registered.utility == _UTILITIES[kind] and rules is _registered[name][1]
+                and registered.provides_information_state_tensor == tensor):
             return registered
-        key = (name, rules.definition.data_hash, kind)
+        key = (name, rules.definition.data_hash, kind, tensor)
         if key not in _types_by_kind:
             mode = "sampled" if registered.chance_mode == _CHANCE.SAMPLED_STOCHASTIC else "explicit"
-            _types_by_kind[key] = _game_type(name, rules, kind, mode, _registered[name][2])
+            _types_by_kind[key] = _game_type(name, rules, kind, mode, _registered[name][2], tensor)
         return _types_by_kind[key]
 
     def new_initial_state(self, state: Any = None) -> OrreryState:
@@ -351,6 +368,8 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
             player = st.current_player()
         if player == SIMULTANEOUS:
             return self._legal_actions(player)
+        if player >= 0 and not st.terminal and type(st.pending) is PendingActions and st.pending.player == player:
+            return list(self.core.legal_ids())  # the usual case: kept until the next move
         return st.legal_action_ids(player) if player >= CHANCE else []
 
     def apply_action(self, action: int) -> None:
@@ -372,7 +391,8 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         """A copy (pyspiel's own clone, made in C++, would make a new state and deep-copy
         its attributes; this skips the round trip). Its C++ history starts empty: Python
         callers read the history this state keeps (below)."""
-        twin = OrreryState(self.core.game)
+        twin = OrreryState.__new__(OrreryState)
+        pyspiel.State.__init__(twin, self.core.game)  # (no Core of its own: this one's copy is its)
         twin.core = self.core.__deepcopy__({})
         return twin
 
@@ -444,6 +464,15 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         twin.core.real = False  # its moves are the original's, its hidden cards another world's
         return twin
 
+    def information_state_tensor(self, *player: int) -> Any:
+        """pyspiel's, refused with the reason for a game whose rules bound no number of
+        events (its GameType says it provides none; C++ callers check that)."""
+        game = self.core.game
+        if game.max_events is None:
+            raise GameError(f"{game.rules.name}: the rules bound no number of events, so there is no information-"
+                            "state tensor; load the game with max_events=N for one holding N events")
+        return super().information_state_tensor(*player)
+
     def information_state_text(self, player: int) -> str:
         core = self.core
         memo = core.game.memo if core.real else None
@@ -501,8 +530,9 @@ class _Observer:
     def __init__(self, game: OrreryGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
         self.max_events = game.max_events
-        if perfect_recall:  # the information-state tensor, whole (runtime/info_tensor.py)
-            size = game.rules.information_state_tensor_shape(game.num_seats, game.max_events)[0]
+        if perfect_recall:  # the information-state tensor, whole (runtime/info_tensor.py); none unbounded
+            size = (0 if game.max_events is None
+                    else game.rules.information_state_tensor_shape(game.num_seats, game.max_events)[0])
             self.tensor = np.zeros(size, np.float32)
             self.dict: dict[str, Any] = {"info_state": self.tensor}
             return
@@ -513,7 +543,8 @@ class _Observer:
     def set_from(self, state: OrreryState, player: int) -> None:
         st = state.core.peek()
         if self.perfect_recall:
-            self.tensor[:] = st.information_state_tensor(player, self.max_events)
+            if self.max_events is not None:  # (else no tensor: its size is 0, and pyspiel refuses it)
+                self.tensor[:] = st.information_state_tensor(player, self.max_events)
         else:
             self.tensor[:] = st.observation_tensor(player)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pyspiel
 
 from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeError
+from interpreter.runtime.actions import Action
 from interpreter.runtime.learning import Seen, Steps, action_of_id, begin_step, open_steps, record_step
 from interpreter.runtime.simultaneous import SIMULTANEOUS
 from interpreter.runtime.state import State
@@ -58,6 +59,10 @@ class Core:
         self._played = state is not None
         self.moves: list[Move] = [] if moves is None else moves
         self._shared: Seen | None = None  # the last step's views, kept as the live state itself
+        # The legal actions of the player to act now by id, once listed, until the next
+        # move: a tree walk lists them once and then makes a child for each, and a clone
+        # shares them (its state shares the listing, so they are the very actions).
+        self._ids: dict[int, Action] | None = None
         self.current = True  # the last step's views are of this state (not so for a resampled world)
         self.real = True  # not a world resampled from someone's information (nor made from one)
         self.decisions = sum(player != CHANCE and not (seat and player > 0) for player, _, seat in self.moves)
@@ -101,9 +106,12 @@ class Core:
         return st
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
-        steps = None if self._steps is None else list(self._steps)
-        twin = Core(self.game, self.state.clone(), steps)
+        # Every attribute of __init__, set directly: a clone is the call tree walks make most.
+        twin = Core.__new__(Core)
+        twin.game, twin._state, twin._played = self.game, self.state.clone(), True
+        twin._steps = None if self._steps is None else list(self._steps)
         twin.moves, twin.decisions, twin.current, twin.real = list(self.moves), self.decisions, self.current, self.real
+        twin._shared, twin._ids = None, self._ids
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -112,18 +120,32 @@ class Core:
 
     # ---- moves ------------------------------------------------------------------------
 
+    def legal_ids(self) -> dict[int, Action]:
+        """The legal actions of the player to act (a decision, not a chance node nor a
+        simultaneous step) by id, ascending; kept until the next move."""
+        if self._ids is None:
+            st = self.state
+            self._ids = self.game.rules.action_space(st.n).legal(st) if not st.terminal else {}
+        return self._ids
+
     def apply(self, action: int) -> None:
         """One id: a decision, a chance outcome, or a flat joint action."""
         st = self.state
         if st.is_simultaneous_node():
             self._joint(self.joint_of_flat(action))
+            self._ids = None
             self.moves.append((SIMULTANEOUS, action, False))
             self._decided()
             return
         space = self.game.rules.action_space(st.n)
         player = int(st.current_player())
         # Either raises, changing nothing, when the id is not legal (not an outcome) now.
-        chosen = space.chance_action(st, action) if st.is_chance_node() else action_of_id(st, space, action)
+        if st.is_chance_node():
+            chosen = space.chance_action(st, action)
+        else:
+            known = self.legal_ids().get(action) if type(action) is int else None
+            chosen = known if known is not None else action_of_id(st, space, action)
+        self._ids = None
         steps = self._steps if self._steps is not None or not self.game.recording else self.steps
         if steps is None:  # no information state asked: the move alone is kept
             st.apply_action(chosen)
@@ -145,6 +167,7 @@ class Core:
         if len(actions) != st.n:
             raise IllegalActionError(f"a joint action has one action per seat ({st.n}), got {len(actions)}")
         self._joint([int(a) for a in actions])
+        self._ids = None
         self.moves.extend((p, int(a), True) for p, a in enumerate(actions))
         self._decided()
 

@@ -477,6 +477,25 @@ class Analyzer:
         lo, hi = _hull(self.scalar(args[0])), _hull(self.scalar(args[1]))
         return Ints(lo.lo if lo else None, hi.hi if hi else None)
 
+    def _sum(self, args: tuple[ast.Node, ...]) -> Abstract:
+        """A sum of bounded whole numbers over a list whose length the rules fix (a list
+        written out, or a comprehension over a constant list): each bound times the
+        length (a comprehension's condition may leave items out, so 0 is in too)."""
+        items = args[0] if args else None
+        count, filtered = None, False
+        if isinstance(items, ast.ListExpr):
+            count = len(items.items)
+        elif isinstance(items, ast.Comprehension):
+            source = self.concrete(items.source)
+            if source is not None and len(source) == 1 and isinstance(source[0], list | tuple | dict):
+                count, filtered = len(source[0]), items.condition is not None
+        hull = _hull(self.element(items)) if count is not None and items is not None else None
+        if count is None or hull is None or hull.lo is None or hull.hi is None:
+            return None
+        if filtered:
+            return Ints(count * min(hull.lo, 0), count * max(hull.hi, 0))
+        return Ints(count * hull.lo, count * hull.hi)
+
     def _range(self, args: tuple[ast.Node, ...]) -> Abstract:
         if len(args) == 1:
             hi = _hull(self.scalar(args[0]))
@@ -601,6 +620,7 @@ _SCALAR_RULES: dict[str, _Rule] = {
     "abs": Analyzer._abs,
     "select": lambda a, args: join(a.scalar(args[1]), a.scalar(args[2])),
     "between": Analyzer._between,
+    "sum": Analyzer._sum,
     "of_arg": lambda a, args: a.element(args[0]),
 }
 _ELEMENT_RULES: dict[str, _Rule] = {

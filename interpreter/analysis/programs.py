@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.analysis.domains import locals_of
 from interpreter.lang import ast
 from interpreter.lang.builtins import named
 from interpreter.lang.parser import parse_program
@@ -85,6 +86,72 @@ def sets_attributes(gd: GameDef, raw: dict[str, Any]) -> bool:
 
 
 def created_cards(gd: GameDef, raw: dict[str, Any]) -> frozenset[int]:
-    """The definitions the rules `create` copies of in play."""
-    return frozenset(gd.card_index[node.card_id] for _, body in programs(gd, raw) for node in ast.walk(body)
-                     if isinstance(node, ast.Create) and node.card_id in gd.card_index)
+    """The definitions the rules `create` copies of, in a branch the game's constants
+    allow (`if num_cards >= 5: create 1 "five" in hand(p)` creates none with 4 cards)."""
+    found: set[int] = set()
+    procedures: dict[str, Any] = raw.get("procedures") or {}
+    for name, body in programs(gd, raw):
+        spec = procedures.get(name.removeprefix("procedures.")) if name.startswith("procedures.") else None
+        shadowed = set(locals_of(body)) | set(map(str, spec.get("params") or ())) if isinstance(spec, dict) \
+            else set(locals_of(body))
+        for node in live_statements(body, {k: v for k, v in gd.constants.items() if k not in shadowed}):
+            if isinstance(node, ast.Create) and node.card_id in gd.card_index:
+                found.add(gd.card_index[node.card_id])
+    return frozenset(found)
+
+
+_UNKNOWN = object()
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def live_statements(body: tuple[ast.Node, ...], constants: dict[str, Any]) -> list[ast.Node]:
+    """The statements of a program, nested ones too, but for the branches of an `if`
+    that the constants rule out (its condition made of literals and constants)."""
+    out: list[ast.Node] = []
+    for node in body:
+        out.append(node)
+        if isinstance(node, ast.If):
+            for condition, branch in node.branches:
+                value = fixed(condition, constants)
+                if value is not _UNKNOWN and not value:
+                    continue
+                out += live_statements(branch, constants)
+                if value is not _UNKNOWN:
+                    break  # taken: the branches after it never are
+            else:
+                out += live_statements(node.orelse, constants)
+            continue
+        for field in ("body", "orelse"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, tuple):
+                out += live_statements(inner, constants)
+        if isinstance(node, ast.ChooseOne):
+            for option in node.options:
+                out += live_statements(option.body, constants)
+    return out
+
+
+def fixed(node: ast.Node, constants: dict[str, Any]) -> Any:
+    """The value of a condition made of literals and constants (comparisons, `and`,
+    `or`, `not`), else _UNKNOWN."""
+    if isinstance(node, ast.Literal):
+        return node.value
+    if isinstance(node, ast.Name) and node.name in constants:
+        return constants[node.name]
+    if isinstance(node, ast.Unary) and node.op == "not":
+        value = fixed(node.operand, constants)
+        return _UNKNOWN if value is _UNKNOWN else not value
+    if isinstance(node, ast.Binary) and (node.op in _COMPARE or node.op in ("and", "or")):
+        left, right = fixed(node.left, constants), fixed(node.right, constants)
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return _UNKNOWN
+        if node.op == "and":
+            return bool(left) and bool(right)
+        if node.op == "or":
+            return bool(left) or bool(right)
+        try:
+            return bool(_COMPARE[node.op](left, right))
+        except TypeError:  # values that do not compare: not decided here
+            return _UNKNOWN
+    return _UNKNOWN

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from interpreter.agents import check_seat, create_agent, registered, seat_kinds
+from interpreter.analysis.length import length_bounds
 from interpreter.compile.build import build
 from interpreter.compile.lint import lint
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
@@ -121,6 +122,32 @@ class Game:
         """The zones (definition indexes) a shuffle deals whole in explicit chance mode,
         because the rules may look at their order (analysis/chance_zones.py)."""
         return self.definition.facts.eager_zones
+
+    @functools.lru_cache(maxsize=8)  # noqa: B019
+    def max_decisions(self, num_players: int | None = None) -> int | None:
+        """The most decisions a game for `num_players` seats takes (a joint action of a
+        simultaneous step is one): the rules' `max_moves`, else what their flow bounds
+        (analysis/length.py), else None."""
+        n = self._players(num_players)
+        declared = self.definition.max_moves
+        return declared if declared is not None else length_bounds(self.definition, self.raw, n).decisions
+
+    @functools.lru_cache(maxsize=8)  # noqa: B019
+    def max_events(self, num_players: int | None = None) -> int | None:
+        """The most events (decisions, each seat's pick of a simultaneous step, chance
+        outcomes) a game's history holds, where the rules bound them: each decision is
+        at most one pick per seat, and a game whose only random events are cards dealt
+        from its setup's shuffles deals each card at most once a shuffle. None: no bound."""
+        n = self._players(num_players)
+        decisions = self.max_decisions(n)
+        bounds = length_bounds(self.definition, self.raw, n)
+        if decisions is None or not bounds.deals_only or bounds.setup_shuffles is None:
+            return None
+        picks = decisions * (n if self.definition.facts.uses_simultaneous else 1)
+        if not bounds.setup_shuffles or not self.uses_chance():
+            return picks
+        copies = sum(len(zone) for zone in self.new_initial_state(n, seed=0, chance="seeded").zones)
+        return picks + copies * bounds.setup_shuffles
 
     def max_chance_outcomes(self, num_players: int | None = None) -> int:
         """How many chance ids the game has for `num_players` seats: the outcomes of

@@ -20,7 +20,8 @@ analysis/domains.py (None: nothing known):
 * `extreme`: one of its arguments (`min`, `max`: the elements of one list argument, or
   any of several arguments); `abs`: the absolute values of its argument's;
 * `select`: its second or third argument; `between`: from its first argument's lowest to
-  its second's highest (`random`); `of_arg`: an element of its first argument;
+  its second's highest (`random`); `of_arg`: an element of its first argument; `sum`:
+  the bounds of its list's numbers times its length, when the rules fix both;
 * `range`: the integers `range` gives; `cells`: the cells of the board its first
   argument names.
 """
@@ -49,7 +50,7 @@ _DECLARED = (
     BuiltinFacts("len", (1,), pure=True, order_free=True, cards="none", scalar="nat"),
     BuiltinFacts("count", (1,), pure=True, order_free=True, cards="none", scalar="nat"),
     BuiltinFacts("size", (1,), pure=True, order_free=True, cards="none", scalar="nat"),
-    BuiltinFacts("sum", (1,), pure=True, order_free=True, cards="none"),
+    BuiltinFacts("sum", (1,), pure=True, order_free=True, cards="none", scalar="sum"),
     BuiltinFacts("min", (1, 2, 3, 4), pure=True, order_free=True, cards="args", scalar="extreme"),
     BuiltinFacts("max", (1, 2, 3, 4), pure=True, order_free=True, cards="args", scalar="extreme"),
     BuiltinFacts("any", (1,), pure=True, order_free=True, cards="none", scalar="bool"),

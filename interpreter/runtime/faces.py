@@ -26,7 +26,9 @@ means the same in every state:
   copies carry is ignored, until the kinds are the same for every seed). An attribute set to none, or to its
   card's property value, reads as the property: the copy is as if it were not set;
 * a definition keeps its plain face (its properties, no attribute set) when no copy
-  of it was found after setup or the rules `create` copies of it in play.
+  of it was found after setup or the rules `create` copies of it in play;
+* a definition no copy of which can exist (setup places none and no `create` of it is
+  in a branch the constants allow) has no face, in a game whose copies never differ.
 
 Faces are numbered definition by definition (declaration order); within one, the plain
 face first, then by attribute values (attributes by name, values ascending). A face is
@@ -124,8 +126,9 @@ class Faces:
 
     @classmethod
     def plain(cls, gd: GameDef) -> Faces:
-        """One face per definition: the numbering of a game whose copies never differ."""
-        return cls(gd, [[{}] for _ in gd.cards], [() for _ in gd.cards])
+        """One face per definition: the numbering of a game whose copies never differ;
+        none for a definition no copy of which can exist (see `possible`)."""
+        return cls(gd, [[{}] if possible(gd, card) else [] for card in range(len(gd.cards))], [() for _ in gd.cards])
 
     @property
     def size(self) -> int:
@@ -163,6 +166,14 @@ class Faces:
         if len(self._nearest) < _NEAREST_CACHE:  # (an attribute counting turns could make them endless)
             self._nearest[(card, key)] = best
         return best
+
+
+def possible(gd: GameDef, card: int) -> bool:
+    """Whether a copy of definition `card` can exist: setup places some (a count and a
+    zone), or the rules `create` some in a branch their constants allow. A game whose
+    constants leave cards out (goofspiel's `num_cards`) has no ids for them."""
+    definition = gd.cards[card]
+    return (definition.count > 0 and definition.zone is not None) or card in gd.facts.created_cards
 
 
 def _words(card_id: str, faces: list[dict[str, Any]], names: tuple[str, ...], properties: dict[str, Any]) -> list[str]:
