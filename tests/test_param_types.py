@@ -112,3 +112,23 @@ def test_the_bundled_games_declare_what_their_calls_pass(spec) -> None:
     name, overlays = spec
     game = load_game(name, overlays=list(overlays))
     assert [d.message for d in game.warnings if d.code == "undeclared-type"] == []
+
+
+def test_a_procedure_parameter_left_undeclared_takes_its_type_from_the_calls(tmp_path) -> None:
+    """Every call of `announce` passes a player and a card (and `tell` a list of cards,
+    through `announce`'s own call): left undeclared, they print as a player and by name,
+    as declared ones do, and nothing warns (the calls say it)."""
+    text = (DRAFT.replace("PARAMS", "{cards: cards}")
+            .replace("params: {who: player, what: card}", "params: [who, what]")
+            .replace("""effect: 'log "{who} takes {what}"'""",
+                     """effect: |
+      log "{who} takes {what}"
+      tell([what])
+  tell:
+    params: [shown]
+    effect: 'log "shown: {shown}"'"""))
+    game = toy(tmp_path, text)
+    assert [d for d in game.warnings if d.code == "undeclared-type"] == []
+    state = game.new_initial_state(2, 1)
+    state.apply_action(state.legal_actions()[1])
+    assert list(state.log)[-2:] == ["P1 takes Pear", "shown: Pear"]

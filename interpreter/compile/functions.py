@@ -238,12 +238,19 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
     return CompiledFunction(fn, value[1], tuple(bound), value[0])
 
 
+# The types a procedure's undeclared parameter takes from its calls when every call
+# passes it one of them: the values that print by what they are (a card by name, a
+# player as P2), not as the numbers they are held as.
+_INFERRED = frozenset({"player", "card", "list:player", "list:card"})
+
+
 def retype_procedures(b: Builder) -> None:
-    """Compile again, with player parameters, the procedures whose every call passes
-    a player (once every call is compiled; only when the game has no error). A
+    """Compile again, with typed parameters, the procedures whose every call passes one
+    parameter a player, a card or a list of either (once every call is compiled; only
+    when the game has no error; a body the type refuses keeps what compiled before). A
     procedure compiled again passes its own parameters on typed: `outer(p)` calling
     `inner(p)` makes `inner`'s parameter a player too, so this goes on until no
-    procedure's types change (each can only go from any to player, so it ends)."""
+    procedure's types change (each can only go from any to one type, so it ends)."""
     if b.diagnostics:
         return
     typed: dict[str, list[str]] = {}  # procedure -> the parameter types it was compiled with
@@ -255,7 +262,7 @@ def retype_procedures(b: Builder) -> None:
                 continue
             per_param: list[set[str]] = [set().union(*kinds) for kinds in zip(*callers.values(), strict=True)]
             declared = b.sym.procedures[name].types  # (a declared type is never changed)
-            types = [t if t != "any" else "player" if kinds == {"player"} else "any"
+            types = [t if t != "any" or len(kinds) != 1 else next(iter(kinds)) if kinds <= _INFERRED else "any"
                      for t, kinds in zip(declared, per_param, strict=True)]
             if types == list(declared) or types == typed.get(name):
                 continue
@@ -304,25 +311,17 @@ _WORDS = {"card": "card", "list:card": "cards", "player": "player", "list:player
 
 
 def undeclared_types(b: Builder) -> None:
-    """A warning at each parameter of a function or procedure that declares no type while
-    every call passes it one kind of card or player value: declared, it is checked at
-    each call and prints as what it is (a card by name, a player as P2)."""
-    for section, infos, seen_of in (
-            ("functions", b.sym.functions, lambda name: b.sym.function_call_types.get(name)),
-            ("procedures", b.sym.procedures, lambda name: _union(b.sym.call_arg_types.get(name)))):
-        for name, info in infos.items():
-            seen = seen_of(name)
-            if not seen:
-                continue
-            for param, declared, kinds in zip(info.params, info.types, seen, strict=False):
-                word = _WORDS.get(next(iter(kinds))) if declared == "any" and len(kinds) == 1 else None
-                if section == "procedures" and word == "player":
-                    continue  # typed player by the calls already (retype_procedures)
-                if word is not None:
-                    b.warn((section, name, "params"), "undeclared-type",
-                           f"every call of {name}() passes {word} as '{param}', which declares no type",
-                           f"declare it: params: {{{param}: {word}, ...}} (it is then checked and shown as {word})")
-
-
-def _union(callers: dict[str, list[set[str]]] | None) -> list[set[str]] | None:
-    return [set().union(*kinds) for kinds in zip(*callers.values(), strict=True)] if callers else None
+    """A warning at each parameter of a function that declares no type while every call
+    passes it one kind of card or player value: declared, it is checked at each call
+    and prints as what it is (a card by name, a player as P2). (A procedure's such
+    parameter takes its type from its calls: `retype_procedures`.)"""
+    for name, info in b.sym.functions.items():
+        seen = b.sym.function_call_types.get(name)
+        if not seen:
+            continue
+        for param, declared, kinds in zip(info.params, info.types, seen, strict=False):
+            word = _WORDS.get(next(iter(kinds))) if declared == "any" and len(kinds) == 1 else None
+            if word is not None:
+                b.warn(("functions", name, "params"), "undeclared-type",
+                       f"every call of {name}() passes {word} as '{param}', which declares no type",
+                       f"declare it: params: {{{param}: {word}, ...}} (it is then checked and shown as {word})")
