@@ -32,6 +32,7 @@ from typing import Any
 import attrs
 
 from interpreter.analysis.domains import locals_of
+from interpreter.analysis.programs import UNKNOWN, fixed
 from interpreter.lang import ast
 from interpreter.lang.builtins import named
 from interpreter.lang.parser import parse_expression, parse_program
@@ -66,9 +67,6 @@ def eager_zones(gd: GameDef, raw: dict[str, Any]) -> frozenset[int]:
     scan = _Scan({z.name: z.index for z in gd.zones}, constants, ordered_destroy)
     scan.walk(raw, ())
     return frozenset(eager | scan.read)
-
-
-_UNKNOWN = object()  # a condition whose value is not fixed by the rules
 
 
 class _Scan:
@@ -118,35 +116,21 @@ class _Scan:
         self.shadowed = set()
 
     def fixed(self, node: Any) -> Any:
-        """The value of a condition made of literals and constants, else _UNKNOWN."""
-        if isinstance(node, ast.Literal):
-            return node.value
-        if isinstance(node, ast.Name) and node.name in self.constants and node.name not in self.shadowed:
-            return self.constants[node.name]
-        if isinstance(node, ast.Unary) and node.op == "not":
-            value = self.fixed(node.operand)
-            return _UNKNOWN if value is _UNKNOWN else not value
-        if isinstance(node, ast.Binary) and node.op in ("==", "!=", "and", "or"):
-            left, right = self.fixed(node.left), self.fixed(node.right)
-            if left is _UNKNOWN or right is _UNKNOWN:
-                return _UNKNOWN
-            if node.op == "and":
-                return bool(left) and bool(right)
-            if node.op == "or":
-                return bool(left) or bool(right)
-            return (left == right) == (node.op == "==")
-        return _UNKNOWN
+        """The value of a condition made of literals and constants, else UNKNOWN."""
+        constants = self.constants if not self.shadowed else {
+            k: v for k, v in self.constants.items() if k not in self.shadowed}
+        return fixed(node, constants)
 
     def branches(self, node: ast.If, effect: bool) -> None:
         """The branches of an `if` that can be taken."""
         for condition, body in node.branches:
             value = self.fixed(condition)
-            if value is _UNKNOWN:
+            if value is UNKNOWN:
                 self.node(condition, effect)
             elif not value:
                 continue
             self.node(body, effect)
-            if value is not _UNKNOWN:
+            if value is not UNKNOWN:
                 return  # taken: the branches after it never are
         self.node(node.orelse, effect)
 

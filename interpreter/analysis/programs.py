@@ -100,7 +100,7 @@ def created_cards(gd: GameDef, raw: dict[str, Any]) -> frozenset[int]:
     return frozenset(found)
 
 
-_UNKNOWN = object()
+UNKNOWN = object()  # a condition whose value the rules do not fix
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
@@ -114,10 +114,10 @@ def live_statements(body: tuple[ast.Node, ...], constants: dict[str, Any]) -> li
         if isinstance(node, ast.If):
             for condition, branch in node.branches:
                 value = fixed(condition, constants)
-                if value is not _UNKNOWN and not value:
+                if value is not UNKNOWN and not value:
                     continue
                 out += live_statements(branch, constants)
-                if value is not _UNKNOWN:
+                if value is not UNKNOWN:
                     break  # taken: the branches after it never are
             else:
                 out += live_statements(node.orelse, constants)
@@ -134,18 +134,19 @@ def live_statements(body: tuple[ast.Node, ...], constants: dict[str, Any]) -> li
 
 def fixed(node: ast.Node, constants: dict[str, Any]) -> Any:
     """The value of a condition made of literals and constants (comparisons, `and`,
-    `or`, `not`), else _UNKNOWN."""
+    `or`, `not`), else UNKNOWN. (`constants` leaves out the names a local or parameter
+    shadows.)"""
     if isinstance(node, ast.Literal):
         return node.value
     if isinstance(node, ast.Name) and node.name in constants:
         return constants[node.name]
     if isinstance(node, ast.Unary) and node.op == "not":
         value = fixed(node.operand, constants)
-        return _UNKNOWN if value is _UNKNOWN else not value
+        return UNKNOWN if value is UNKNOWN else not value
     if isinstance(node, ast.Binary) and (node.op in _COMPARE or node.op in ("and", "or")):
         left, right = fixed(node.left, constants), fixed(node.right, constants)
-        if left is _UNKNOWN or right is _UNKNOWN:
-            return _UNKNOWN
+        if left is UNKNOWN or right is UNKNOWN:
+            return UNKNOWN
         if node.op == "and":
             return bool(left) and bool(right)
         if node.op == "or":
@@ -153,5 +154,5 @@ def fixed(node: ast.Node, constants: dict[str, Any]) -> Any:
         try:
             return bool(_COMPARE[node.op](left, right))
         except TypeError:  # values that do not compare: not decided here
-            return _UNKNOWN
-    return _UNKNOWN
+            return UNKNOWN
+    return UNKNOWN
