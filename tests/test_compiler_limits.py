@@ -103,3 +103,20 @@ def test_text_nested_thousands_deep_is_refused_before_it_is_parsed(tmp_path):
                                                                         f'when: "{deep} >= 3"'))
     assert time.process_time() - start < 2.0  # CPU time: the suite runs on busy machines
     assert [d.code for d in errors] == ["too-deep"]
+
+
+def test_a_counter_past_the_size_limit_is_refused_before_anything_is_built(tmp_path) -> None:
+    """A counter of 10^8 entries (a mutant the fuzzer made) is told at its `size` at once:
+    building it first took a minute of CPU and gigabytes before the error was shown."""
+    from interpreter.resources import data_path
+    text = (data_path("examples") / "breakthrough" / "game.yaml").read_text(encoding="utf-8")
+    assert "size: 64," in text
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace("size: 64,", "size: 100000000,"), encoding="utf-8")
+    began = time.process_time()
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    assert time.process_time() - began < 10  # a work budget: the refusal itself takes well under a second
+    [problem] = caught.value.diagnostics
+    assert (problem.code, problem.line) == ("limit", find_line(path, "size: 100000000"))
+    assert problem.message == "counter 'piece' has size 100000000; the limit is 10000 entries"

@@ -287,6 +287,10 @@ def load_raw(target: str, variants: list[str] | None = None, overlays: list[str]
         where = origins.locate(problem.logical) if problem.offset is None else \
             origins.locate_text(problem.logical, 1, problem.offset + 1)[:3]
         out.error(where, problem.code, problem.message, problem.hint)
+    if any(d.code == "limit" for d in out.diagnostics if d.severity == "error"):
+        # Past a size limit, building would make what the limit is there to prevent (a
+        # counter of 10^8 entries took a minute and gigabytes before its error was told).
+        raise RuleFileError(out.diagnostics)
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:16]
     return RawGame(merged, origins, entry.parent, files, chosen_variants, chosen_overlays, digest,
                    list(out.diagnostics), list(out.warnings),
@@ -311,8 +315,8 @@ def explain_removed(diagnostics: list[Diagnostic], raw: RawGame) -> list[Diagnos
 
 def _raise_unless_only_schema(out: _Collector) -> None:
     """Stop at YAML, include and overlay errors (nothing sound to check further); schema
-    errors alone let the semantic checks run too, so every mistake is reported at once
-    (and so do size limits, found after merging: the builder never places anything)."""
+    errors alone let the semantic checks run too, so every mistake is reported at once.
+    (Size limits, found after merging, stop the load there: see load_raw.)"""
     if any(d.code not in ("schema", "limit") for d in out.diagnostics if d.severity == "error"):
         raise RuleFileError(out.diagnostics)
 
