@@ -116,8 +116,8 @@ def test_the_bundled_games_declare_what_their_calls_pass(spec) -> None:
 
 def test_a_procedure_parameter_left_undeclared_takes_its_type_from_the_calls(tmp_path) -> None:
     """Every call of `announce` passes a player and a card (and `tell` a list of cards,
-    through `announce`'s own call): left undeclared, they print as a player and by name,
-    as declared ones do, and nothing warns (the calls say it)."""
+    through `announce`'s own call): left undeclared, in a file of format 2, they print
+    as a player and by name, as declared ones do, and nothing warns (the calls say it)."""
     text = (DRAFT.replace("PARAMS", "{cards: cards}")
             .replace("params: {who: player, what: card}", "params: [who, what]")
             .replace("""effect: 'log "{who} takes {what}"'""",
@@ -127,8 +127,16 @@ def test_a_procedure_parameter_left_undeclared_takes_its_type_from_the_calls(tmp
   tell:
     params: [shown]
     effect: 'log "shown: {shown}"'"""))
-    game = toy(tmp_path, text)
+    game = toy(tmp_path, "orrery: 2\nid: toy\nname: Toy\nplayers: {min: 2, max: 2}\n" + text)
     assert [d for d in game.warnings if d.code == "undeclared-type"] == []
     state = game.new_initial_state(2, 1)
     state.apply_action(state.legal_actions()[1])
     assert list(state.log)[-2:] == ["P1 takes Pear", "shown: Pear"]
+    # A file of format 1 prints as it always did (its saves and logs replay unchanged):
+    # only players are typed by the calls, and the cards are worth a warning.
+    old = toy(tmp_path, text)
+    assert [d.message for d in old.warnings if d.code == "undeclared-type"] == [
+        "every call of announce() passes card as 'what', which declares no type"]
+    state = old.new_initial_state(2, 1)
+    state.apply_action(state.legal_actions()[1])
+    assert list(state.log)[-2][:9] == "P1 takes " and list(state.log)[-2] != "P1 takes Pear"

@@ -244,6 +244,14 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
 _INFERRED = frozenset({"player", "card", "list:player", "list:card"})
 
 
+def _inferred(data: dict[str, Any]) -> frozenset[str]:
+    """The types a procedure's parameter takes from its calls in rules whose merged data
+    is `data`: in files of format 1 (written before cards and lists were), players only,
+    so that their saves and logs print as they always did."""
+    version = data.get("orrery")
+    return frozenset({"player"}) if isinstance(version, int) and version < 2 else _INFERRED
+
+
 def retype_procedures(b: Builder) -> None:
     """Compile again, with typed parameters, the procedures whose every call passes one
     parameter a player, a card or a list of either (once every call is compiled; only
@@ -253,6 +261,7 @@ def retype_procedures(b: Builder) -> None:
     procedure's types change (each can only go from any to one type, so it ends)."""
     if b.diagnostics:
         return
+    inferred = _inferred(b.data)
     typed: dict[str, list[str]] = {}  # procedure -> the parameter types it was compiled with
     for _ in range(len(b.section("procedures")) + 1):
         changed = False
@@ -262,7 +271,7 @@ def retype_procedures(b: Builder) -> None:
                 continue
             per_param: list[set[str]] = [set().union(*kinds) for kinds in zip(*callers.values(), strict=True)]
             declared = b.sym.procedures[name].types  # (a declared type is never changed)
-            types = [t if t != "any" or len(kinds) != 1 else next(iter(kinds)) if kinds <= _INFERRED else "any"
+            types = [t if t != "any" or len(kinds) != 1 else next(iter(kinds)) if kinds <= inferred else "any"
                      for t, kinds in zip(declared, per_param, strict=True)]
             if types == list(declared) or types == typed.get(name):
                 continue
@@ -311,17 +320,26 @@ _WORDS = {"card": "card", "list:card": "cards", "player": "player", "list:player
 
 
 def undeclared_types(b: Builder) -> None:
-    """A warning at each parameter of a function that declares no type while every call
-    passes it one kind of card or player value: declared, it is checked at each call
-    and prints as what it is (a card by name, a player as P2). (A procedure's such
-    parameter takes its type from its calls: `retype_procedures`.)"""
-    for name, info in b.sym.functions.items():
-        seen = b.sym.function_call_types.get(name)
-        if not seen:
-            continue
-        for param, declared, kinds in zip(info.params, info.types, seen, strict=False):
-            word = _WORDS.get(next(iter(kinds))) if declared == "any" and len(kinds) == 1 else None
-            if word is not None:
-                b.warn(("functions", name, "params"), "undeclared-type",
+    """A warning at each parameter of a function (or of a procedure, where its calls do
+    not type it: `_inferred`) that declares no type while every call passes it one kind
+    of card or player value: declared, it is checked at each call and prints as what it
+    is (a card by name, a player as P2)."""
+    inferred = _inferred(b.data)
+    for section, infos, seen_of in (
+            ("functions", b.sym.functions, lambda name: b.sym.function_call_types.get(name)),
+            ("procedures", b.sym.procedures, lambda name: _union(b.sym.call_arg_types.get(name)))):
+        for name, info in infos.items():
+            seen = seen_of(name)
+            if not seen:
+                continue
+            for param, declared, kinds in zip(info.params, info.types, seen, strict=False):
+                word = _WORDS.get(next(iter(kinds))) if declared == "any" and len(kinds) == 1 else None
+                if word is None or (section == "procedures" and kinds <= inferred):
+                    continue  # (a procedure's: typed by its calls already, retype_procedures)
+                b.warn((section, name, "params"), "undeclared-type",
                        f"every call of {name}() passes {word} as '{param}', which declares no type",
                        f"declare it: params: {{{param}: {word}, ...}} (it is then checked and shown as {word})")
+
+
+def _union(callers: dict[str, list[set[str]]] | None) -> list[set[str]] | None:
+    return [set().union(*kinds) for kinds in zip(*callers.values(), strict=True)] if callers else None
