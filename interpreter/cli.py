@@ -255,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
                                         "expansions' and those of the overlays given). One line per scenario "
                                         "(ok, FAILED with file:line:col, expected and found, or ERROR with "
                                         "diagnostics), then a summary; exit 0 when every scenario is ok.",
-                            epilog="example:\n  orrery test race-to-mars\n  orrery test rocketmen my-scenarios.yaml")
+                            epilog="examples:\n  orrery test kuhn-poker\n  orrery test games/my-game my-scenarios.yaml")
     p.add_argument("game", metavar="GAME", help="a game id, folder or game.yaml")
     p.add_argument("files", nargs="*", metavar="FILES", help="scenario files (default: those the game carries)")
     p.add_argument("--variant", action="append", default=[], metavar="V",
