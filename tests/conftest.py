@@ -114,10 +114,17 @@ def generated_ns(gd: object) -> dict:
     return next(a.lister for a in gd.actions if a.lister is not None).__globals__  # type: ignore[attr-defined]
 
 
+def code_listing(gd: object) -> list[tuple[str, str]]:
+    """The generated code of a game definition as `describe --code` shows it: (rule,
+    Python text written out from its syntax tree)."""
+    from interpreter.play.describe import source_of
+    return [(what, source_of(tree)) for what, tree in gd.generated_code]  # type: ignore[attr-defined]
+
+
 def generated(game: Game, prefix: str) -> str:
     """The Python generated for the rules whose listing name starts with `prefix`
     (`orrery describe --code`: "flow", "actions.take (legal list"), joined."""
-    return "\n".join(source for what, source in game.definition.generated_code if what.startswith(prefix))
+    return "\n".join(source for what, source in code_listing(game.definition) if what.startswith(prefix))
 
 
 def counter(state: State, name: str, player: int | None = None) -> object:

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import counter, generated_ns, play, toy
+from conftest import code_listing, counter, generated_ns, play, toy
 
 from interpreter import load_game
 from interpreter.diagnostics import RuleFileError
@@ -186,8 +186,8 @@ def test_this_and_owner_are_python_locals_set_by_their_cards_modifier(tmp_path):
     with pytest.raises(RuleFileError, match="unknown name 'this'"):
         toy(tmp_path, LOOSE)
     game = toy(tmp_path, HELD)
-    source = dict(game.definition.generated_code)["values.hand_size"]
-    assert "env" not in source and "_this, _owner = copy, player" in source and "_owner" in source.split("=", 2)[-1]
+    source = dict(code_listing(game.definition))["values.hand_size"]
+    assert "env" not in source and "_this, _owner = (copy, player)" in source and "_owner" in source.split("=", 2)[-1]
     generated = generated_ns(game.definition)["_value_of_0"]
     st = game.new_initial_state(3, seed=1)
     checked = 0
@@ -505,7 +505,7 @@ def test_a_field_of_a_worked_out_card_or_table_reads_as_the_general_reader_does(
     table from a constant whose key is also a card field) read inline when the target is
     a card and through the general reader otherwise: the same values either way."""
     game = toy(tmp_path, LINKED)
-    code = "\n".join(source for _, source in game.definition.generated_code)
+    code = "\n".join(source for _, source in code_listing(game.definition))
     assert "is int else _read_any" in code and ":= " in code  # the inline form is the one generated
     state = play(game.new_initial_state(2, seed=0), "link")
     assert counter(state, "seen") == 1  # the top card (`other`) links to `anchor`, the bottom one

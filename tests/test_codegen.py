@@ -9,7 +9,7 @@ import random
 
 import attrs
 import pytest
-from conftest import toy
+from conftest import code_listing, toy
 from test_cli import run
 
 from interpreter import load_game
@@ -65,7 +65,7 @@ def test_literals_are_data_not_code(tmp_path) -> None:
     assert state.is_terminal()
     assert state.counters[0] == [7]
     assert any("'a\\'b" in source or '"a\\\'b' in source or "a'b" in source
-               for _, source in game.definition.generated_code)
+               for _, source in code_listing(game.definition))
 
 
 def test_a_written_number_is_stored_as_a_computed_one_is(tmp_path) -> None:
@@ -101,7 +101,7 @@ def test_a_written_number_is_stored_as_a_computed_one_is(tmp_path) -> None:
     assert results[0] == results[1], results
     # 5 is clamped to the bound, as 2 + 3 is; both changes of the watched counter fired its trigger
     assert results[0] == ([[1, 1], [2]], True)
-    sources = "\n".join(source for _, source in written.definition.generated_code)
+    sources = "\n".join(source for _, source in code_listing(written.definition))
     assert "env['a'] = 7" in sources and "_value = 1\n" in sources
 
 

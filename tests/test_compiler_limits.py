@@ -5,6 +5,7 @@ text nested deeper than Python compiles, and YAML floats where integers are due.
 
 from __future__ import annotations
 
+import ast
 import time
 
 import pytest
@@ -13,7 +14,7 @@ from conftest import TICK_TURNS, find_line, toy, toy_errors, write_toy
 from interpreter import RuleFileError, load_game
 from interpreter.compile import build as build_module
 from interpreter.compile import pycheck
-from interpreter.compile.pycheck import SourceTooDeep, check_depth, check_expression
+from interpreter.compile.pycheck import SourceTooDeep, check_lambda
 
 GAME = """
 counters:
@@ -46,8 +47,7 @@ def test_extends_of_a_list_in_a_list_is_a_schema_error_not_a_crash(tmp_path):
 
 
 def test_text_whose_code_nests_too_deep_is_the_rule_s_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(pycheck, "MAX_BRACKETS", 3)
-    monkeypatch.setattr("interpreter.compile.pysource._CODE_CACHE", {})
+    monkeypatch.setattr(pycheck, "MAX_DEPTH", 6)
     path = write_toy(tmp_path, GAME.replace("CARD:", "gem:"))
     with pytest.raises(RuleFileError) as caught:
         load_game(str(path))
@@ -71,12 +71,14 @@ def test_recursion_while_compiling_is_the_rule_s_error(tmp_path, monkeypatch):
     assert deep.line == find_line(path, "score(me) >= 3")
 
 
-def test_the_bracket_count_reads_past_text_literals():
-    check_depth("lambda st, env: " + repr("(" * 500))  # (brackets inside a literal do not nest)
+def test_a_tree_nested_past_the_limit_is_too_deep():
+    check_lambda(ast.parse("lambda st, env: " + repr("(" * 500), mode="eval"))  # (a literal does not nest)
+    check_lambda(ast.parse("lambda st, env: " + "[" * 90 + "]" * 90, mode="eval"))
+    deep = ast.parse("lambda st, env: 1", mode="eval")
+    for _ in range(450):  # (more than Python's own parser would read from text)
+        deep.body.body = ast.List([deep.body.body], ast.Load())
     with pytest.raises(SourceTooDeep):
-        check_depth("lambda st, env: " + "(" * 200 + "1" + ")" * 200)
-    with pytest.raises(SourceTooDeep):
-        check_expression("lambda st, env: " + "[" * 300 + "]" * 300)
+        check_lambda(deep)
 
 
 @pytest.mark.parametrize("number", ["1.0e300", "1.0", "2.5", "-0.0"])

@@ -13,7 +13,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, loading_mutants, play, played_both_ways, toy
+from conftest import code_listing, find_line, loading_mutants, play, played_both_ways, toy
 
 from interpreter.diagnostics import RuleRuntimeError
 
@@ -101,7 +101,7 @@ def test_effects_that_never_wait_get_a_direct_function_and_the_rest_keep_their_f
     # ask waits for a choice; spread's loop is a Python loop, its list charged to the
     # work meter
     assert _direct_ids(game) == {"add", "grab", "win", "crash", "spread"}
-    listing = dict(game.definition.generated_code)
+    listing = dict(code_listing(game.definition))
     source = listing["actions.add.effect (direct: no frame, locals as names)"]
     assert source.startswith("def _direct") and "(st, _l_me, _l_n):" in source
     assert "_l_twice = " in source and "env" not in source and "fr." not in source

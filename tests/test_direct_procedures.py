@@ -15,7 +15,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, generated, loading_mutants, played_both_ways, toy
+from conftest import code_listing, find_line, generated, loading_mutants, played_both_ways, toy
 
 from interpreter.compile.statements import procedure_alias
 from interpreter.diagnostics import RuleRuntimeError
@@ -130,7 +130,7 @@ def test_procedures_that_never_wait_get_a_direct_function_and_the_rest_keep_thei
     # deal_one draws (with explicit chance a draw from a shuffled pile may stop for the
     # deal), countdown calls itself (its frames count how deep it goes), ask waits
     assert _direct_procedures(game) == {"tally", "award", "broken"}
-    listing = dict(game.definition.generated_code)
+    listing = dict(code_listing(game.definition))
     tally = listing["procedures.tally.effect (direct: no frame, locals as names)"]
     # a loop as a Python loop, its list charged to the work meter; a direct call inside
     assert "for _l_p in _charge" in tally and "_direct = " not in tally

@@ -12,7 +12,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import find_line, loading_mutants, toy
+from conftest import code_listing, find_line, loading_mutants, toy
 
 from interpreter.diagnostics import RuleRuntimeError
 
@@ -62,7 +62,7 @@ def _frame_setup(game):
 def test_a_seeded_setup_that_never_waits_is_one_direct_function(tmp_path) -> None:
     game = toy(tmp_path, GAME)
     assert game.definition.setup_direct is not None
-    source = dict(game.definition.generated_code)["setup (direct: no frame, locals as names)"]
+    source = dict(code_listing(game.definition))["setup (direct: no frame, locals as names)"]
     # the draw written without explicit chance's bookkeeping; a refill goes through deal
     assert "_shuffle_in_place" in source and "for _l_p in _charge" in source and "st.unordered" not in source
     assert "fr" not in source.replace("from", "")

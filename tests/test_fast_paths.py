@@ -10,7 +10,7 @@ import json
 import random
 
 import pytest
-from conftest import counter, generated_ns, play, texts, toy
+from conftest import code_listing, counter, generated_ns, play, texts, toy
 
 from interpreter import load_game
 from interpreter.compile import enumerators
@@ -122,7 +122,7 @@ flow: |
     assert counter(state, "big") == 28
     assert counter(state, "echoes") == 4  # 7, 14, 21, 28 changed it (0 did not): each trigger ran
     assert [line for line in state.log if line.startswith("step")] == [f"step {i}" for i in range(30)]
-    code = "\n".join(source for _, source in game.definition.generated_code)
+    code = "\n".join(source for _, source in code_listing(game.definition))
     assert "while True:" in code  # the loop went round inside a generated function
 
 

@@ -9,7 +9,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from conftest import find_column, toy, write_toy
+from conftest import code_listing, find_column, toy, write_toy
 
 from interpreter import RuleRuntimeError, load_game
 from interpreter.play.terminal_text import final_scores
@@ -132,7 +132,7 @@ def test_a_whole_number_game_compiles_as_it_always_did() -> None:
     """No fraction can arise in a game of format 1 without a decimal: its arithmetic is
     the plain Python it always was (no call, no test per operation)."""
     game = load_game("tic-tac-toe")
-    code = "\n".join(source for _, source in game.definition.generated_code)
+    code = "\n".join(source for _, source in code_listing(game.definition))
     assert "Fraction" not in code and "_normal" not in code
     state = game.new_initial_state(2, 3)
     rng = random.Random(3)

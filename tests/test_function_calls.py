@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import generated_ns, play, texts, toy
+from conftest import code_listing, generated_ns, play, texts, toy
 
 from interpreter.diagnostics import RuleRuntimeError
 
@@ -73,7 +73,7 @@ def _game(tmp_path):
 
 def test_functions_reading_only_their_own_locals_take_them_as_arguments(tmp_path) -> None:
     game = _game(tmp_path)
-    listing = dict(game.definition.generated_code)
+    listing = dict(code_listing(game.definition))
     positional = {what.split(" ")[0] for what in listing if what.endswith("(its locals as arguments)")}
     assert positional == {"functions.worth_of", "functions.hand_worth", "functions.lead", "functions.mine_now",
                           "functions.broken"}  # odd_me names a parameter `me`: kept with its dictionary
@@ -110,8 +110,8 @@ def test_both_forms_give_the_same_answers_in_random_games(tmp_path) -> None:
 
 
 def _positional_name(gd, name: str) -> str:
-    source = dict(gd.generated_code)[f"functions.{name} (its locals as arguments)"]
-    return source.split("(", 1)[0].removeprefix("def ")
+    tree = dict(gd.generated_code)[f"functions.{name} (its locals as arguments)"]
+    return tree.body[0].name
 
 
 def test_a_game_played_through_calls_reads_the_same_values(tmp_path) -> None:
@@ -136,20 +136,20 @@ def test_an_error_inside_a_function_is_placed_at_the_statement_that_called_it(tm
 
 def test_the_acting_player_read_becomes_a_name_and_a_literal_spelling_it_stays() -> None:
     from interpreter.compile.expressions import ME
-    from interpreter.compile.pysource import me_as_name
+    from interpreter.compile.pyast import E, as_names, lit, unparse
 
-    spelled = repr(f"x {ME}")  # generated code writes text literals with repr
-    source = f"f({ME}, {spelled}) + g.{ME} + {ME}"
-    assert me_as_name(source, "_l_me") == f"f(_l_me, {spelled}) + g.{ME} + _l_me"
+    spelled = lit(f"x {unparse(ME)}")  # a rule's text that spells the read
+    tree = E("f({me}, {spelled}) + {me}", me=ME, spelled=spelled)
+    assert unparse(as_names(tree, {"me": "_l_me"})) == f"f(_l_me, {unparse(spelled)}) + _l_me"
 
 
 def test_env_free_writes_every_named_local_as_its_name_or_gives_none() -> None:
     from interpreter.compile.expressions import ME
-    from interpreter.compile.pysource import env_free
+    from interpreter.compile.pyast import E, env_free, lit, unparse
 
     names = {"me": "_l_me", "c": "_l_c"}
-    assert env_free(f"env['c'] + {ME} + env['me']", names) == "_l_c + _l_me + _l_me"
-    assert env_free("f(st, env)", names) is None  # the whole env
-    assert env_free("env['d'] + 1", names) is None  # a local not named
-    assert env_free(f"{ME}", {"c": "_l_c"}) is None  # `me` not named: its read stays in env
-    assert env_free("'env[1]' + env['c']", names) == "'env[1]' + _l_c"  # a literal spelling env stays
+    assert unparse(env_free(E("env['c'] + {me} + env['me']", me=ME), names)) == "_l_c + _l_me + _l_me"
+    assert env_free(E("f(st, env)"), names) is None  # the whole env
+    assert env_free(E("env['d'] + 1"), names) is None  # a local not named
+    assert env_free(ME, {"c": "_l_c"}) is None  # `me` not named: its read stays in env
+    assert unparse(env_free(E("{t} + env['c']", t=lit("env[1]")), names)) == "'env[1]' + _l_c"  # a literal stays

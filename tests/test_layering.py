@@ -188,6 +188,24 @@ def test_the_runtime_never_reads_rule_text() -> None:
         in rule_text_readers(sources)
 
 
+def regex_users(sources: dict[str, tuple[str, bool]]) -> list[str]:
+    """Modules of the code generator that import `re`: generated code is a syntax tree,
+    read and rewritten as one (compile/pyast.py), never as text."""
+    return [f"{module}:{node.lineno}" for module, (source, _) in sources.items()
+            if unit(module) == "interpreter.compile"
+            for node in ast.walk(ast.parse(source))
+            if (isinstance(node, ast.Import) and any(a.name.split(".")[0] == "re" for a in node.names))
+            or (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "re" and not node.level)]
+
+
+def test_the_code_generator_rewrites_no_text() -> None:
+    sources = package_sources()
+    assert regex_users(sources) == []
+    source, is_package = sources["interpreter.compile.fusion"]
+    sources["interpreter.compile.fusion"] = ("import re\n" + source, is_package)
+    assert regex_users(sources) == ["interpreter.compile.fusion:1"]
+
+
 def test_no_module_is_over_700_lines() -> None:
     long = {m: len(s.splitlines()) for m, (s, _) in package_sources().items() if len(s.splitlines()) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"

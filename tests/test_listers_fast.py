@@ -5,13 +5,15 @@ listing undone first), and literals that spell a read of a local left as they ar
 
 from __future__ import annotations
 
+import ast
 import re
 
 import attrs
 import pytest
-from conftest import toy
+from conftest import code_listing, toy
 
 from interpreter.compile import enumerators, pysource
+from interpreter.compile.pyast import name, unparse
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.runtime import decisions
 from interpreter.runtime.errors import RULE_SLIPS
@@ -71,6 +73,19 @@ def _listing(state, action, lister) -> tuple:
     return result, work, memo
 
 
+def _tree(source: str) -> ast.expr:
+    return ast.parse(source, mode="eval").body
+
+
+def _shown(loop: enumerators.Loop | None) -> tuple | None:
+    """A loop's parts as text, to compare."""
+    if loop is None:
+        return None
+    return (tuple(unparse(p) for p in loop.prelude), loop.var, unparse(loop.iter),
+            tuple(unparse(t) for t in loop.tests),
+            None if loop.value is None else unparse(loop.value), tuple((n.id, unparse(c)) for n, c in loop.invariants))
+
+
 def _walk(action):
     return lambda st, me, out: decisions._enumerate(st, attrs.evolve(action, lister=None), me, out)
 
@@ -81,7 +96,7 @@ def game(tmp_path):
 
 
 def test_domains_gone_through_in_the_loops_give_the_walks_actions_and_work(game) -> None:
-    listing = dict(game.definition.generated_code)
+    listing = dict(code_listing(game.definition))
     for aid in ("pick", "quote", "risky", "fit"):
         assert f"actions.{aid} (legal list, its domains gone through in its loops)" in listing
     source = listing["actions.pick (legal list, its domains gone through in its loops)"]
@@ -121,40 +136,41 @@ def test_an_error_is_the_walks_error_with_the_same_work_and_nothing_listed(game)
 
 
 def test_reads_of_locals_become_python_locals_and_literals_stay() -> None:
-    names = {"me": "me", "card": "_p0"}
+    names = {"me": name("me"), "card": name("_p0")}
     source = ("(env['card'] != \"env['me']\") and st.layout.seat[env['me']] > 0 "
               "and f(st, {'me': env.get('me', st.active)}) and 'env[\\'card\\']' and env['other']")
-    assert enumerators.as_locals(source, names) == (
-        "(_p0 != \"env['me']\") and me > 0 and f(st, {'me': me}) and 'env[\\'card\\']' and env['other']")
-    assert pysource.uses_env("x == \"env\" and 'env'") is False
-    assert pysource.uses_env("g(st, env)") is True
-    assert pysource.uses_env("my_env + envy") is False
+    assert unparse(enumerators.as_locals(_tree(source), names)) == unparse(_tree(
+        "(_p0 != \"env['me']\") and me > 0 and f(st, {'me': me}) and 'env[\\'card\\']' and env['other']"))
+    assert pysource.uses_env(_tree("x == \"env\" and 'env'")) is False
+    assert pysource.uses_env(_tree("g(st, env)")) is True
+    assert pysource.uses_env(_tree("my_env + envy")) is False
 
 
 def test_domains_of_other_shapes_stay_lists() -> None:
-    assert enumerators.as_loop("(_k3)", "_p0") is None
-    assert enumerators.as_loop("[x for x in a for y in b]", "_p0") is None
-    assert enumerators.as_loop("[(x, y) for (x, y) in a]", "_p0") is None
+    assert enumerators.as_loop(_tree("(_k3)"), "_p0") is None
+    assert enumerators.as_loop(_tree("[x for x in a for y in b]"), "_p0") is None
+    assert enumerators.as_loop(_tree("[(x, y) for (x, y) in a]"), "_p0") is None
     kept_first = "((_h1 := _u), [_v2 for _v2 in _c(st, z) if _v2 > _h1 if [_v2 for _v3 in w]])[-1]"
-    loop = enumerators.as_loop(kept_first, "_p1")
-    assert loop == enumerators.Loop(("(_h1 := _u)",), "_p1", "_c(st, z)", ("_p1 > _h1", "[_p1 for _v3 in w]"), None)
-    mapped = enumerators.as_loop("[_v2.x for _v2 in z if _v2]", "_p0")
-    assert mapped == enumerators.Loop((), "_v2", "z", ("_v2",), "_v2.x")
+    loop = enumerators.as_loop(_tree(kept_first), "_p1")
+    assert _shown(loop) == (("(_h1 := _u)",), "_p1", "_c(st, z)", ("_p1 > _h1", "[_p1 for _v3 in w]"), None, ())
+    mapped = enumerators.as_loop(_tree("[_v2.x for _v2 in z if _v2]"), "_p0")
+    assert _shown(mapped) == ((), "_v2", "z", ("_v2",), "_v2.x", ())
 
 
 def test_parts_of_a_test_the_same_for_every_item_are_worked_out_once() -> None:
-    names = iter(["_i1", "_i2", "_i3", "_i4"])
+    names = iter([name("_i1"), name("_i2"), name("_i3"), name("_i4")])
     domain = ("[_v1 for _v1 in z if _t[st.card_def[_p0]] == _v1 and st.work > 0 and (_h := f(st.layout.zbase[2]))"
               " and _h > st.counters[1][me] and [_v2 for _v2 in st.card_def if _v2 != _t[st.card_def[_p0]]]"
               " and g(_v1)[0] and [1, 2][me]]")
-    loop = enumerators.as_loop(domain, "_p1", lambda: next(names))
+    loop = enumerators.as_loop(_tree(domain), "_p1", lambda: next(names))
     assert loop is not None and loop.var == "_p1"
+    shown = _shown(loop)
     # The work meter changes as items are gone through, a walrus's name and the
     # comprehension's own variables are bound in the loop, a call may charge work, a
     # list display is made anew: none of those is kept.
-    assert loop.invariants == (("_i1", "_t[st.card_def[_p0]]"), ("_i2", "st.layout.zbase[2]"),
+    assert shown[5] == (("_i1", "_t[st.card_def[_p0]]"), ("_i2", "st.layout.zbase[2]"),
                                ("_i3", "st.counters[1][me]"), ("_i4", "st.card_def"))
-    assert loop.tests == ("_i1 == _p1 and st.work > 0 and (_h := f(_i2)) and (_h > _i3) and "
+    assert shown[3] == ("_i1 == _p1 and st.work > 0 and (_h := f(_i2)) and (_h > _i3) and "
                           "[_v2 for _v2 in _i4 if _v2 != _i1] and g(_p1)[0] and [1, 2][me]",)
 
 
@@ -194,7 +210,7 @@ flow: |
 def test_can_use_asks_only_cards_whose_definition_has_the_effect(tmp_path, monkeypatch) -> None:
     game = toy(tmp_path, CARDS)
     zap = next(a for a in game.definition.actions if a.id == "zap")
-    source = dict(game.definition.generated_code)["actions.zap (legal list, its domains gone through in its loops)"]
+    source = dict(code_listing(game.definition))["actions.zap (legal list, its domains gone through in its loops)"]
     assert "'zap' in " in source
     asked: list = []
     ns = zap.lister.__globals__

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import generated, generated_ns, texts, toy
+from conftest import code_listing, generated, generated_ns, texts, toy
 
 from interpreter.compile.never import fill_never
 from interpreter.diagnostics import GameError
@@ -101,7 +101,7 @@ triggers:
     on: changed pot
     effect: "set starts to starts + 10"
 """)
-    source = dict(game.definition.generated_code)["actions.add.effect (operations 0-1)"]
+    source = dict(code_listing(game.definition))["actions.add.effect (operations 0-1)"]
     assert source.count("if st.queue:") == 1 and source.index("if st.queue:") > source.index("st.counters[0]")
     state = game.new_initial_state(2, seed=1)
     state.apply_action("add")
@@ -207,7 +207,7 @@ flow: |
       turn p:
         take actions main
 """)
-    check = next(src for what, src in game.definition.generated_code if what == "end (turn)")
+    check = next(src for what, src in code_listing(game.definition) if what == "end (turn)")
     assert "env" not in check and "st.active" in check
     state = game.new_initial_state(2, seed=1)
     for text in ("add 2", "add 2", "add 1"):  # P1 2, P2 2, P1 3: P1's turn ends the game

@@ -10,7 +10,7 @@ import json
 import random
 
 import pytest
-from conftest import counter, find_line, play, texts, toy, write_toy
+from conftest import code_listing, counter, find_line, play, texts, toy, write_toy
 
 from interpreter import IllegalActionError, load_game
 from interpreter.diagnostics import RuleRuntimeError
@@ -92,7 +92,7 @@ flow: |
     assert texts(state) == ["up"] and state.current_player() == 0
     play(state, "up")
     assert state.is_terminal() and "on 1" in state.log and state.turn_no == 2
-    code = "\n".join(source for _, source in game.definition.generated_code)
+    code = "\n".join(source for _, source in code_listing(game.definition))
     assert "if env.pop('#done" in code  # the statement is inside a run, at its head
 
 
@@ -132,7 +132,7 @@ def test_runs_that_jump_forward_again_and_again_give_what_the_loop_gives(tmp_pat
     state = game.new_initial_state(2, seed=0)
     assert state.is_terminal()
     assert (counter(state, "n"), counter(state, "hits")) == ((20, 20) if start == 0 else (100, 0))
-    code = "\n".join(source for _, source in game.definition.generated_code)
+    code = "\n".join(source for _, source in code_listing(game.definition))
     assert "return _goto" in code
 
 

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import generated_ns, play, toy
+from conftest import code_listing, generated_ns, play, toy
 
 from interpreter import load_game
 from interpreter.limits import CALL_WORK
@@ -396,7 +396,7 @@ def test_a_kept_scan_raises_where_it_did_and_not_when_no_item_needs_it(tmp_path)
 
 def test_only_scans_that_read_no_item_and_call_no_value_are_kept(tmp_path):
     st, fn, _ = _scans(tmp_path)
-    sources = {what.split(".")[1]: src for what, src in st.gd.generated_code if what.startswith("functions.")}
+    sources = {what.split(".")[1]: src for what, src in code_listing(st.gd) if what.startswith("functions.")}
     kept = {name: ":= all(" in sources[name] or ":= any(" in sources[name] for name in fn}
     # heavy keeps weight(p), a value call (hoisting.hoisted), not the scan around it
     assert kept == {"rich": True, "walks": True, "held": False, "heavy": False, "broken": True}

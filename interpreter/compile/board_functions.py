@@ -15,12 +15,14 @@ what `neighbors` and `directions` give; `step` and `ray` take any of the eight.
 
 from __future__ import annotations
 
+import ast as py
 from typing import Any
 
 import attrs
 
 from interpreter.compile.builtin_registry import builtin
 from interpreter.compile.expressions import Context, Gen, gen_expect
+from interpreter.compile.pyast import E
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError
@@ -122,8 +124,8 @@ class Board:
         return out
 
 
-def board_arg(node: ast.Call, ctx: Context) -> str:
-    """The source naming the board given as `node`'s first argument."""
+def board_arg(node: ast.Call, ctx: Context) -> py.expr:
+    """The code naming the board given as `node`'s first argument."""
     arg = node.args[0]
     boards = ctx.symbols.boards
     if not isinstance(arg, ast.Name) or arg.name not in boards or arg.name in ctx.locals:
@@ -139,7 +141,7 @@ def _method(name: str, args: tuple[str, ...], type_: str) -> None:
     def compile_(node: ast.Call, ctx: Context) -> Gen:
         board = board_arg(node, ctx)
         rest = [gen_expect(a, ctx, want) for a, want in zip(node.args[1:], args, strict=False)]
-        return f"{board}.{name}({', '.join(rest)})", type_
+        return E("{board}.{method}({rest})", board=board, method=name, rest=rest), type_
     builtin(name)(compile_)
 
 

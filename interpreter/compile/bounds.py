@@ -1,5 +1,5 @@
 """What expressions make and go through, bounded (runtime/work.py has the meter,
-limits.py the figures); compile/expressions.py calls these as it writes its source.
+limits.py the figures); compile/expressions.py calls these as it builds its code.
 
 The work meter counts lists gone through by comprehensions, once per list. Some work
 inside one expression is not a comprehension: a product that squares a number again
@@ -11,19 +11,22 @@ gone through whole is charged its length when it is long. What can only grow by 
 bounded factor per operation of the rule text (a sum, a product by a written number or
 a counter, a list of a few items) is left as it was: the text bounds it, and the hot
 path pays nothing for it. Where Python allows no `:=` (the list a comprehension goes
-through) a helper call does what the inline source does.
+through) a helper call does what the inline code does.
 """
 
 from __future__ import annotations
 
+import ast as py
 from typing import TYPE_CHECKING, Any
 
+from interpreter.compile.pyast import E, S, Stmts, is_name
 from interpreter.lang import ast
-from interpreter.limits import MAX_INT_ARITHMETIC, SMALL_LIST
-from interpreter.runtime.work import charge, charge_long, modulo, plus, sized, times, too_big
+from interpreter.limits import CALL_WORK, MAX_INT_ARITHMETIC, MAX_WORK, SMALL_LIST
+from interpreter.runtime.work import charge, charge_long, modulo, over_budget, plus, sized, times, too_big
 
 if TYPE_CHECKING:
     from interpreter.compile.expressions import Context, Gen
+    from interpreter.compile.pysource import Emitter
 
 
 def yields_seats(node: ast.Node) -> bool:
@@ -32,7 +35,7 @@ def yields_seats(node: ast.Node) -> bool:
         isinstance(node, ast.Call) and node.name == "players_from")
 
 
-def scanned(node: ast.Node, src: str, ctx: Context) -> str:
+def scanned(node: ast.Node, src: py.expr, ctx: Context) -> py.expr:
     """`src`, the list (or text) of `node` that an operation goes through whole (`in`,
     `sum`, `sorted`, `index_of`...), charged its length when it has SMALL_LIST items or
     more: inside a comprehension over a long list such an operation would otherwise
@@ -44,9 +47,10 @@ def scanned(node: ast.Node, src: str, ctx: Context) -> str:
     if short_constant(node, ctx):
         return src
     if ctx.in_iterable:  # (where Python allows no `:=`)
-        return f"{ctx.const(charge_long, 'charge_long')}(st, {src})"
+        return E("{charge_long}(st, {src})", charge_long=ctx.const(charge_long, "charge_long"), src=src)
     t = ctx.emitter.fresh("g")
-    return f"({t} if len({t} := {src}) < {SMALL_LIST} else {ctx.const(charge, 'charge')}(st, {t}))"
+    return E("{t} if len({t} := {src}) < {small} else {charge}(st, {t})", t=t, src=src, small=SMALL_LIST,
+             charge=ctx.const(charge, "charge"))
 
 
 def short_constant(node: ast.Node, ctx: Context) -> bool:
@@ -57,23 +61,32 @@ def short_constant(node: ast.Node, ctx: Context) -> bool:
     return not isinstance(value, list | dict | str) or len(value) <= SMALL_LIST
 
 
-def uncharged(node: ast.Node, src: str, ctx: Context) -> str:
+def uncharged(node: ast.Node, src: py.expr, ctx: Context) -> py.expr:
     """`src`, a part of a `+` of lists or texts, without its own charge when it is one
     too (`a + b + c`): the whole is charged its length once, and the parts made on the
     way are at most as many times longer as the text has `+`s."""
-    prefix = f"{ctx.const(charge, 'charge')}(st, "
-    if isinstance(node, ast.Binary) and node.op == "+" and src.startswith(prefix) and src.endswith(")"):
-        return src[len(prefix):-1]
+    made = _charged(src, ctx)
+    if isinstance(node, ast.Binary) and node.op == "+" and made is not None:
+        return made
     return src
 
 
-def charged_already(node: ast.Node, src: str, ctx: Context) -> bool:
-    """Whether `src`, the source of `node`, is a `+` of lists or texts already charged
+def charged_already(node: ast.Node, src: py.expr, ctx: Context) -> bool:
+    """Whether `src`, the code of `node`, is a `+` of lists or texts already charged
     its length (a comprehension going through it need not charge it again)."""
-    return isinstance(node, ast.Binary) and src.startswith(f"{ctx.const(charge, 'charge')}(st, ")
+    return isinstance(node, ast.Binary) and _charged(src, ctx) is not None
 
 
-def bounded_arithmetic(node: ast.Binary, op: str, left: Gen, right: Gen, ctx: Context) -> str | None:
+def _charged(src: py.expr, ctx: Context) -> py.expr | None:
+    """What `src` charges, when it is `charge(st, WHAT)`: else None."""
+    charger = ctx.const(charge, "charge")
+    if (type(src) is py.Call and isinstance(charger, py.Name) and is_name(src.func, charger.id)
+            and len(src.args) == 2 and not src.keywords and is_name(src.args[0], "st")):
+        return src.args[1]
+    return None
+
+
+def bounded_arithmetic(node: ast.Binary, op: str, left: Gen, right: Gen, ctx: Context) -> py.expr | None:
     """`+`, `*` or `%` written so that what it makes stays bounded (runtime/work.py),
     or None where nothing can grow: a product of two numbers neither of which is
     surely small (`small_int`) is refused past MAX_INT_ARITHMETIC (squaring again and
@@ -85,24 +98,29 @@ def bounded_arithmetic(node: ast.Binary, op: str, left: Gen, right: Gen, ctx: Co
     lsmall, rsmall = small_int(node.left, ctx), small_int(node.right, ctx)
     unknown = (ltype == "any" and not lsmall) or (rtype == "any" and not rsmall)
     if op == "%":
-        return f"{ctx.const(modulo, 'modulo')}({lsrc}, {rsrc})" if ltype == "any" and not lsmall else None
+        if ltype == "any" and not lsmall:
+            return E("{modulo}({a}, {b})", modulo=ctx.const(modulo, "modulo"), a=lsrc, b=rsrc)
+        return None
     if op == "+":
         if ltype != "any" or rtype != "any" or lsmall or rsmall:
             return None  # a number and anything else: a number or a TypeError
         if ctx.in_iterable:  # (where Python allows no `:=`)
-            return f"{ctx.const(plus, 'plus')}(st, {lsrc}, {rsrc})"
+            return E("{plus}(st, {a}, {b})", plus=ctx.const(plus, "plus"), a=lsrc, b=rsrc)
         t = ctx.emitter.fresh("s")
-        return f"({t} if type({t} := ({lsrc} + {rsrc})) is int else {ctx.const(sized, 'sized')}(st, {t}))"
+        return E("{t} if type({t} := ({a} + {b})) is int else {sized}(st, {t})", t=t, a=lsrc, b=rsrc,
+                 sized=ctx.const(sized, "sized"))
     if not unknown and (lsmall or rsmall):
         return None  # a number times one at most 2**63: a factor per `*` of the text
     if ctx.in_iterable:  # (where Python allows no `:=`)
-        return f"{ctx.const(times, 'times')}(st, {lsrc}, {rsrc})"
+        return E("{times}(st, {a}, {b})", times=ctx.const(times, "times"), a=lsrc, b=rsrc)
     t, bound = ctx.emitter.fresh("m"), MAX_INT_ARITHMETIC
     if unknown:  # two numbers multiplied inline, anything else (a list or text repeated) by `times`
         a, b = ctx.emitter.fresh("a"), ctx.emitter.fresh("b")
-        return (f"({t} if type({a} := {lsrc}) is type({b} := {rsrc}) is int and "
-                f"{-bound} <= ({t} := {a} * {b}) <= {bound} else {ctx.const(times, 'times')}(st, {a}, {b}))")
-    return f"({t} if {-bound} <= ({t} := {lsrc} * {rsrc}) <= {bound} else {ctx.const(too_big, 'too_big')}({t}))"
+        return E("{t} if type({a} := {x}) is type({b} := {y}) is int and -{bound} <= ({t} := {a} * {b}) <= {bound} "
+                 "else {times}(st, {a}, {b})", t=t, a=a, b=b, x=lsrc, y=rsrc, bound=bound,
+                 times=ctx.const(times, "times"))
+    return E("{t} if -{bound} <= ({t} := {x} * {y}) <= {bound} else {too_big}({t})", t=t, x=lsrc, y=rsrc, bound=bound,
+             too_big=ctx.const(too_big, "too_big"))
 
 
 def small_int(node: ast.Node, ctx: Context) -> bool:
@@ -158,3 +176,13 @@ def small_source(node: ast.Node, ctx: Context) -> bool:
     if yields_seats(node) or isinstance(node, ast.ListExpr):
         return True
     return short_constant(node, ctx)
+
+
+def charge_call_code(em: Emitter) -> Stmts:
+    """The first statements of a generated function whose calls are charged as calls
+    (CALL_WORK): what runtime/work.py's `charge_call` does, written inline (no call)."""
+    return S("""
+        st.work = _work = st.work + {call_work}
+        if _work > {max_work}:
+            {over}()
+        """, call_work=CALL_WORK, max_work=MAX_WORK, over=em.const(over_budget, "over_budget"))

@@ -85,7 +85,7 @@ class Builder:
         # their code compiled, let alone run: from the first error on (the schema's
         # included), the emitter only checks and lists what it is given.
         self.emitter = Emitter(compiles=not raw.schema_diagnostics)
-        self.place: tuple[Any, ...] = ("id",)  # the rule being compiled, for an unsafe source's diagnostic
+        self.place: tuple[Any, ...] = ("id",)  # the rule being compiled, for unsafe code's diagnostic
 
     # ---- reporting -----------------------------------------------------------------
 
@@ -122,7 +122,7 @@ class Builder:
                    "split it: a `let` for a part, or a procedure or function for a long chain")
 
     def unsafe(self, err: UnsafeSource) -> Diagnostic:
-        """The diagnostic of generated source that the last gate refused (a slip of the
+        """The diagnostic of generated code that the last gate refused (a slip of the
         code generator, or rule text that got past it): at the rule being compiled."""
         path, line, col = self.origins.locate(self.place)
         return Diagnostic(path, line, col, "unsafe-code",

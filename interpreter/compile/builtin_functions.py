@@ -1,14 +1,16 @@
 """The built-in functions of the effect language, each registered with `@builtin`.
 
-Each one checks its arguments at compile time and returns the Python source of its
-value (and the value's type), like every compiled expression; work too big to write
-inline calls a helper defined here, bound as a constant of the game's namespace.
+Each one checks its arguments at compile time and returns the Python expression tree
+of its value (and the value's type), like every compiled expression (compile/pyast.py:
+rule text only as constants); work too big to write inline calls a helper defined
+here, bound as a constant of the game's namespace.
 Importing this module fills the table `builtin_registry.BUILTINS`; `build.py` imports it
 before compiling any rule.
 """
 
 from __future__ import annotations
 
+import ast as py
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +33,7 @@ from interpreter.compile.expressions import (
 )
 from interpreter.compile.hoisting import kept_scan, scan_context
 from interpreter.compile.numeric import normalised
+from interpreter.compile.pyast import E, lit, name
 from interpreter.diagnostics import RuleRuntimeError, hint_for
 from interpreter.lang import ast
 from interpreter.lang.symbols import CompileError, elem_of, is_list
@@ -66,13 +69,13 @@ def _scan_arg(node: ast.Call, ctx: Context, i: int = 0) -> Gen:
     return scanned(node.args[i], src, ctx), type_
 
 
-def _helper(ctx: Context, fn: Callable[..., Any]) -> str:
+def _helper(ctx: Context, fn: Callable[..., Any]) -> py.expr:
     return ctx.const(fn, fn.__name__.strip("_"))
 
 
 @builtin("len")
 def _len(node: ast.Call, ctx: Context) -> Gen:
-    return f"len({_read_arg(node, ctx)[0]})", "int"  # (a length is known: nothing gone through)
+    return E("len({items})", items=_read_arg(node, ctx)[0]), "int"  # (a length is known: nothing gone through)
 
 
 BUILTINS["count"] = BUILTINS["len"]
@@ -81,16 +84,16 @@ BUILTINS["size"] = BUILTINS["len"]
 
 @builtin("sum")
 def _sum(node: ast.Call, ctx: Context) -> Gen:
-    return normalised(f"sum({_scan_arg(node, ctx)[0]})", ctx), "int"
+    return normalised(E("sum({items})", items=_scan_arg(node, ctx)[0]), ctx), "int"
 
 
 def _minmax(pick: str) -> Builtin:
     def compile_(node: ast.Call, ctx: Context) -> Gen:
         if len(node.args) == 1:
             src, type_ = _scan_arg(node, ctx)
-            return f"{pick}({src}, default=None)", elem_of(type_)
+            return E("{pick}({items}, default=None)", pick=name(pick), items=src), elem_of(type_)
         args = [gen_expect(a, ctx, "any") for a in node.args]
-        return f"{pick}({', '.join(args)})", "int"
+        return E("{pick}({args})", pick=name(pick), args=args), "int"
     return compile_
 
 
@@ -103,7 +106,7 @@ def _any(node: ast.Call, ctx: Context) -> Gen:
     scan = early_exit(node.args[0], scan_context(node.args[0], ctx), True)
     if scan is not None:
         return kept_scan(node.args[0], scan, ctx), "bool"
-    return f"any({_scan_arg(node, ctx)[0]})", "bool"
+    return E("any({items})", items=_scan_arg(node, ctx)[0]), "bool"
 
 
 @builtin("all")
@@ -111,7 +114,7 @@ def _all(node: ast.Call, ctx: Context) -> Gen:
     scan = early_exit(node.args[0], scan_context(node.args[0], ctx), False)
     if scan is not None:
         return kept_scan(node.args[0], scan, ctx), "bool"
-    return f"all({_scan_arg(node, ctx)[0]})", "bool"
+    return E("all({items})", items=_scan_arg(node, ctx)[0]), "bool"
 
 
 MAX_RANGE = 100_000  # one list built by one expression: beyond it, a rule error, not a hang
@@ -127,10 +130,10 @@ def bounded_range(lo: int, hi: int) -> list[int]:
 def _range(node: ast.Call, ctx: Context) -> Gen:
     args = [gen_expect(a, ctx, "int") for a in node.args]
     if ctx.symbols.fractions:  # (a whole-number game's code stays as it was)
-        args = [f"{ctx.const(whole_count, 'whole')}({a}, 'range()')" for a in args]
+        args = [E("{whole}({a}, 'range()')", whole=ctx.const(whole_count, "whole"), a=a) for a in args]
     if len(args) == 1:
-        args.insert(0, "0")
-    return f"{_helper(ctx, bounded_range)}({args[0]}, {args[1]})", "list:int"
+        args.insert(0, E("0"))
+    return E("{f}({lo}, {hi})", f=_helper(ctx, bounded_range), lo=args[0], hi=args[1]), "list:int"
 
 
 def _impure(node: ast.Call, ctx: Context) -> None:
@@ -150,7 +153,7 @@ def _roll(st: Any, a: int, b: int) -> int:
 def _random(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
     lo, hi = gen_expect(node.args[0], ctx, "int"), gen_expect(node.args[1], ctx, "int")
-    return f"{_helper(ctx, _roll)}(st, {lo}, {hi})", "int"
+    return E("{f}(st, {lo}, {hi})", f=_helper(ctx, _roll), lo=lo, hi=hi), "int"
 
 
 def _pick(st: Any, items: list[Any], elem: str = "any") -> Any:
@@ -163,7 +166,7 @@ def _pick(st: Any, items: list[Any], elem: str = "any") -> Any:
 def _pick_random(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
     src, type_ = _read_arg(node, ctx)  # (one item picked: nothing gone through)
-    return f"{_helper(ctx, _pick)}(st, {src}, {elem_of(type_)!r})", elem_of(type_)
+    return E("{f}(st, {items}, {elem})", f=_helper(ctx, _pick), items=src, elem=lit(elem_of(type_))), elem_of(type_)
 
 
 def _shuffled_copy(st: Any, items: Any, elem: str = "any") -> list[Any]:
@@ -178,7 +181,7 @@ def _shuffled_copy(st: Any, items: Any, elem: str = "any") -> list[Any]:
 def _shuffled(node: ast.Call, ctx: Context) -> Gen:
     _impure(node, ctx)
     src, type_ = _read_arg(node, ctx)  # (the shuffle charges its list: rng.shuffle_in_place)
-    return f"{_helper(ctx, _shuffled_copy)}(st, {src}, {elem_of(type_)!r})", type_
+    return E("{f}(st, {items}, {elem})", f=_helper(ctx, _shuffled_copy), items=src, elem=lit(elem_of(type_))), type_
 
 
 def _top_one(z: list[Any]) -> Any:
@@ -233,21 +236,22 @@ def _zone_end(top: bool) -> Builtin:
         one, many = (_top_one, _top_n) if top else (_bottom_one, _bottom_n)
         if slot is not None:
             if len(node.args) == 1:
-                return f"{_helper(ctx, _zone_top if top else _zone_bottom)}(st, {slot})", "card"
+                return E("{f}(st, {slot})", f=_helper(ctx, _zone_top if top else _zone_bottom), slot=slot), "card"
             count = gen_expect(node.args[1], ctx, "int")
             helper = _helper(ctx, _zone_top_n if top else _zone_bottom_n)
             number = node.args[1]
             if top and isinstance(number, ast.Literal) and type(number.value) is int and number.value > 0:
                 # top(ZONE, 1) of a pile at every listing: the slice written out; with explicit
-                # chance (a shuffled zone's top is dealt first) the helper as before
-                return (f"({helper}(st, {slot}, {count}) if st.unordered "
-                        f"else st.zones[{slot}][:{~number.value}:-1])"), "list:card"
-            return f"{helper}(st, {slot}, {count})", "list:card"
+                # chance (a shuffled zone's top is dealt first) the helper as before. (The
+                # slice stops at ~n, written -(n + 1).)
+                return E("({f}(st, {slot}, {count}) if st.unordered else st.zones[{slot}][:-{stop}:-1])",
+                         f=helper, slot=slot, count=count, stop=number.value + 1), "list:card"
+            return E("{f}(st, {slot}, {count})", f=helper, slot=slot, count=count), "list:card"
         getter = _list_arg(node, ctx)[0]
         if len(node.args) == 1:
-            return f"{_helper(ctx, one)}({getter})", "card"
+            return E("{f}({zone})", f=_helper(ctx, one), zone=getter), "card"
         count = gen_expect(node.args[1], ctx, "int")
-        return f"{_helper(ctx, many)}({getter}, {count})", "list:card"
+        return E("{f}({zone}, {count})", f=_helper(ctx, many), zone=getter, count=count), "list:card"
     return compile_
 
 
@@ -262,7 +266,7 @@ def _owner_of(st: Any, card: int) -> Any:
 
 @builtin("owner")
 def _owner(node: ast.Call, ctx: Context) -> Gen:
-    return f"{_helper(ctx, _owner_of)}(st, {gen_expect(node.args[0], ctx, 'card')})", "player"
+    return E("{f}(st, {card})", f=_helper(ctx, _owner_of), card=gen_expect(node.args[0], ctx, "card")), "player"
 
 
 def _zone_name(st: Any, card: int) -> Any:
@@ -272,7 +276,7 @@ def _zone_name(st: Any, card: int) -> Any:
 
 @builtin("zone_of")
 def _zone_of(node: ast.Call, ctx: Context) -> Gen:
-    return f"{_helper(ctx, _zone_name)}(st, {gen_expect(node.args[0], ctx, 'card')})", "str"
+    return E("{f}(st, {card})", f=_helper(ctx, _zone_name), card=gen_expect(node.args[0], ctx, "card")), "str"
 
 
 def _checked_direction(value: Any) -> str:
@@ -281,23 +285,23 @@ def _checked_direction(value: Any) -> str:
     return str(value)
 
 
-def _step(node: ast.Call, ctx: Context, i: int) -> str:
-    """Source of +1 (clockwise, the default) or -1 for the direction argument `i`."""
+def _step(node: ast.Call, ctx: Context, i: int) -> py.expr:
+    """Code of +1 (clockwise, the default) or -1 for the direction argument `i`."""
     if len(node.args) <= i:
-        return "1"
+        return E("1")
     arg = node.args[i]
     if isinstance(arg, ast.Literal):
         if arg.value not in ("clockwise", "counterclockwise"):
             raise CompileError(arg, "bad-value", 'direction must be "clockwise" or "counterclockwise"')
-        return "1" if arg.value == "clockwise" else "-1"
+        return E("1") if arg.value == "clockwise" else E("-1")
     value = gen_expect(arg, ctx, "str")
-    return f"(1 if {_helper(ctx, _checked_direction)}({value}) == 'clockwise' else -1)"
+    return E("(1 if {f}({value}) == 'clockwise' else -1)", f=_helper(ctx, _checked_direction), value=value)
 
 
 @builtin("next_player")
 def _next_player(node: ast.Call, ctx: Context) -> Gen:
     player, step = gen_expect(node.args[0], ctx, "player"), _step(node, ctx, 1)
-    return f"(({player} + {step}) % st.n)", "player"
+    return E("(({player} + {step}) % st.n)", player=player, step=step), "player"
 
 
 def _order(st: Any, start: int, step: int) -> list[int]:
@@ -307,29 +311,29 @@ def _order(st: Any, start: int, step: int) -> list[int]:
 @builtin("players_from")
 def _players_from(node: ast.Call, ctx: Context) -> Gen:
     player, step = gen_expect(node.args[0], ctx, "player"), _step(node, ctx, 1)
-    return f"{_helper(ctx, _order)}(st, {player}, {step})", "list:player"
+    return E("{f}(st, {player}, {step})", f=_helper(ctx, _order), player=player, step=step), "list:player"
 
 
 @builtin("seat")
 def _seat(node: ast.Call, ctx: Context) -> Gen:
-    return f"st.seats[{gen_player_arg(node.args[0], ctx)}]", "str"
+    return E("st.seats[{player}]", player=gen_player_arg(node.args[0], ctx)), "str"
 
 
 @builtin("is_bot")
 def _is_bot(node: ast.Call, ctx: Context) -> Gen:
-    return f"(st.seats[{gen_player_arg(node.args[0], ctx)}] in st.gd.bots)", "bool"
+    return E("(st.seats[{player}] in st.gd.bots)", player=gen_player_arg(node.args[0], ctx)), "bool"
 
 
 @builtin("sorted")
 def _sorted(node: ast.Call, ctx: Context) -> Gen:
     src, type_ = _scan_arg(node, ctx)
-    return f"sorted({src})", type_
+    return E("sorted({items})", items=src), type_
 
 
 @builtin("reversed")
 def _reversed(node: ast.Call, ctx: Context) -> Gen:
     src, type_ = _scan_arg(node, ctx)
-    return f"list(reversed({src}))", type_
+    return E("list(reversed({items}))", items=src), type_
 
 
 def _position(items: Any, value: Any) -> int:
@@ -339,17 +343,18 @@ def _position(items: Any, value: Any) -> int:
 @builtin("index_of")
 def _index_of(node: ast.Call, ctx: Context) -> Gen:
     items = _scan_arg(node, ctx)[0]
-    return f"{_helper(ctx, _position)}({items}, {gen_expect(node.args[1], ctx, 'any')})", "int"
+    return E("{f}({items}, {value})", f=_helper(ctx, _position), items=items,
+             value=gen_expect(node.args[1], ctx, "any")), "int"
 
 
 @builtin("abs")
 def _abs(node: ast.Call, ctx: Context) -> Gen:
-    return f"abs({gen_expect(node.args[0], ctx, 'int')})", "int"
+    return E("abs({x})", x=gen_expect(node.args[0], ctx, "int")), "int"
 
 
 @builtin("exists")
 def _exists(node: ast.Call, ctx: Context) -> Gen:
-    return f"({gen(node.args[0], ctx)[0]} is not None)", "bool"
+    return E("({x} is not None)", x=gen(node.args[0], ctx)[0]), "bool"
 
 
 def _named(st: Any, card_id: Any, cards: Any) -> list[int]:
@@ -376,16 +381,15 @@ def _cards_named(node: ast.Call, ctx: Context) -> Gen:
     arg = node.args[0]
     if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in ctx.symbols.cards:
         raise CompileError(arg, "unknown-card", f"no card '{arg.value}'", hint_for(arg.value, ctx.symbols.cards))
-    index = None  # source of the definition's index, when known without its id
+    index: py.expr | None = None  # the definition's index, when known without its id
+    card_id: py.expr | None = None
     if isinstance(arg, ast.Literal) and isinstance(arg.value, str):  # the usual case: a known id
-        index = repr(ctx.symbols.cards[arg.value])
-        card_id = None
+        index = lit(ctx.symbols.cards[arg.value])
     elif (isinstance(arg, ast.Attr) and arg.name == "id" and not isinstance(arg.target, ast.Literal)
           and "id" not in ctx.symbols.written_fields):
         target, ttype = gen(arg.target, ctx)
         if ttype == "card":  # (its id is its definition's: ids are unique)
-            index = f"st.card_def[{target}]"
-            card_id = None
+            index = E("st.card_def[{card}]", card=target)
         else:
             card_id = gen_expect(arg, ctx, "str")
     else:
@@ -393,16 +397,17 @@ def _cards_named(node: ast.Call, ctx: Context) -> Gen:
     slot = gen_zone_slot(node.args[1], ctx)
     if slot is not None:  # a zone: its copies of the definition
         if index is not None:
-            return f"{_helper(ctx, copies_in_zone)}(st, {index}, {slot})", "list:card"
-        return f"{_helper(ctx, _named_in)}(st, {card_id}, {slot})", "list:card"
+            return E("{f}(st, {index}, {slot})", f=_helper(ctx, copies_in_zone), index=index, slot=slot), "list:card"
+        return E("{f}(st, {card_id}, {slot})", f=_helper(ctx, _named_in), card_id=card_id, slot=slot), "list:card"
     # (written as a comprehension's list for a written id: where Python allows no `:=`)
     cards = _scan_arg(node, attrs.evolve(ctx, in_iterable=True) if isinstance(arg, ast.Literal) else ctx, 1)[0]
     if isinstance(arg, ast.Literal):
         var = ctx.emitter.fresh("c")
-        return f"[{var} for {var} in {cards} if st.card_def[{var}] == {index}]", "list:card"
+        return E("[{c} for {c} in {cards} if st.card_def[{c}] == {index}]", c=var, cards=cards,
+                 index=index), "list:card"
     if index is not None:
-        return f"{_helper(ctx, _def_of)}(st, {index}, {cards})", "list:card"
-    return f"{_helper(ctx, _named)}(st, {card_id}, {cards})", "list:card"
+        return E("{f}(st, {index}, {cards})", f=_helper(ctx, _def_of), index=index, cards=cards), "list:card"
+    return E("{f}(st, {card_id}, {cards})", f=_helper(ctx, _named), card_id=card_id, cards=cards), "list:card"
 
 
 def _granted(st: Any, modifier: int, player: Any) -> bool:
@@ -417,7 +422,7 @@ def _has_grant(node: ast.Call, ctx: Context) -> Gen:
                            hint_for(str(getattr(arg, "value", "")), ctx.symbols.modifiers))
     mi = ctx.symbols.modifiers[str(arg.value)]
     player = gen_expect(node.args[1], ctx, "player")
-    return f"{_helper(ctx, _granted)}(st, {mi}, {player})", "bool"
+    return E("{f}(st, {mi}, {player})", f=_helper(ctx, _granted), mi=mi, player=player), "bool"
 
 
 @builtin("uses")
@@ -427,7 +432,7 @@ def _uses(node: ast.Call, ctx: Context) -> Gen:
     if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
         raise CompileError(arg, "type", "uses() needs an action id as a string")
     prefix = ctx.const(f"{arg.value}:")
-    return f"st.uses['turn'].get({prefix} + str({ME}), 0)", "int"
+    return E("st.uses['turn'].get({prefix} + str({me}), 0)", prefix=prefix, me=ME), "int"
 
 
 def _effect_name(node: ast.Call, ctx: Context, fn: str) -> str:
@@ -452,11 +457,12 @@ def _has_effect(node: ast.Call, ctx: Context) -> Gen:
     card = gen_expect(node.args[0], ctx, "card")
     if not simple_source(card):  # worked out once, into a local (where Python allows `:=`)
         if ctx.in_iterable:
-            return f"{_helper(ctx, _has_effect_of)}(st, {card}, {name!r})", "bool"
+            return E("{f}(st, {card}, {effect})", f=_helper(ctx, _has_effect_of), card=card, effect=lit(name)), "bool"
         local = ctx.emitter.fresh("e")
-        return (f"(({local} := {card}) is not None and "
-                f"{name!r} in st.gd.cards[st.card_def[{local}]].effects)"), "bool"
-    return f"({card} is not None and {name!r} in st.gd.cards[st.card_def[{card}]].effects)", "bool"
+        return E("(({e} := {card}) is not None and {effect} in st.gd.cards[st.card_def[{e}]].effects)",
+                 e=local, card=card, effect=lit(name)), "bool"
+    return E("({card} is not None and {effect} in st.gd.cards[st.card_def[{card}]].effects)",
+             card=card, effect=lit(name)), "bool"
 
 
 @builtin("can_use")
@@ -465,7 +471,7 @@ def _can_use(node: ast.Call, ctx: Context) -> Gen:
     it, its condition holds and `me` can pay its cost (what `use` checks first)."""
     name = _effect_name(node, ctx, "can_use")
     card = gen_expect(node.args[0], ctx, "card")
-    return f"{_helper(ctx, usable)}(st, {card}, {name!r}, {ME})", "bool"
+    return E("{f}(st, {card}, {effect}, {me})", f=_helper(ctx, usable), card=card, effect=lit(name), me=ME), "bool"
 
 
 # ---- text for people (views and log lines) -------------------------------------------------
@@ -475,7 +481,7 @@ def _can_use(node: ast.Call, ctx: Context) -> Gen:
 def _text(node: ast.Call, ctx: Context) -> Gen:
     """A value as people read it: text(c) is the card's name, text(p) is P1.."""
     src, type_ = gen(node.args[0], ctx)
-    return f"{_helper(ctx, people_text)}(st, {src}, {type_!r})", "str"
+    return E("{f}(st, {value}, {type})", f=_helper(ctx, people_text), value=src, type=lit(type_)), "str"
 
 
 def _joined(st: Any, sep: str, items: Any, type_: str) -> str:
@@ -487,8 +493,9 @@ def _joined(st: Any, sep: str, items: Any, type_: str) -> str:
 def _join(node: ast.Call, ctx: Context) -> Gen:
     """join(L[, sep]): the items of a list as text, separated (default ", ")."""
     src, type_ = _scan_arg(node, ctx)
-    sep = gen_expect(node.args[1], ctx, "str") if len(node.args) == 2 else "', '"
-    return f"{_helper(ctx, _joined)}(st, {sep}, {src}, {elem_of(type_)!r})", "str"
+    sep = gen_expect(node.args[1], ctx, "str") if len(node.args) == 2 else lit(", ")
+    return E("{f}(st, {sep}, {items}, {type})", f=_helper(ctx, _joined), sep=sep, items=src,
+             type=lit(elem_of(type_))), "str"
 
 
 @builtin("select")
@@ -497,7 +504,7 @@ def _select(node: ast.Call, ctx: Context) -> Gen:
     cond = gen_expect(node.args[0], ctx, "bool")
     yes, ytype = gen(node.args[1], ctx)
     no, ntype = gen(node.args[2], ctx)
-    return f"({yes} if {cond} else {no})", ytype if ytype == ntype else "any"
+    return E("({yes} if {cond} else {no})", yes=yes, cond=cond, no=no), ytype if ytype == ntype else "any"
 
 
 def _padded(st: Any, value: Any, type_: str, n: int) -> str:
@@ -513,4 +520,5 @@ def _pad(node: ast.Call, ctx: Context) -> Gen:
     """pad(x, n): x as text, right-aligned to n characters (negative n: left-aligned)."""
     src, type_ = gen(node.args[0], ctx)
     width = gen_expect(node.args[1], ctx, "int")
-    return f"{_helper(ctx, _padded)}(st, {src}, {type_!r}, {width})", "str"
+    return E("{f}(st, {value}, {type}, {width})", f=_helper(ctx, _padded), value=src, type=lit(type_),
+             width=width), "str"

@@ -1,14 +1,15 @@
 """The lowerings of the built-in functions, by name: `@builtin("name")` registers one.
 
 Each built-in is declared once, with its arity and facts, in lang/builtins.py; its
-lowering (builtin_functions.py, board_functions.py) turns a checked call into Python
-source and a type. Registering checks the name is declared and wraps the lowering in
+lowering (builtin_functions.py, board_functions.py) turns a checked call into a Python
+expression tree and a type. Registering checks the name is declared and wraps the lowering in
 the declared arity's check, so a call with another number of arguments is a compile
 error that names the function.
 """
 
 from __future__ import annotations
 
+import ast as py
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from interpreter.lang.symbols import CompileError
 if TYPE_CHECKING:
     from interpreter.compile.expressions import Context
 
-Builtin = Callable[[ast.Call, "Context"], "tuple[str, str]"]  # a lowering: (Python source, type)
+Builtin = Callable[[ast.Call, "Context"], "tuple[py.expr, str]"]  # a lowering: (Python expression, type)
 BUILTINS: dict[str, Builtin] = {}
 
 
@@ -30,7 +31,7 @@ def builtin(name: str) -> Callable[[Builtin], Builtin]:
     arity = facts.arity
 
     def register(fn: Builtin) -> Builtin:
-        def checked(node: ast.Call, ctx: Context) -> tuple[str, str]:
+        def checked(node: ast.Call, ctx: Context) -> tuple[py.expr, str]:
             if len(node.args) not in arity:
                 want = " or ".join(str(a) for a in arity)
                 raise CompileError(node, "arity", f"{name}() takes {want} argument(s), got {len(node.args)}",

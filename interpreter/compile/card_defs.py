@@ -5,11 +5,14 @@ each optionally with a `condition` and a `cost` paid by the player who uses it),
 triggers and modifiers that work while a copy is in one of its `active_in` zones (the
 modifiers for its holder, or for whoever its `applies_to` expression names). This
 module turns those into CardDef records; costs share one compiler with actions' `cost`,
-so "pay 2 credits" means the same on an action and on a card.
+so "pay 2 credits" means the same on an action and on a card. It also says what
+expressions read of a card's field (`static_field`, `field_reader`), so that a field
+reads the same whether generated code looks it up in a table or calls a reader.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import hint_for
@@ -115,3 +118,35 @@ def _effects(builder: Builder, cid: str, spec: dict[str, Any]) -> tuple[dict[str
         if condition is not None or cost:
             uses[ename] = CardUse(condition, cost)
     return effects, uses
+
+
+def static_field(cid: str, spec: dict[str, Any], field: str) -> Any:
+    """A card definition's field as its CardDef will have it (see build_cards: the
+    tables generated code reads a field no rule sets from)."""
+    if field == "id":
+        return cid
+    if field == "name":
+        return str(spec.get("name", cid))
+    if field == "type":
+        return str(spec.get("type", "card"))
+    if field == "text":
+        return card_text(spec)
+    return dict(spec.get("properties") or {}).get(field)
+
+
+_READERS: dict[str, Callable[[Any, int], Any]] = {}
+
+
+def field_reader(field: str) -> Callable[[Any, int], Any]:
+    """A reader of a field some rule sets (an attribute over the property)."""
+    reader = _READERS.get(field)
+    if reader is None:
+        missing = None
+
+        def reader(st: Any, iid: int) -> Any:
+            value = st.attrs.get((iid, field), missing)
+            if value is missing:
+                return st.gd.cards[st.card_def[iid]].properties.get(field)
+            return value
+        _READERS[field] = reader
+    return reader

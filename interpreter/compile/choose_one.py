@@ -1,5 +1,5 @@
-"""The operation of `choose one`: which options are open, what they read, and where the
-one picked goes on.
+"""The operations of `choose`: of `choose one`, which options are open, what they read,
+and where the one picked goes on; of `choose X from L` (`up to N`), the value picked.
 
 An option's label is a template like every other label (`"take {n} points"`): it is
 filled in when the choice is made, and the filled-in text is the option (what a player
@@ -14,7 +14,8 @@ from typing import Any
 
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.model import Expr
-from interpreter.runtime.decisions import suspend_for_choice
+from interpreter.runtime.actions import DONE
+from interpreter.runtime.decisions import suspend_for_choice, unique_choices
 from interpreter.runtime.records import Frame
 
 
@@ -56,3 +57,48 @@ def choose_one_op(labels: list[str], templates: Sequence[Expr | None], condition
         return suspend_for_choice(st, fr, by(st, env), options, "str", prompt(st, env), answer, False)
 
     return choose_one
+
+
+def choose_op(options: Expr, elem: str, var: str, by: Expr, prompt: Expr, answer: str) -> Callable[[Any, Frame], bool]:
+    """`choose VAR from OPTIONS`: the one option there is is taken without asking, none
+    is none."""
+    def choose(st: Any, fr: Frame) -> bool:
+        env = fr.env
+        if answer in env:
+            env[var] = env.pop(answer)
+            return False
+        choices, texts = unique_choices(st, options(st, env), elem)
+        if not choices:
+            env[var] = None
+            return False
+        if len(choices) == 1:
+            env[var] = choices[0]
+            return False
+        return suspend_for_choice(st, fr, by(st, env), choices, elem, prompt(st, env), answer, False, texts)
+    return choose
+
+
+def choose_up_to_op(options: Expr, elem: str, var: str, by: Expr, prompt: Expr, answer: str,
+                    limit: Expr) -> Callable[[Any, Frame], bool]:
+    """`choose VAR from OPTIONS up to N`: one at a time until the chooser is done, N are
+    picked or none is left."""
+    def choose_up_to(st: Any, fr: Frame) -> bool:
+        env = fr.env
+        picked = env.get(var) if answer + "started" in env else None
+        if picked is None:
+            picked = []
+            env[answer + "started"] = True
+        if answer in env:
+            value = env.pop(answer)
+            if value is DONE or value == DONE:
+                env[var] = picked
+                del env[answer + "started"]
+                return False
+            picked = picked + [value]  # a new list: lists in locals are never changed in place
+        env[var] = picked
+        left, texts = unique_choices(st, [c for c in options(st, env) if c not in picked], elem)
+        if len(picked) >= limit(st, env) or not left:
+            del env[answer + "started"]
+            return False
+        return suspend_for_choice(st, fr, by(st, env), left, elem, prompt(st, env), answer, True, texts)
+    return choose_up_to

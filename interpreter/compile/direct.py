@@ -5,7 +5,7 @@ pushed with a dictionary of its locals, the run loop calls its operations, pops 
 goes back to its caller. That is what lets an effect stop at a decision and be saved
 there. An effect that can never stop needs none of it: when each statement is an
 if/elif/else, a `for each` over a list, a call of a procedure that has a direct
-function itself, or compiles to one operation of straight-line source (let, set, gain,
+function itself, or compiles to one operation of straight-line code (let, set, gain,
 move, destroy, end game, log...: not a choice, a `repeat`/`while` or a closure), none
 draws random numbers (explicit chance may stop for an outcome) and none can queue a
 trigger (none fires an event some trigger hears), the compiler also writes the effect as
@@ -16,9 +16,10 @@ with its locals as Python names. `decisions.take` calls an action's instead of p
 a frame; a procedure's call site calls it (the name `procedure_alias` gives is bound to
 it) instead of pushing the procedure's frame; a new state runs the setup's when chance
 is seeded (the setup may then shuffle, draw and call `random` too: nothing can stop
-there). It is written from the same statements' generated lines, so it changes the
-state exactly as the frame would. A rule error leaves it placed at the statement that
-raised it, as the loop would place it.
+there). It is written from the same statements' generated code (their syntax trees,
+nested in the effect's `if`s and `for`s), so it changes the state exactly as the frame
+would. A rule error leaves it placed at the statement that raised it, as the loop
+would place it.
 
 What a frame has and a direct function has not: the run loop's step budget and depth
 limit. A `for each` charges its list to the work meter (runtime/work.py) as a
@@ -32,7 +33,7 @@ Anything else gives None, and the effect keeps its frame.
 
 from __future__ import annotations
 
-import re
+import ast as py
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,7 +41,8 @@ import attrs
 
 from interpreter.compile.expressions import ME, Context, gen
 from interpreter.compile.fusion import OpSource, draws_random
-from interpreter.compile.pysource import env_free, local_name, local_name_ok
+from interpreter.compile.pyast import E, S, Stmts, env_free, name, names_in, walk
+from interpreter.compile.pysource import local_name, local_name_ok
 from interpreter.compile.statements import CodeBuilder, Locator, procedure_alias
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_program
@@ -48,9 +50,6 @@ from interpreter.lang.symbols import CompileError
 from interpreter.model import Code, Direct, Where
 from interpreter.runtime.errors import RULE_SLIPS, rule_error
 from interpreter.runtime.work import charge, charge_call
-
-_FRAME = re.compile(r"(?<![\w.])fr(?!\w)")  # the frame: a direct function has none
-_RETURN = re.compile(r"(?<![\w.])return(?!\w)")  # a statement leaving its run early would leave the effect
 
 
 def callees_first(texts: dict[str, Any]) -> tuple[list[str], frozenset[str]]:
@@ -107,7 +106,7 @@ class _NotDirect(Exception):
 
 
 class _LinesOnly(CodeBuilder):
-    """A CodeBuilder that keeps each statement's source and defines no function for it
+    """A CodeBuilder that keeps each statement's code and defines no function for it
     (the frame version of the effect is compiled apart, by the Builder)."""
 
     def set_src(self, at: int, source: OpSource, fusible: bool = True) -> None:
@@ -120,23 +119,27 @@ def compile_direct(ctx: Context, locate: Locator, stmts: Sequence[ast.Node], par
     docstring), or None. `ctx` is a fresh context of its locals (`me` and its parameters).
     `seeded`: a function only ever run without explicit chance (the setup), which may
     shuffle, draw and call `random`: none of them can stop there."""
-    names_ok = all(local_name_ok(name) for name in params)
+    names_ok = all(local_name_ok(param) for param in params)
     if not names_ok or len(set(params)) != len(params) or "me" in params:
         return None
     writer = _Writer(ctx, locate, params, seeded)
     try:
-        writer.block(tuple(stmts), "        ")
+        body = writer.block(tuple(stmts))
     except (_NotDirect, CompileError):  # (the frame version reported any error already)
         return None
     em = ctx.emitter
-    name = em.fresh("direct")
-    args = ", ".join(local_name(p) for p in ("me", *params))
+    fname = em.fresh("direct")
     slips, place, wheres = em.const(RULE_SLIPS, "RULE_SLIPS"), em.const(rule_error, "rule_error"), \
         em.const(tuple(writer.wheres), "wheres")
-    lines = [f"def {name}(st, {args}):", "    _at = 0", "    try:", *writer.lines,
-             f"    except {slips} as _error:", f"        raise {place}({wheres}[_at], _error) from None"]
-    return em.define("\n".join(lines) + "\n", name,  # type: ignore[no-any-return]
-                     f"{what} (direct: no frame, locals as names)")
+    return em.define(S("""
+        def {f}(st, {params}):
+            _at = 0
+            try:
+                {body}
+            except {slips} as _error:
+                raise {place}({wheres}[_at], _error) from None
+        """, f=fname, params=[local_name(p) for p in ("me", *params)], body=body, slips=slips, place=place,
+        wheres=wheres), f"{what} (direct: no frame, locals as names)")  # type: ignore[no-any-return]
 
 
 class _Writer:
@@ -148,28 +151,25 @@ class _Writer:
         self.seeded = seeded
         self.scratch = _LinesOnly(Code(-1, "direct"), ctx, locate)
         self.names = {p: local_name(p) for p in ("me", *params)}
-        self.lines: list[str] = []
         self.wheres: list[Where] = []
 
-    def block(self, stmts: tuple[ast.Node, ...], pad: str) -> None:
-        before = len(self.lines)
+    def block(self, stmts: tuple[ast.Node, ...]) -> Stmts:
+        out: Stmts = []
         with self.ctx.block():
             for node in stmts:
-                self.statement(node, pad)
-        if len(self.lines) == before:
-            self.lines.append(pad + "pass")
+                out += self.statement(node)
+        return out or [py.Pass()]
 
-    def statement(self, node: ast.Node, pad: str) -> None:
+    def statement(self, node: ast.Node) -> Stmts:
         if isinstance(node, ast.If):
-            self.if_(node.branches, node.orelse, pad)
-        elif isinstance(node, ast.ForEach):
-            self.for_each(node, pad)
-        elif isinstance(node, ast.CallStmt):
-            self.call(node, pad)
-        else:
-            self.simple(node, pad)
+            return self.if_(node.branches, node.orelse)
+        if isinstance(node, ast.ForEach):
+            return self.for_each(node)
+        if isinstance(node, ast.CallStmt):
+            return self.call(node)
+        return self.simple(node)
 
-    def call(self, node: ast.CallStmt, pad: str) -> None:
+    def call(self, node: ast.CallStmt) -> Stmts:
         """A call of a procedure that has a direct function already (compiled before
         this, and never recursive: callees_first): a call of that function."""
         proc = self.ctx.symbols.procedures.get(node.name)
@@ -177,50 +177,58 @@ class _Writer:
         if alias is None or self.ctx.emitter.ns.get(alias) is None or self.random(node):
             raise _NotDirect
         self.scratch.statement(node)  # (its checks: arity, the argument types calls pass)
-        args = "".join(", " + self.python(gen(arg, self.ctx)[0]) for arg in node.args)
-        self.at(node, pad)
+        args = [self.python(gen(arg, self.ctx)[0]) for arg in node.args]
+        at = self.at(node)
         # a call is work (runtime/work.py: procedures calling each other twice per level)
-        self.lines += [f"{pad}{self.ctx.const(charge_call, 'charge_call')}(st)",
-                       f"{pad}{alias}(st, {self.python(ME)}{args})", f"{pad}if st.terminal:", f"{pad}    return"]
+        return at + S("""
+            {charge_call}(st)
+            {alias}(st, {me}, {args})
+            if st.terminal:
+                return
+            """, charge_call=self.ctx.const(charge_call, "charge_call"), alias=name(alias), me=self.python(ME),
+            args=args)
 
-    def for_each(self, node: ast.ForEach, pad: str) -> None:
+    def for_each(self, node: ast.ForEach) -> Stmts:
         """`for each` as a Python `for` over the list (made once, as the frame's loop
         makes it), the list charged to the work meter as a comprehension's is."""
         if self.random(node.source):
             raise _NotDirect
         source, type_ = self.scratch.loop_source(node)
-        items = self.python(f"list({source})")
-        self.at(node, pad)
+        items = self.python(E("list({source})", source=source))
+        at = self.at(node)
         with self.scratch.loop_variables(node, type_) as names:
-            if not all(local_name_ok(name) for name in names):
+            if not all(local_name_ok(each) for each in names):
                 raise _NotDirect
-            self.names.update({name: local_name(name) for name in names})
-            target = ", ".join(local_name(name) for name in names)
-            self.lines.append(f"{pad}for {target} in {self.ctx.const(charge, 'charge')}(st, {items}):")
-            self.block(node.body, pad + "    ")
+            self.names.update({each: local_name(each) for each in names})
+            targets: list[py.expr] = [name(local_name(each)) for each in names]
+            target = targets[0] if len(targets) == 1 else py.Tuple(targets, py.Store())
+            charge_ = self.ctx.const(charge, "charge")
+            return at + S("""
+                for {target} in {charge}(st, {items}):
+                    {body}
+                """, target=target, charge=charge_, items=items, body=self.block(node.body))
 
-    def at(self, node: ast.Node, pad: str) -> None:
-        self.lines.append(f"{pad}_at = {len(self.wheres)}")
+    def at(self, node: ast.Node) -> Stmts:
+        """`_at = N`: the statement about to run is the Nth of `wheres`."""
         self.wheres.append(self.locate(node.line, node.column))
+        return S("_at = {n}", n=len(self.wheres) - 1)
 
-    def if_(self, branches: tuple[tuple[ast.Node, tuple[ast.Node, ...]], ...], orelse: tuple[ast.Node, ...],
-            pad: str) -> None:
+    def if_(self, branches: tuple[tuple[ast.Node, tuple[ast.Node, ...]], ...],
+            orelse: tuple[ast.Node, ...]) -> Stmts:
         """`if` with its `elif`s as nested else-ifs, so each condition is placed first."""
         cond_node, body = branches[0]
         if self.random(cond_node):
             raise _NotDirect
         cond = self.python(self.scratch.src(cond_node, "bool"))
-        self.at(cond_node, pad)
-        self.lines.append(f"{pad}if {cond}:")
-        self.block(body, pad + "    ")
-        if len(branches) > 1 or orelse:
-            self.lines.append(f"{pad}else:")
-            if len(branches) > 1:
-                self.if_(branches[1:], orelse, pad + "    ")
-            else:
-                self.block(orelse, pad + "    ")
+        at = self.at(cond_node)
+        then = self.block(body)
+        if len(branches) > 1:
+            other = self.if_(branches[1:], orelse)
+        else:
+            other = self.block(orelse) if orelse else []
+        return at + [py.If(cond, then, other)]
 
-    def simple(self, node: ast.Node, pad: str) -> None:
+    def simple(self, node: ast.Node) -> Stmts:
         scratch = self.scratch
         first = len(scratch.sources)
         scratch.statement(node)
@@ -230,27 +238,39 @@ class _Writer:
             raise _NotDirect  # (a closure, or more than one operation: a loop)
         lines = source.lines if source.direct is None else source.direct
         if source.waits or source.exits or (source.chance and not self.seeded) or \
-                source.targets or source.fires or any(_RETURN.search(line) for line in lines):
+                source.targets or source.fires or any(isinstance(n, py.Return) for n in walk(lines)):
             # (a loop, a decision, a random draw, a closure, or what may queue the
-            # effect of a trigger that hears it, to run next: the frame)
+            # effect of a trigger that hears it, to run next: the frame; a statement
+            # returning would leave the effect, not its run)
             raise _NotDirect
         if isinstance(node, ast.Let):
             if not local_name_ok(node.name):
                 raise _NotDirect
             self.names[node.name] = local_name(node.name)
-        self.at(node, pad)
-        self.lines.extend(pad + self.python(line) for line in lines)
+        at = self.at(node)
+        out = at + self.python_lines(lines)
         if source.ends:
-            self.lines += [f"{pad}if st.terminal:", f"{pad}    return"]
+            out += S("""
+                if st.terminal:
+                    return
+                """)
+        return out
 
     def random(self, node: ast.Node) -> bool:
         """Whether `node` calls a random built-in where it could stop for a chance outcome."""
         return not self.seeded and draws_random(node)
 
-    def python(self, source: str) -> str:
-        """Generated source with its locals as Python names; none may stay in `env`."""
-        out = env_free(source, self.names)
-        if out is None or _FRAME.search(out):
+    def python(self, code: py.expr) -> py.expr:
+        """Generated code with its locals as Python names; none may stay in `env`, and
+        none may read the frame (`fr`: a direct function has none)."""
+        out = env_free(code, self.names)
+        if out is None or "fr" in names_in(out):
             raise _NotDirect
-        return out
+        return out  # type: ignore[no-any-return]
 
+    def python_lines(self, lines: Stmts) -> Stmts:
+        """`python` of statements."""
+        out = env_free(lines, self.names)
+        if out is None or "fr" in names_in(out):
+            raise _NotDirect
+        return out  # type: ignore[no-any-return]

@@ -1,5 +1,5 @@
 """`draw N from ZONE to ZONE`: the closure that runs it as an operation of its own,
-and the lines that write it out inside a fused run.
+and the statements (syntax trees) that write it out inside a fused run.
 
 A draw takes cards one by one from the top of its source; an empty source refills
 from the zone its `refill` names (the `refill` triggers first: the draw then stops,
@@ -12,8 +12,10 @@ expression calls; a shorter pile, or a draw running again, goes through `deal`.
 
 from __future__ import annotations
 
+import ast as py
 from typing import Any
 
+from interpreter.compile.pyast import S, Stmts, lit, name
 from interpreter.diagnostics import RuleRuntimeError
 from interpreter.model import Expr
 from interpreter.runtime import chance
@@ -44,38 +46,49 @@ def draw_op(count: Expr, src: Expr, dst: Expr, left: str) -> Any:
     return draw
 
 
-def written_lines(at: int, left: str, guarded: list[str], source: str, count: str, dest: str,
-                  names: dict[str, str]) -> list[str]:
+def written_lines(at: int, left: str, guarded: Stmts, source: py.expr, count: py.expr, dest: py.expr,
+                  names: dict[str, py.expr]) -> Stmts:
     """The draw at operation `at` written out for a run: `guarded` is the closure's call
     (running again, explicit chance's bookkeeping); `names` binds place_card, deal
     and check_count in the game's namespace."""
-    return [
-        f"fr.pc = {at + 1}",
-        f"if {left!r} in env or st.unordered:",
-        *("    " + line for line in guarded),
-        "else:",
-        *("    " + line for line in plain_lines(source, count, dest, names, f"fr, {left!r}")),
-        f"        if fr.pc != {at + 1}:",
-        "            return False"]
+    # (only `deal` may move fr.pc: the run stops after it when it did)
+    stop = S("if fr.pc != {after}:\n    return False", after=at + 1)
+    return S("""
+        fr.pc = {after}
+        if {left} in env or st.unordered:
+            {guarded}
+        else:
+            {plain}
+        """, after=at + 1, left=lit(left), guarded=guarded,
+        plain=_plain(source, count, dest, names, [name("fr"), lit(left)], stop))
 
 
-def plain_lines(source: str, count: str, dest: str, names: dict[str, str], frame: str = "None, ''") -> list[str]:
+def plain_lines(source: py.expr, count: py.expr, dest: py.expr, names: dict[str, py.expr],
+                frame: list[py.expr] | None = None) -> Stmts:
     """The draw's own lines, with no shuffled pile waiting to be dealt: `frame` is what
     `deal` gets for the refill's triggers (none for a direct function, whose draw no
     trigger hears: compile/direct.py)."""
-    return [
-        f"_source = {source}",
-        f"_count = {count}",
-        "if type(_count) is not int or _count < 0:",
-        f"    {names['check_count']}(_count)",
-        f"_dest = {dest}",
-        "_pile = st.zones[_source]",
-        "if len(_pile) >= _count:",
-        "    while _count:",
-        f"        {names['place_card']}(st, _pile[-1], _dest)",
-        "        _count -= 1",
-        "else:",
-        f"    {names['deal']}(st, {frame}, _source, _count, _dest)"]
+    return _plain(source, count, dest, names, [lit(None), lit("")] if frame is None else frame, [])
+
+
+def _plain(source: py.expr, count: py.expr, dest: py.expr, names: dict[str, py.expr], frame: list[py.expr],
+           after_deal: Stmts) -> Stmts:
+    return S("""
+        _source = {source}
+        _count = {count}
+        if type(_count) is not int or _count < 0:
+            {check_count}(_count)
+        _dest = {dest}
+        _pile = st.zones[_source]
+        if len(_pile) >= _count:
+            while _count:
+                {place_card}(st, _pile[-1], _dest)
+                _count -= 1
+        else:
+            {deal}(st, {frame}, _source, _count, _dest)
+            {after_deal}
+        """, source=source, count=count, dest=dest, check_count=names["check_count"], place_card=names["place_card"],
+        deal=names["deal"], frame=frame, after_deal=after_deal)
 
 
 def check_count(count: Any) -> None:

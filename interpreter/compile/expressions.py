@@ -1,21 +1,23 @@
-"""Compile expression nodes into Python source, checking names, arity and types on the way.
+"""Compile expression nodes into Python expression trees, checking names, arity and
+types on the way.
 
-Each expression becomes one Python expression over `st` (the state) and `env` (the
-running effect's locals), made into a function once (pysource.Emitter). Compiling once
-at load keeps the hot path (legal actions, apply) free of parsing and name look-ups:
-the generated code reads the state's lists by precomputed indexes, and comprehension
-variables are Python locals, not dictionary entries. Runtime values are plain: ints,
-bools, strings, lists; players are seat numbers, cards instance numbers. A zone read as
-a value is a fresh list (zones change under a running loop).
+Each expression becomes one Python expression tree over `st` (the state) and `env`
+(the running effect's locals), built from the compiler's own templates (compile/pyast.py)
+and made into a function once (pysource.Emitter). Compiling once at load keeps the hot
+path (legal actions, apply) free of parsing and name look-ups: the generated code reads
+the state's lists by precomputed indexes, and comprehension variables are Python
+locals, not dictionary entries. Runtime values are plain: ints, bools, strings, lists;
+players are seat numbers, cards instance numbers. A zone read as a value is a fresh
+list (zones change under a running loop).
 
-`gen(node, ctx)` gives (source, type); `compile_expr` gives (function, type) for the
+`gen(node, ctx)` gives (tree, type); `compile_expr` gives (function, type) for the
 statement compiler and the builder, which call the functions directly.
 """
 
 from __future__ import annotations
 
+import ast as py
 import contextlib
-import re
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
@@ -25,9 +27,10 @@ import attrs
 from interpreter.compile.bounds import bounded_arithmetic, charged_already, scanned, small_source, uncharged
 from interpreter.compile.bounds import yields_seats as yields_seats  # (where other modules find it)
 from interpreter.compile.builtin_registry import BUILTINS
-from interpreter.compile.card_defs import card_text
+from interpreter.compile.card_defs import field_reader, static_field
 from interpreter.compile.hoisting import hoisted, hoisting_root, with_hoists
 from interpreter.compile.numeric import divided, normalised
+from interpreter.compile.pyast import E, env_key, lit, name, with_ctx
 from interpreter.compile.pysource import Emitter
 from interpreter.compile.values import value_name
 from interpreter.diagnostics import RuleRuntimeError, hint_for
@@ -36,11 +39,11 @@ from interpreter.lang.symbols import CompileError, Symbols, elem_of, is_list, li
 from interpreter.model import Expr
 from interpreter.runtime.work import charge
 
-Gen = tuple[str, str]  # (Python source of the value, its type)
+Gen = tuple[py.expr, str]  # (Python tree of the value, its type)
 Compiled = tuple[Expr, str]
 
 NUMERIC = ("int", "any", "player", "bool")
-ME = "env.get('me', st.active)"  # the acting player: bound in every effect, else the active one
+ME = E("env.get('me', st.active)")  # the acting player: bound in every effect, else the active one
 
 
 @attrs.define
@@ -59,8 +62,8 @@ class Context:
     # Inside the list a comprehension goes through, where Python allows no `:=`.
     in_iterable: bool = False
     # Inside a comprehension: the calls worked out once for the whole comprehension
-    # (source -> the names holding the result and its work), see `hoisted`.
-    hoists: dict[str, tuple[str, str]] | None = None
+    # (pyast.key of the call -> the names holding the result and its work), see `hoisted`.
+    hoists: dict[str, tuple[py.Name, py.Name]] | None = None
 
     def with_local(self, name: str, type_: str, seat: bool = False, pyname: str | None = None) -> Context:
         seats = self.seats | {name} if seat else self.seats - {name}
@@ -72,7 +75,7 @@ class Context:
         return Context(self.symbols, {**self.locals, name: type_}, self.pure, seats, self.emitter, pylocals,
                        self.in_iterable, self.hoists)
 
-    def const(self, value: Any, stem: str = "k") -> str:
+    def const(self, value: Any, stem: str = "k") -> py.expr:
         return self.emitter.const(value, stem)
 
     @contextlib.contextmanager
@@ -85,9 +88,10 @@ class Context:
         self.locals.update(saved)
 
 
-def local_src(name: str, ctx: Context) -> str:
+def local_src(local: str, ctx: Context) -> py.expr:
     """A local of the effect language: a Python local in a comprehension, else a key of env."""
-    return ctx.pylocals.get(name) or f"env[{name!r}]"
+    pyname = ctx.pylocals.get(local)
+    return name(pyname) if pyname else E("env[{k}]", k=lit(local))
 
 
 # ---- checks the generated code calls -------------------------------------------------
@@ -138,7 +142,7 @@ class _Indexes(dict[Any, int]):
 # ---- helpers for zone and counter references -----------------------------------------
 
 
-def gen_player_arg(node: ast.Node, ctx: Context) -> str:
+def gen_player_arg(node: ast.Node, ctx: Context) -> py.expr:
     """A player argument, range-checked unless it is a seat by construction (`me`,
     `active`, `next_player(...)`, the literal 0): most reads are of those, on the hot path."""
     src = gen_expect(node, ctx, "player")
@@ -150,25 +154,25 @@ def gen_player_arg(node: ast.Node, ctx: Context) -> str:
         return src
     if isinstance(node, ast.Literal) and type(node.value) is int and 0 <= node.value < ctx.symbols.min_players:
         return src
-    return f"st.layout.seat[{src}]"  # layout.SeatIndex: refuses what is not a seat
+    return E("st.layout.seat[{p}]", p=src)  # layout.SeatIndex: refuses what is not a seat
 
 
-def gen_zone_slot(node: ast.Node, ctx: Context) -> str | None:
-    """A zone reference (`deck`, `hand`, `hand(p)`) as source giving its slot, or None."""
+def gen_zone_slot(node: ast.Node, ctx: Context) -> py.expr | None:
+    """A zone reference (`deck`, `hand`, `hand(p)`) as code giving its slot, or None."""
     sym = ctx.symbols
     if not isinstance(node, ast.Name | ast.Call) or node.name not in sym.zones or node.name in ctx.locals:
         return None
     zdef = sym.zones[node.name]
-    base = f"st.layout.zbase[{zdef.index}]"
+    base = E("st.layout.zbase[{i}]", i=zdef.index)
     if isinstance(node, ast.Name):
-        return base if zdef.scope == "global" else f"({base} + {ME})"
+        return base if zdef.scope == "global" else E("{base} + {me}", base=base, me=ME)
     if zdef.scope == "global":
         if node.args:
             raise CompileError(node, "arity", f"zone '{node.name}' is shared: it takes no player")
         return base
     if len(node.args) != 1:
         raise CompileError(node, "arity", f"zone '{node.name}' takes one player: {node.name}(p)")
-    return f"({base} + {gen_player_arg(node.args[0], ctx)})"
+    return E("{base} + {p}", base=base, p=gen_player_arg(node.args[0], ctx))
 
 
 def zone_slot(node: ast.Node, ctx: Context) -> Expr | None:
@@ -176,8 +180,8 @@ def zone_slot(node: ast.Node, ctx: Context) -> Expr | None:
     return None if src is None else ctx.emitter.function(src)
 
 
-def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, str] | None:
-    """A counter reference as (counter index, source giving the slot in its list)."""
+def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, py.expr] | None:
+    """A counter reference as (counter index, code giving the slot in its list)."""
     sym = ctx.symbols
     key_node: ast.Node | None = None
     base = node
@@ -195,10 +199,11 @@ def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, str] | None:
     else:
         return None
     width = cdef.width
+    key: py.expr
     if key_node is None:
         if width != 1:
             return None  # the whole array: not a single counter
-        key = "0"
+        key = py.Constant(0)
     elif cdef.keys:
         keys = {k: i for i, k in enumerate(cdef.keys)}
         if isinstance(key_node, ast.Literal) and isinstance(key_node.value, str):
@@ -207,9 +212,9 @@ def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, str] | None:
                     key_node, "unknown-key", f"counter '{cdef.name}' has no key '{key_node.value}'",
                     hint_for(key_node.value, keys),
                 )
-            key = str(keys[key_node.value])
+            key = py.Constant(keys[key_node.value])
         else:
-            key = f"{ctx.const(keys, 'keys')}[{gen_expect(key_node, ctx, 'str')}]"
+            key = E("{keys}[{k}]", keys=ctx.const(keys, "keys"), k=gen_expect(key_node, ctx, "str"))
     elif width > 1:
         index = gen_expect(key_node, ctx, "int")
         if isinstance(key_node, ast.Literal) and type(key_node.value) is int and 0 <= key_node.value < width:
@@ -218,7 +223,7 @@ def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, str] | None:
             memo = ctx.emitter.memo
             if ("slots", cdef.name) not in memo:
                 memo[("slots", cdef.name)] = ctx.const(_Indexes(width, cdef.name), "indexes")
-            key = f"{memo[('slots', cdef.name)]}[{index}]"
+            key = E("{slots}[{i}]", slots=memo[("slots", cdef.name)], i=index)
     else:
         raise CompileError(key_node, "type", f"counter '{cdef.name}' is not an array")
     if cdef.scope == "global":
@@ -226,7 +231,7 @@ def gen_counter_ref(node: ast.Node, ctx: Context) -> tuple[int, str] | None:
     who = ME if player is None else player
     if width == 1:
         return cdef.index, who
-    return cdef.index, f"({who} * {width} + {key})"
+    return cdef.index, E("{who} * {width} + {key}", who=who, width=width, key=key)
 
 
 # ---- the compiler ----------------------------------------------------------------------
@@ -239,8 +244,8 @@ def gen(node: ast.Node, ctx: Context) -> Gen:
     return method(node, ctx)
 
 
-def gen_expect(node: ast.Node, ctx: Context, want: str) -> str:
-    """Source of the value, its type checked to be `want` (any matches anything)."""
+def gen_expect(node: ast.Node, ctx: Context, want: str) -> py.expr:
+    """Code of the value, its type checked to be `want` (any matches anything)."""
     src, got = gen(node, ctx)
     if not compatible(got, want):
         raise CompileError(node, "type", f"expected {describe(want)}, got {describe(got)}")
@@ -297,12 +302,12 @@ def _type_of_constant(value: Any) -> str:
 
 
 _BUILTIN_NAMES: dict[str, Gen] = {
-    "players": ("st.players", "list:player"),
-    "player_count": ("st.n", "int"),
+    "players": (E("st.players"), "list:player"),
+    "player_count": (E("st.n"), "int"),
     "me": (ME, "player"),
-    "active": ("st.active", "player"),
-    "round_number": ("st.round_no", "int"),
-    "turn_number": ("st.turn_no", "int"),
+    "active": (E("st.active"), "player"),
+    "round_number": (E("st.round_no"), "int"),
+    "turn_number": (E("st.turn_no"), "int"),
 }
 # Names bound by the engine in some contexts (trigger and card effects).
 CONTEXT_NAMES = {"this": "card", "owner": "player", "card": "card", "player": "player",
@@ -310,33 +315,36 @@ CONTEXT_NAMES = {"this": "card", "owner": "player", "card": "card", "player": "p
 
 
 def _name(node: ast.Name, ctx: Context) -> Gen:
-    name, sym = node.name, ctx.symbols
-    if name in ctx.locals:
-        return local_src(name, ctx), ctx.locals[name]
-    if name in _BUILTIN_NAMES:
-        return _BUILTIN_NAMES[name]
-    if name in sym.constants:
-        value = sym.constants[name]
+    word, sym = node.name, ctx.symbols
+    if word in ctx.locals:
+        return local_src(word, ctx), ctx.locals[word]
+    if word in _BUILTIN_NAMES:
+        return _BUILTIN_NAMES[word]
+    if word in sym.constants:
+        value = sym.constants[word]
         return ctx.const(value), _type_of_constant(value)
-    if name in sym.counters:
-        cdef = sym.counters[name]
+    if word in sym.counters:
+        cdef = sym.counters[word]
         ci, width = cdef.index, cdef.width
         if width == 1:
             ref = gen_counter_ref(node, ctx)
             assert ref is not None
-            return f"st.counters[{ci}][{ref[1]}]", "int"
+            return E("st.counters[{ci}][{slot}]", ci=ci, slot=ref[1]), "int"
         if cdef.scope == "global":
-            return f"st.counters[{ci}][:]", list_of("int")
-        return f"{ctx.const(_player_part, 'part')}(st.counters[{ci}], {ME}, {width})", list_of("int")
-    if name in sym.zones:
+            return E("st.counters[{ci}][:]", ci=ci), list_of("int")
+        return (E("{part}(st.counters[{ci}], {me}, {width})", part=ctx.const(_player_part, "part"), ci=ci, me=ME,
+                  width=width), list_of("int"))
+    if word in sym.zones:
         slot = gen_zone_slot(node, ctx)
         assert slot is not None
-        return f"st.zones[{slot}][:]", "list:card"
-    if name in sym.values:
-        vi, of_player, type_ = sym.values[name]
-        return f"{value_name(ctx.emitter, vi)}(st, {ME if of_player else -1})", type_
+        return E("st.zones[{slot}][:]", slot=slot), "list:card"
+    if word in sym.values:
+        vi, of_player, type_ = sym.values[word]
+        if of_player:
+            return E("{value}(st, {me})", value=value_name(ctx.emitter, vi), me=ME), type_
+        return E("{value}(st, -1)", value=value_name(ctx.emitter, vi)), type_
     known = list(ctx.locals) + list(_BUILTIN_NAMES) + sym.all_names()
-    raise CompileError(node, "unknown-name", f"unknown name '{name}'", hint_for(name, known), len(name))
+    raise CompileError(node, "unknown-name", f"unknown name '{word}'", hint_for(word, known), len(word))
 
 
 def _player_part(values: list[int], player: int, width: int) -> list[int]:
@@ -347,7 +355,7 @@ def _list(node: ast.ListExpr, ctx: Context) -> Gen:
     parts = [gen(item, ctx) for item in node.items]
     types = {p[1] for p in parts}
     elem = types.pop() if len(types) == 1 else "any"
-    return "[" + ", ".join(p[0] for p in parts) + "]", list_of(elem)
+    return py.List([p[0] for p in parts], py.Load()), list_of(elem)
 
 
 def iteration_source(node: ast.Node, ctx: Context) -> Gen:
@@ -355,11 +363,11 @@ def iteration_source(node: ast.Node, ctx: Context) -> Gen:
     no copy is needed while it is gone through)."""
     slot = gen_zone_slot(node, ctx)
     if slot is not None:
-        return f"st.zones[{slot}]", "list:card"
+        return E("st.zones[{slot}]", slot=slot), "list:card"
     return gen(node, ctx)
 
 
-def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str, Gen, str | None]:
+def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[py.expr, py.expr, Gen, py.expr | None]:
     """The loop variable, source, element (with its type) and condition of
     `[e for x in L if c]`, with `x` a Python local of the generated code (for
     `for a, b in L`, a tuple of locals over the checked items)."""
@@ -367,20 +375,23 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
     if not is_list(src_type):
         raise CompileError(node.source, "type", f"expected a list to go through, got {describe(src_type)}")
     if not small_source(node.source, ctx) and not charged_already(node.source, src, ctx):
-        src = f"{ctx.const(charge, 'charge')}(st, {src})"  # runtime/work.py: bounded work per step
+        # runtime/work.py: bounded work per step
+        src = E("{charge}(st, {src})", charge=ctx.const(charge, "charge"), src=src)
     if node.unpack:
         part = unpacked_type(node.source, elem_of(src_type), len(node.unpack))
         inner = ctx
-        pynames = []
-        for name in node.unpack:
-            pynames.append(ctx.emitter.fresh())
-            inner = inner.with_local(name, part, False, pynames[-1])
-        src = f"{ctx.const(unpacked, 'unpacked')}({src}, {len(node.unpack)})"
-        var = "(" + ", ".join(pynames) + ")"
+        pynames: list[py.expr] = []
+        for local in node.unpack:
+            pyname = ctx.emitter.fresh()
+            pynames.append(pyname)
+            inner = inner.with_local(local, part, False, pyname.id)
+        src = E("{unpacked}({src}, {count})", unpacked=ctx.const(unpacked, "unpacked"), src=src,
+                count=len(node.unpack))
+        tuple_var = py.Tuple(pynames, py.Load())
         cond = gen_expect(node.condition, inner, "bool") if node.condition is not None else None
-        return var, src, gen(node.element, inner), cond
+        return tuple_var, src, gen(node.element, inner), cond
     var = ctx.emitter.fresh()
-    inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source), var)
+    inner = ctx.with_local(node.var, elem_of(src_type), yields_seats(node.source), var.id)
     cond = gen_expect(node.condition, inner, "bool") if node.condition is not None else None
     return var, src, gen(node.element, inner), cond
 
@@ -388,19 +399,23 @@ def comprehension_parts(node: ast.Comprehension, ctx: Context) -> tuple[str, str
 def _comprehension(node: ast.Comprehension, ctx: Context) -> Gen:
     ctx, hoists = hoisting_root(ctx)
     var, src, (elem, elem_type), cond = comprehension_parts(node, ctx)
-    test = f" if {cond}" if cond is not None else ""
-    return with_hoists(f"[{elem} for {var} in {src}{test}]", hoists, ctx), list_of(elem_type)
+    return with_hoists(py.ListComp(elem, [_for(var, src, cond)]), hoists, ctx), list_of(elem_type)
 
 
-def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> str | None:
+def _for(var: py.expr, src: py.expr, cond: py.expr | None) -> py.comprehension:
+    """`for VAR in SRC if COND` of a comprehension (no condition: no `if`)."""
+    return py.comprehension(with_ctx(var, py.Store()), src, [] if cond is None else [cond], 0)
+
+
+def early_exit(node: ast.Node, ctx: Context, wanted: bool) -> py.expr | None:
     """`any([e for x in L if c])` / `all(...)` as a scan that stops at the first answer
     (end conditions run this at every decision), or None for other arguments."""
     if not isinstance(node, ast.Comprehension):
         return None
     ctx, hoists = hoisting_root(ctx)
     var, src, (elem, _), cond = comprehension_parts(node, ctx)
-    test = f" if {cond}" if cond is not None else ""
-    return with_hoists(f"{'any' if wanted else 'all'}({elem} for {var} in {src}{test})", hoists, ctx)
+    scan = py.GeneratorExp(elem, [_for(var, src, cond)])
+    return with_hoists(E("any({scan})", scan=scan) if wanted else E("all({scan})", scan=scan), hoists, ctx)
 
 
 # Every card has these, read-only: its definition id, name, type and printed text.
@@ -412,7 +427,7 @@ def _attr(node: ast.Attr, ctx: Context) -> Gen:
     field = node.name
     if ttype == "map" or (ttype == "any" and field not in ctx.symbols.card_fields
                           and field not in CARD_CORE_FIELDS):
-        return f"{target}[{field!r}]", "any"
+        return E("{t}[{f}]", t=target, f=lit(field)), "any"
     if ttype not in ("card", "any"):
         raise CompileError(node, "type", f"'.{field}' needs a card or a table, got {describe(ttype)}")
     reader, rtype, table = card_field(node, ctx)
@@ -426,57 +441,66 @@ def _attr(node: ast.Attr, ctx: Context) -> Gen:
         if not simple and table is not None and not ctx.in_iterable:  # (no `:=` where Python allows none)
             # a card read inline as below, the target worked out once into a fresh name
             held = ctx.emitter.fresh("t")
-            return (f"({table}[st.card_def[{held}]] if type({held} := {target}) is int "
-                    f"else {read_any}(st, {held}, {field!r}, {reader}))"), "any"
-        general = f"{read_any}(st, {target}, {field!r}, {reader})"
+            return E("{table}[st.card_def[{h}]] if type({h} := {target}) is int "
+                     "else {read_any}(st, {h}, {f}, {reader})", table=table, h=held, target=target,
+                     read_any=read_any, f=lit(field), reader=reader), "any"
+        general = E("{read_any}(st, {target}, {f}, {reader})", read_any=read_any, target=target, f=lit(field),
+                    reader=reader)
         if not simple:
             return general, "any"
         # a card (a whole number) read inline, as _read_any would read it (the target is
         # a local: reading it twice costs little and changes nothing)
-        card = f"{table}[st.card_def[{target}]]" if table is not None else _attribute_read(target, field, ctx)
-        return f"({card} if type({target}) is int else {general})", "any"
+        card = (E("{table}[st.card_def[{target}]]", table=table, target=target) if table is not None
+                else _attribute_read(target, field, ctx))
+        return E("{card} if type({target}) is int else {general}", card=card, target=target, general=general), "any"
     if table is not None:
-        return f"{table}[st.card_def[{target}]]", rtype
+        return E("{table}[st.card_def[{target}]]", table=table, target=target), rtype
     if ctx.in_iterable and simple_source(target):  # where Python allows no `:=`
         return _attribute_read(target, field, ctx), rtype
     if not ctx.in_iterable:  # an attribute some rule sets, over the property: read inline
         props = ctx.emitter.memo.get(("props", field))
         if props is None:
-            props = [_static_field(cid, spec, field) for cid, spec in ctx.symbols.card_specs]
+            props = [static_field(cid, spec, field) for cid, spec in ctx.symbols.card_specs]
             props = ctx.emitter.memo[("props", field)] = ctx.const(props, "card_table")
         card, value = ctx.emitter.fresh("c"), ctx.emitter.fresh("a")
-        # as _field_reader: an attribute set to none reads the property
-        return (f"({value} if ({value} := st.attrs.get((({card} := {target}), {field!r}))) is not None "
-                f"else {props}[st.card_def[{card}]])"), rtype
-    return f"{reader}(st, {target})", rtype
+        # as field_reader: an attribute set to none reads the property
+        return E("{a} if ({a} := st.attrs.get((({c} := {target}), {f}))) is not None else {props}[st.card_def[{c}]]",
+                 a=value, c=card, target=target, f=lit(field), props=props), rtype
+    return E("{reader}(st, {target})", reader=reader, target=target), rtype
 
 
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|env\['[A-Za-z_0-9#]*'\]")
+_KEY_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_#")
 
 
-def simple_source(src: str) -> bool:
-    """Whether `src` reads a local (a Python name, or a key of env): safe to read twice."""
-    return _SIMPLE.fullmatch(src) is not None
+def simple_source(src: py.expr) -> bool:
+    """Whether `src` reads a local (a Python name, or a key of env): safe to read twice.
+    `True`, `False` and `None` are as simple (a constant: reading it twice changes nothing)."""
+    if type(src) is py.Name:
+        return True
+    if type(src) is py.Constant:
+        return src.value is None or type(src.value) is bool
+    key = env_key(src)
+    return key is not None and _KEY_CHARACTERS.issuperset(key)
 
 
-def _attribute_read(card: str, field: str, ctx: Context) -> str:
-    """An attribute some rule sets, else the card's property, as `_field_reader` reads
+def _attribute_read(card: py.expr, field: str, ctx: Context) -> py.expr:
+    """An attribute some rule sets, else the card's property, as `field_reader` reads
     it (an attribute set to none reads the property), with no call and no `:=`; `card`
     is simple (read more than once)."""
     props = ctx.emitter.memo.get(("props", field))
     if props is None:
-        props = [_static_field(cid, spec, field) for cid, spec in ctx.symbols.card_specs]
+        props = [static_field(cid, spec, field) for cid, spec in ctx.symbols.card_specs]
         props = ctx.emitter.memo[("props", field)] = ctx.const(props, "card_table")
-    key = f"({card}, {field!r})"
-    return f"(st.attrs[{key}] if st.attrs.get({key}) is not None else {props}[st.card_def[{card}]])"
+    return E("st.attrs[({c}, {f})] if st.attrs.get(({c}, {f})) is not None else {props}[st.card_def[{c}]]",
+             c=card, f=lit(field), props=props)
 
 
 def _read_any(st: Any, value: Any, field: str, reader: Callable[[Any, Any], Any]) -> Any:
     return value[field] if isinstance(value, dict) else reader(st, value)
 
 
-def card_field(node: ast.Attr, ctx: Context) -> tuple[str, str, str | None]:
-    """Source naming a reader `fn(st, card)` of one field of a card, its type, and for a
+def card_field(node: ast.Attr, ctx: Context) -> tuple[py.expr, str, py.expr | None]:
+    """Code naming a reader `fn(st, card)` of one field of a card, its type, and for a
     field no rule ever sets (every `id`, `name`, `type`, and most properties) a table
     by card definition, read with no look-up of attributes first (else None)."""
     field = node.name
@@ -488,26 +512,13 @@ def card_field(node: ast.Attr, ctx: Context) -> tuple[str, str, str | None]:
             hint_for(field, sym.card_fields), len(field),
         )
     if field in sym.written_fields:
-        return ctx.const(_field_reader(field), "card_field"), type_, None
+        return ctx.const(field_reader(field), "card_field"), type_, None
     memo = ctx.emitter.memo
     if ("table", field) not in memo:
-        table = [_static_field(cid, spec, field) for cid, spec in sym.card_specs]
+        table = [static_field(cid, spec, field) for cid, spec in sym.card_specs]
         memo[("table", field)] = (ctx.const(table, "card_table"), ctx.const(_TableReader(table), "card_field"))
     table_name, reader_name = memo[("table", field)]
     return reader_name, type_, table_name
-
-
-def _static_field(cid: str, spec: dict[str, Any], field: str) -> Any:
-    """A card definition's field as its CardDef will have it (see build.cards)."""
-    if field == "id":
-        return cid
-    if field == "name":
-        return str(spec.get("name", cid))
-    if field == "type":
-        return str(spec.get("type", "card"))
-    if field == "text":
-        return card_text(spec)
-    return dict(spec.get("properties") or {}).get(field)
 
 
 class _TableReader:
@@ -525,29 +536,11 @@ class _TableReader:
         return f"_TableReader({self.table!r})"
 
 
-_READERS: dict[str, Callable[[Any, int], Any]] = {}
-
-
-def _field_reader(field: str) -> Callable[[Any, int], Any]:
-    """A reader of a field some rule sets (an attribute over the property)."""
-    reader = _READERS.get(field)
-    if reader is None:
-        missing = None
-
-        def reader(st: Any, iid: int) -> Any:
-            value = st.attrs.get((iid, field), missing)
-            if value is missing:
-                return st.gd.cards[st.card_def[iid]].properties.get(field)
-            return value
-        _READERS[field] = reader
-    return reader
-
-
 def _index(node: ast.Index, ctx: Context) -> Gen:
     ref = gen_counter_ref(node, ctx)
     if ref is not None:
         ci, slot = ref
-        return f"st.counters[{ci}][{slot}]", "int"
+        return E("st.counters[{ci}][{slot}]", ci=ci, slot=slot), "int"
     target, ttype = gen(node.target, ctx)
     if isinstance(node.target, ast.Literal):  # `3[0]` would be a SyntaxWarning when compiled
         target = ctx.emitter.bound(node.target.value)
@@ -555,13 +548,13 @@ def _index(node: ast.Index, ctx: Context) -> Gen:
     if ttype.startswith("list:") and itype not in ("int", "any", "player"):
         raise CompileError(node.index, "type", f"a list index must be a number, got {describe(itype)}")
     result = elem_of(ttype) if ttype.startswith("list:") else "any"
-    return f"{target}[{index}]", result
+    return E("{target}[{index}]", target=target, index=index), result
 
 
 def _unary(node: ast.Unary, ctx: Context) -> Gen:
     if node.op == "not":
-        return f"(not {gen_expect(node.operand, ctx, 'bool')})", "bool"
-    return f"(-{gen_expect(node.operand, ctx, 'int')})", "int"
+        return E("not {x}", x=gen_expect(node.operand, ctx, "bool")), "bool"
+    return E("-{x}", x=gen_expect(node.operand, ctx, "int")), "int"
 
 
 def _binary(node: ast.Binary, ctx: Context) -> Gen:
@@ -569,27 +562,29 @@ def _binary(node: ast.Binary, ctx: Context) -> Gen:
     left, ltype = gen(node.left, ctx)
     right, rtype = gen(node.right, ctx)
     if op == "and":
-        return f"({left} and {right})", "bool"
+        return E("{left} and {right}", left=left, right=right), "bool"
     if op == "or":
-        return f"({left} or {right})", "any" if ltype != rtype else ltype
+        return E("{left} or {right}", left=left, right=right), "any" if ltype != rtype else ltype
     if op in ("in", "not in"):
         if not is_list(rtype) and rtype not in ("map", "str"):
             raise CompileError(node.right, "type", f"'{op}' needs a list on its right, got {describe(rtype)}")
         if rtype != "map":  # (a table's look-up goes through nothing)
             # gone through whole: charged when long, and a zone read in place, not copied
             slot = gen_zone_slot(node.right, ctx)
-            right = scanned(node.right, right if slot is None else f"st.zones[{slot}]", ctx)
-        return f"({left} {op} {right})", "bool"
+            right = scanned(node.right, right if slot is None else E("st.zones[{slot}]", slot=slot), ctx)
+        return _compare(left, op, right), "bool"
     if op in ("==", "!="):
-        return f"({left} {op} {right})", "bool"
+        return _compare(left, op, right), "bool"
     if op == "+" and "str" in (ltype, rtype) and {ltype, rtype} <= {"str", "any"}:
         # a text made is charged its length (runtime/work.py), a list made its items:
         # doubling one inside a comprehension or a function stops at the work limit
         left, right = uncharged(node.left, left, ctx), uncharged(node.right, right, ctx)
-        return f"{ctx.const(charge, 'charge')}(st, str({left}) + str({right}))", "str"
+        return E("{charge}(st, str({left}) + str({right}))", charge=ctx.const(charge, "charge"), left=left,
+                 right=right), "str"
     if op == "+" and (ltype.startswith("list:") or rtype.startswith("list:")):
         left, right = uncharged(node.left, left, ctx), uncharged(node.right, right, ctx)
-        return f"{ctx.const(charge, 'charge')}(st, list({left}) + list({right}))", ltype
+        return E("{charge}(st, list({left}) + list({right}))", charge=ctx.const(charge, "charge"), left=left,
+                 right=right), ltype
     for side, t in ((node.left, ltype), (node.right, rtype)):
         if t not in NUMERIC and not (op in ("<", "<=", ">", ">=") and t in ("str", "player")):
             if t != "bool":
@@ -597,9 +592,20 @@ def _binary(node: ast.Binary, ctx: Context) -> Gen:
     if op in ("/", "//"):
         return divided(op, left, right, ctx), "int"
     if op in ("<", "<=", ">", ">="):
-        return f"({left} {op} {right})", "bool"
+        return _compare(left, op, right), "bool"
     bounded = bounded_arithmetic(node, op, (left, ltype), (right, rtype), ctx) if op != "-" else None
-    return normalised(bounded or f"({left} {op} {right})", ctx), "int"
+    return normalised(bounded or py.BinOp(left, _ARITHMETIC[op](), right), ctx), "int"
+
+
+_COMPARISONS: dict[str, type[py.cmpop]] = {
+    "==": py.Eq, "!=": py.NotEq, "<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE, "in": py.In, "not in": py.NotIn,
+}
+_ARITHMETIC: dict[str, type[py.operator]] = {"+": py.Add, "-": py.Sub, "*": py.Mult, "%": py.Mod}
+
+
+def _compare(left: py.expr, op: str, right: py.expr) -> py.expr:
+    """`left OP right`, one comparison (never chained with another: each is its own node)."""
+    return py.Compare(left, [_COMPARISONS[op]()], [right])
 
 
 def _call(node: ast.Call, ctx: Context) -> Gen:
@@ -611,26 +617,27 @@ def _call(node: ast.Call, ctx: Context) -> Gen:
         ref = gen_counter_ref(node, ctx)
         if ref is not None:
             ci, slot = ref
-            return f"st.counters[{ci}][{slot}]", "int"
+            return E("st.counters[{ci}][{slot}]", ci=ci, slot=slot), "int"
         cdef = sym.counters[name]
         if cdef.scope == "global" or len(node.args) != 1:
             raise CompileError(node, "arity", f"counter '{name}' takes one player: {name}(p)")
         player = gen_player_arg(node.args[0], ctx)
-        return f"{ctx.const(_player_part, 'part')}(st.counters[{cdef.index}], {player}, {cdef.width})", list_of("int")
+        return (E("{part}(st.counters[{ci}], {p}, {width})", part=ctx.const(_player_part, "part"), ci=cdef.index,
+                  p=player, width=cdef.width), list_of("int"))
     if name in sym.zones:
         zone = gen_zone_slot(node, ctx)
         assert zone is not None
-        return f"st.zones[{zone}][:]", "list:card"
+        return E("st.zones[{slot}][:]", slot=zone), "list:card"
     if name in sym.values:
         vi, of_player, type_ = sym.values[name]
         if not of_player:
             if node.args:
                 raise CompileError(node, "arity", f"value '{name}' takes no player")
-            return hoisted(node, ctx, f"{value_name(ctx.emitter, vi)}(st, -1)", True), type_
+            return hoisted(node, ctx, E("{value}(st, -1)", value=value_name(ctx.emitter, vi)), True), type_
         if len(node.args) != 1:
             raise CompileError(node, "arity", f"value '{name}' takes one player: {name}(p)")
         player = gen_expect(node.args[0], ctx, "player")
-        return hoisted(node, ctx, f"{value_name(ctx.emitter, vi)}(st, {player})", True), type_
+        return hoisted(node, ctx, E("{value}(st, {p})", value=value_name(ctx.emitter, vi), p=player), True), type_
     function = sym.functions.get(name)
     if function is not None and name not in ctx.locals:
         return _call_function(node, ctx, function.params, function.code, function.types)
@@ -654,11 +661,11 @@ def _call_function(node: ast.Call, ctx: Context, params: tuple[str, ...], index:
     result = ctx.symbols.function_types.get(node.name, "any")
     positional = ctx.symbols.function_positional.get(index)
     if positional is not None:  # its locals as arguments, in the order the dict below has them
-        call = f"{positional}(st, {', '.join([ME, *args])})"
+        call = E("{f}(st, {args})", f=name(positional), args=[ME, *args])
         return hoisted(node, ctx, call, False), result
-    local = ", ".join([f"'me': {ME}", *(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))])
-    return hoisted(node, ctx, f"{ctx.const(ctx.symbols.function_table, 'functions')}[{index}](st, {{{local}}})",
-                   False), result
+    local = py.Dict([lit("me"), *(lit(p) for p in params)], [ME, *args])
+    table = ctx.const(ctx.symbols.function_table, "functions")
+    return hoisted(node, ctx, E("{table}[{i}](st, {env})", table=table, i=index, env=local), False), result
 
 
 def call_args(node: ast.Call | ast.CallStmt, ctx: Context, params: tuple[str, ...], types: tuple[str, ...],

@@ -31,24 +31,22 @@ made and none is charged either way. Chains of calls are at most MAX_CALL_DEPTH 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from interpreter.compile.pysource import env_free, local_name, local_name_ok
+from interpreter.compile.bounds import charge_call_code
+from interpreter.compile.pyast import S, Stmts, env_free, lit, seq
+from interpreter.compile.pyast import name as python_name
+from interpreter.compile.pysource import local_name, local_name_ok
 from interpreter.compile.statements import procedure_alias
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
 from interpreter.lang.symbols import Symbols
 from interpreter.limits import MAX_CALL_DEPTH
-from interpreter.runtime.work import charge_call_lines, over_budget
-
-_LET_NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")  # a local's name, as the effect language's NAME
 
 if TYPE_CHECKING:
     from interpreter.compile.build import Builder
-
 
 
 def texts_of(spec: dict[str, Any]) -> list[Any]:
@@ -178,24 +176,31 @@ def _positional(b: Builder, name: str, params: tuple[Any, ...], compiled: Compil
     em = b.emitter
     as_names = {n: local_name(n) for n in names}
     written = []
-    for source in [*(em.inline(f, "let") for _, f in compiled.lets), em.inline(compiled.value, "value")]:
-        free = env_free(source, as_names)  # (a call always passes `me`)
+    for code in [*(em.inline(f, "let") for _, f in compiled.lets), em.inline(compiled.value, "value")]:
+        free = env_free(code, as_names)  # (a call always passes `me`)
         if free is None:
             return None
         written.append(free)
     fname = em.fresh("fn")
-    lines = [f"def {fname}(st, {', '.join(as_names[n] for n in ('me', *params))}):", *_charge_lines(b, charged)]
-    lines += [f"    {as_names[local]} = {src}" for (local, _), src in zip(compiled.lets, written, strict=False)]
-    lines.append(f"    return {written[-1]}")
-    em.define("\n".join(lines) + "\n", fname, f"functions.{name} (its locals as arguments)")
+    charge = _charge_code(b, charged)
+    lets = seq(*(S("{local} = {value}", local=python_name(as_names[local]), value=code)
+                 for (local, _), code in zip(compiled.lets, written, strict=False)))
+    em.define(S("""
+        def {f}(st, {params}):
+            {charge}
+            {lets}
+            return {value}
+        """, f=fname, params=[as_names[n] for n in ("me", *params)], charge=charge, lets=lets, value=written[-1]),
+        f"functions.{name} (its locals as arguments)")
     if not compiled.lets and not charged:  # what compile/enumerators.py may write out in place of a call
-        em.memo[("positional", fname)] = (compiled.fn, ("me", *params))
-    return fname
+        em.memo[("positional", fname.id)] = (compiled.fn, ("me", *params))
+    return fname.id
 
 
-def _charge_lines(b: Builder, charged: bool) -> list[str]:
-    """The first lines of a function whose calls are charged (runtime/work.py), else none."""
-    return [f"    {line}" for line in charge_call_lines(b.emitter.const(over_budget, "over_budget"))] if charged else []
+def _charge_code(b: Builder, charged: bool) -> Stmts:
+    """The first statements of a function whose calls are charged (what
+    runtime/work.py's `charge_call` does, written inline: no call), else none."""
+    return charge_call_code(b.emitter) if charged else []
 
 
 def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str],
@@ -211,7 +216,8 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
     bound: list[tuple[str, Any]] = []
     for local, text in lets.items():
         where = ("functions", name, "let", local)
-        if not isinstance(local, str) or not _LET_NAME.match(local) or local in reserved:
+        # (a local's name is a NAME of the effect language: ASCII letters, digits and _, not a digit first)
+        if not isinstance(local, str) or not (local.isascii() and local.isidentifier()) or local in reserved:
             b.error(where, "bad-name", f"'{local}' cannot name a local: use letters, digits and _, "
                     "not a word of the effect language", key=True)
             return None
@@ -231,10 +237,14 @@ def _compile_one(b: Builder, name: str, spec: dict[str, Any], reserved: set[str]
         return CompiledFunction(value[0], value[1], (), value[0])
     em = b.emitter
     fname = em.fresh("fn")
-    lines = [f"def {fname}(st, env):", *_charge_lines(b, charged)]
-    lines += [f"    env[{local!r}] = {em.inline(fn, 'let')}" for local, fn in bound]
-    lines.append(f"    return {em.inline(value[0], 'value')}")
-    fn = em.define("\n".join(lines) + "\n", fname, f"functions.{name}")
+    charge = _charge_code(b, charged)
+    lets = seq(*(S("env[{local}] = {value}", local=lit(local), value=em.inline(fn, "let")) for local, fn in bound))
+    fn = em.define(S("""
+        def {f}(st, env):
+            {charge}
+            {lets}
+            return {value}
+        """, f=fname, charge=charge, lets=lets, value=em.inline(value[0], "value")), f"functions.{name}")
     return CompiledFunction(fn, value[1], tuple(bound), value[0])
 
 

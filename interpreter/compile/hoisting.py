@@ -16,11 +16,13 @@ way, in listings too: its work is the same every time it runs.
 
 from __future__ import annotations
 
+import ast as py
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
 
+from interpreter.compile.pyast import E, key
 from interpreter.lang import ast
 from interpreter.lang.builtins import named
 from interpreter.limits import CALL_WORK
@@ -42,21 +44,24 @@ class _Unset:
 _UNSET = _Unset()  # a kept call not worked out yet
 
 
-def hoisting_root(ctx: Context) -> tuple[Context, dict[str, tuple[str, str]] | None]:
+Hoists = dict[str, tuple[py.Name, py.Name]]  # pyast.key of a kept call -> (its value's name, its work's)
+
+
+def hoisting_root(ctx: Context) -> tuple[Context, Hoists | None]:
     """The outermost comprehension where Python allows `:=` keeps the calls made inside it."""
     if ctx.hoists is not None or ctx.in_iterable:
         return ctx, None
-    hoists: dict[str, tuple[str, str]] = {}
+    hoists: Hoists = {}
     return attrs.evolve(ctx, hoists=hoists), hoists
 
 
-def with_hoists(src: str, hoists: dict[str, tuple[str, str]] | None, ctx: Context) -> str:
+def with_hoists(src: py.expr, hoists: Hoists | None, ctx: Context) -> py.expr:
     """`src` after setting the comprehension's kept calls to not worked out yet."""
     if not hoists:
         return src
     unset = ctx.const(_UNSET, "unset")
-    resets = "".join(f"({name} := {unset}), " for name, _ in hoists.values())
-    return f"({resets}{src})[-1]"
+    resets = [E("({h} := {unset})", h=h, unset=unset) for h, _ in hoists.values()]
+    return E("{parts}[-1]", parts=py.Tuple([*resets, src], py.Load()))
 
 
 def _invariant(node: ast.Node, ctx: Context) -> bool:
@@ -78,15 +83,16 @@ def _invariant(node: ast.Node, ctx: Context) -> bool:
     return False  # calls (random numbers), comprehensions (their own variables)
 
 
-def hoisted(node: ast.Call, ctx: Context, src: str, memoised: bool) -> str:
+def hoisted(node: ast.Call, ctx: Context, src: py.expr, memoised: bool) -> py.expr:
     """`src`, a call of a value (`memoised`) or a function, kept for the whole
     comprehension it is in when its arguments are the same for every item."""
     if ctx.hoists is None or ctx.in_iterable or not ctx.pylocals or not all(_invariant(a, ctx) for a in node.args):
         return src
     if memoised:  # inside a listing a value read again is a memo hit: no work
-        return _kept(src, ctx, lambda h, w, unset: f"({w} := st.work - {w} if st.memo is None else 0)")
+        return _kept(src, ctx, lambda h, w, unset: E("({w} := st.work - {w} if st.memo is None else 0)", w=w))
     # inside a listing a function is worked out again each time: not kept
-    return _kept(src, ctx, lambda h, w, unset: f"(({w} := st.work - {w}) if st.memo is None else ({h} := {unset}))")
+    return _kept(src, ctx, lambda h, w, unset: E("(({w} := st.work - {w}) if st.memo is None else ({h} := {unset}))",
+                                                 w=w, h=h, unset=unset))
 
 
 def scan_kept(scanned: ast.Node, ctx: Context) -> bool:
@@ -103,7 +109,7 @@ def scan_context(scanned: ast.Node, ctx: Context) -> Context:
     return attrs.evolve(ctx, pylocals={}) if scan_kept(scanned, ctx) else ctx
 
 
-def kept_scan(scanned: ast.Node, src: str, ctx: Context) -> str:
+def kept_scan(scanned: ast.Node, src: py.expr, ctx: Context) -> py.expr:
     """`src`, an `any`/`all` scan of `scanned` (builtin_functions) inside a
     comprehension, kept for the whole comprehension when it gives the same answer for
     every item (`all([res(me)[r] >= price[r] for r in kinds])` in a list of cards): it
@@ -112,7 +118,7 @@ def kept_scan(scanned: ast.Node, src: str, ctx: Context) -> str:
     again exactly, in listings too."""
     if not scan_kept(scanned, ctx):
         return src
-    return _kept(src, ctx, lambda h, w, unset: f"({w} := st.work - {w})")
+    return _kept(src, ctx, lambda h, w, unset: E("({w} := st.work - {w})", w=w))
 
 
 # Built-ins that only read what they are given (no random numbers, no values).
@@ -144,7 +150,7 @@ def reads_no_item(node: ast.Node, ctx: Context) -> bool:
     return True
 
 
-def _kept(src: str, ctx: Context, work: Callable[[str, str, str], str]) -> str:
+def _kept(src: py.expr, ctx: Context, work: Callable[[py.Name, py.Name, py.expr], py.expr]) -> py.expr:
     """`src` worked out at its first use in the comprehension and kept in a local `h`,
     with the work it charged kept in `w` (`work(h, w, unset)` writes how; it may also
     drop the kept value): each later use charges that work again (charge_again), so the
@@ -153,10 +159,11 @@ def _kept(src: str, ctx: Context, work: Callable[[str, str, str], str]) -> str:
     no list is read again with no call of charge_again."""
     hoists = ctx.hoists
     assert hoists is not None
-    kept = hoists.get(src)
+    kept = hoists.get(key(src))
     if kept is None:
-        kept = hoists[src] = (ctx.emitter.fresh("h"), ctx.emitter.fresh("w"))
+        kept = hoists[key(src)] = (ctx.emitter.fresh("h"), ctx.emitter.fresh("w"))
     h, w = kept
     unset, again = ctx.const(_UNSET, "unset"), ctx.const(charge_again, "charge_again")
-    return (f"(({h} if {w} <= {CALL_WORK} else {again}(st, {w}, {h})) if {h} is not {unset} "
-            f"else (({w} := st.work), ({h} := {src}), {work(h, w, unset)})[1])")
+    return E("(({h} if {w} <= {call_work} else {again}(st, {w}, {h})) if {h} is not {unset} "
+             "else (({w} := st.work), ({h} := {src}), {work})[1])",
+             h=h, w=w, call_work=CALL_WORK, again=again, unset=unset, src=src, work=work(h, w, unset))

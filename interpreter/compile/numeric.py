@@ -13,13 +13,14 @@ always an int: it indexes a list, counts a loop and fills a counter like any oth
 
 from __future__ import annotations
 
+import ast as py
 import contextlib
 import functools
-import re
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from interpreter.compile.pyast import E
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression, parse_program
 from interpreter.numbers import divide, exact, exact_division, normal, truncating_divide, whole_divide
@@ -27,9 +28,8 @@ from interpreter.numbers import divide, exact, exact_division, normal, truncatin
 if TYPE_CHECKING:
     from interpreter.compile.expressions import Context
 
-# A decimal with a digit other than 0 after its point (`0.5`, not `2.0`), or a `/`.
-_DECIMAL = re.compile(r"(?<![A-Za-z0-9_.])[0-9]+\.[0-9]*[1-9]")
-_TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.")
+_DIGITS = frozenset("0123456789")
 
 
 def fractions_used(data: dict[str, Any]) -> bool:
@@ -40,12 +40,43 @@ def fractions_used(data: dict[str, Any]) -> bool:
     if isinstance(data.get("constants"), dict) and _has_decimal(data["constants"]):
         return True
     for text in _strings(data):
-        if not (_DECIMAL.search(text) or (exact_div and "/" in text.replace("//", ""))):
+        if not (_has_decimal_text(text) or (exact_div and "/" in text.replace("//", ""))):
             continue
-        for part in (text, *_TEMPLATE_PART.findall(text)):
+        for part in (text, *_template_parts(text)):
             if _makes_fraction(part, exact_div):
                 return True
     return False
+
+
+def _has_decimal_text(text: str) -> bool:
+    """Whether `text` shows a decimal with a digit other than 0 after its point (`0.5`,
+    not `2.0`): digits, not right after a letter, digit, `_` or `.`, then a point, then
+    digits of which one is not 0."""
+    at = text.find(".")
+    while at >= 0:
+        start = at
+        while start > 0 and text[start - 1] in _DIGITS:
+            start -= 1
+        if start < at and (start == 0 or text[start - 1] not in _WORD):
+            end = at + 1
+            while end < len(text) and text[end] in _DIGITS:
+                end += 1
+            if text[at + 1:end].strip("0"):
+                return True
+        at = text.find(".", at + 1)
+    return False
+
+
+def _template_parts(text: str) -> list[str]:
+    """The text inside each `{...}` of `text` that holds no other brace."""
+    parts = []
+    closing = text.find("}")
+    while closing >= 0:
+        opening = text.rfind("{", 0, closing)
+        if opening >= 0 and "}" not in text[opening + 1:closing]:
+            parts.append(text[opening + 1:closing])
+        closing = text.find("}", closing + 1)
+    return parts
 
 
 def exact_constants(constants: dict[str, Any]) -> dict[str, Any]:
@@ -101,20 +132,21 @@ def _makes_fraction(text: str, exact_div: bool) -> bool:
     return False
 
 
-def divided(op: str, left: str, right: str, ctx: Context) -> str:
-    """The source of `left / right` or `left // right`."""
+def divided(op: str, left: py.expr, right: py.expr, ctx: Context) -> py.expr:
+    """The code of `left / right` or `left // right`."""
     if op == "//":
-        return f"{ctx.const(whole_divide, 'wdiv')}({left}, {right})"
+        return E("{wdiv}({a}, {b})", wdiv=ctx.const(whole_divide, "wdiv"), a=left, b=right)
     how = divide if ctx.symbols.exact_division else truncating_divide
-    return f"{ctx.const(how, 'div')}({left}, {right})"
+    return E("{div}({a}, {b})", div=ctx.const(how, "div"), a=left, b=right)
 
 
-def normalised(src: str, ctx: Context) -> str:
+def normalised(src: py.expr, ctx: Context) -> py.expr:
     """`src`, a number made by arithmetic, made normal in a game with fractions; as it
     is in one without (the hot path of whole-number games pays nothing)."""
     if not ctx.symbols.fractions:
         return src
     if ctx.in_iterable:  # (where Python allows no `:=`)
-        return f"{ctx.const(normal, 'normal')}({src})"
+        return E("{normal}({src})", normal=ctx.const(normal, "normal"), src=src)
     t = ctx.emitter.fresh("q")
-    return f"({t} if type({t} := {src}) is not {ctx.const(Fraction, 'Fraction')} else {ctx.const(exact, 'exact')}({t}))"
+    return E("{t} if type({t} := {src}) is not {fraction} else {exact}({t})", t=t, src=src,
+             fraction=ctx.const(Fraction, "Fraction"), exact=ctx.const(exact, "exact"))

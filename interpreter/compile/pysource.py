@@ -1,38 +1,41 @@
-"""Python source generated from checked rule text, and the functions made from it.
+"""The namespace generated code runs in, and the functions made from its syntax trees.
 
-The expression compiler writes each expression as a Python expression over two names,
-`st` (the state) and `env` (the running effect's locals), and this module turns it into
-a function once. Generated code is written only from the checked syntax tree, never
-from a user's raw text: names of the effect language become `env['name']` keys or
-mangled identifiers (`_l_name`, only through `local_name`; generated ones `_v3`),
-literals are written with `repr`, comments carry no rule text, and every other object
-the code needs (a table of card properties, a helper function) is a constant bound
-under a generated name (`_k12`) in the game's own namespace. The namespace offers only
-a short list of Python built-ins. Every source is checked by `compile/pycheck.py`
-before it is compiled (what it may hold, and why that shuts out the known escapes from
-a restricted namespace), so a slip at one call site cannot turn rule text into code.
+The expression compiler builds each expression as a Python expression tree over two
+names, `st` (the state) and `env` (the running effect's locals), and this module makes
+it a function once. Generated code is built only from the checked syntax tree of the
+rules, never from a user's raw text, and never as text (compile/pyast.py): names of the
+effect language become `env['name']` keys or mangled identifiers (`_l_name`, only
+through `local_name`; generated ones `_v3`), literals are constant nodes, and every
+other object the code needs (a table of card properties, a helper function) is a
+constant bound under a generated name (`_k12`) in the game's own namespace. The
+namespace offers only a short list of Python built-ins. Every tree is checked by
+`compile/pycheck.py` before it is compiled (what it may hold, and why that shuts out
+the known escapes from a restricted namespace), so a slip at one call site cannot turn
+rule text into code.
 
-An emitter made with `compiles=False` checks and lists sources but compiles and runs
+An emitter made with `compiles=False` checks and lists trees but compiles and runs
 none (each function it returns raises `NotCompiled`): for rules that already have
 errors, whose meaning is still checked so that every mistake is told at once.
 
 Why: a closure per syntax node costs a Python call per node; one generated function per
 expression does the same work in straight-line bytecode (and comprehensions become real
-Python comprehensions). Compiled code objects are cached per process by their source,
-so loading a game again (tests, workers) compiles nothing twice.
+Python comprehensions). Compiled code objects are cached per process by their tree
+(its pickle: equal bytes, equal trees), so loading a game again (tests, workers)
+checks and compiles nothing twice.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-import re
+import pickle
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
-from interpreter.compile.pycheck import SourceTooDeep, UnsafeSource, check_definition, check_expression
+from interpreter.compile.pyast import E, Stmts, as_names, constant, env_free, name, uses_env
+from interpreter.compile.pycheck import Checked, SourceTooDeep, UnsafeSource, check_definition, check_lambda
 
 # What generated code may call besides its own constants.
 _ALLOWED_BUILTINS = ("abs", "all", "any", "bool", "dict", "int", "isinstance", "len", "list", "max", "min",
@@ -41,7 +44,11 @@ _ALLOWED_BUILTINS = ("abs", "all", "any", "bool", "dict", "int", "isinstance", "
 _BUILTINS = {name: getattr(builtins, name) for name in _ALLOWED_BUILTINS}
 _PLAIN_TYPES = (bool, int, str, type(None))
 
-_CODE_CACHE: dict[str, CodeType] = {}  # source -> compiled code, shared by every game in the process
+# A tree's pickle -> its compiled code, shared by every game in the process. The key
+# is exact (a pickle gives back the very tree), is never run nor parsed, and costs
+# far less than checking and compiling the tree again. Bounded: emptied when full.
+_CODE_CACHE: dict[bytes, CodeType] = {}
+_CACHE_LIMIT = 40_000
 
 
 class NotCompiled(Exception):
@@ -59,6 +66,13 @@ def _compile(tree: ast.Module | ast.Expression, mode: str) -> CodeType:
             raise SourceTooDeep("the code made of it nests too deeply for Python") from None
 
 
+def _cache(key: bytes, code: CodeType) -> CodeType:
+    if len(_CODE_CACHE) >= _CACHE_LIMIT:
+        _CODE_CACHE.clear()
+    _CODE_CACHE[key] = code
+    return code
+
+
 class Emitter:
     """One game's namespace of generated code: its constants and the functions made."""
 
@@ -67,78 +81,82 @@ class Emitter:
         self.ns: dict[str, Any] = {"__builtins__": _BUILTINS}
         self._names: dict[int, str] = {}  # id(object) -> its name in ns (ns keeps it alive)
         self._fresh = 0
-        self.listing: list[tuple[str, str]] = []  # (what, source): for `describe --code`
+        self.listing: list[tuple[str, ast.AST]] = []  # (what, syntax tree): for `describe --code`
         self.memo: dict[Any, Any] = {}  # what compilers share within one game (tables, readers)
         self.where = "expression"  # the rule being compiled (set by the builder), for the listing
-        self.bodies: dict[Callable[[Any, Any], Any], str] = {}  # function -> its expression's source
+        self.bodies: dict[Callable[[Any, Any], Any], ast.expr] = {}  # function -> its expression's tree
+        self.checked: Checked = {}  # subtrees pycheck has checked (they are shared, never changed)
 
-    def const(self, value: Any, stem: str = "k") -> str:
-        """Source text naming `value`: a literal for plain values, else a bound name."""
+    def const(self, value: Any, stem: str = "k") -> ast.expr:
+        """Code naming `value`: a literal for plain values, else a bound name."""
         if type(value) in _PLAIN_TYPES and not (type(value) is int and abs(value) > 1 << 62):
-            return repr(value)
+            return constant(value)
         return self.bound(value, stem)
 
-    def bound(self, value: Any, stem: str = "k") -> str:
+    def bound(self, value: Any, stem: str = "k") -> ast.Name:
         """A generated name bound to `value` (even a plain value)."""
-        name = self._names.get(id(value))
-        if name is None:
-            name = f"_{stem}{len(self._names)}"
-            self._names[id(value)] = name
-            self.ns[name] = value
-        return name
+        key = self._names.get(id(value))
+        if key is None:
+            key = f"_{stem}{len(self._names)}"
+            self._names[id(value)] = key
+            self.ns[key] = value
+        return name(key)
 
-    def fresh(self, stem: str = "v") -> str:
-        """A new identifier for a generated local (never a name of the effect language:
+    def fresh(self, stem: str = "v") -> ast.Name:
+        """A new name for a generated local (never a name of the effect language:
         those are keys of `env`, not Python names)."""
         self._fresh += 1
-        return f"_{stem}{self._fresh}"
+        return name(f"_{stem}{self._fresh}")
 
-    def function(self, body: str, what: str | None = None) -> Callable[[Any, Any], Any]:
+    def function(self, body: ast.expr, what: str | None = None) -> Callable[[Any, Any], Any]:
         """`lambda st, env: body` in this namespace."""
-        source = f"lambda st, env: {body}"
-        code = _CODE_CACHE.get(source)
+        tree = ast.Expression(E("lambda st, env: {body}", body=body))
+        key = pickle.dumps(tree, 5)
+        code = _CODE_CACHE.get(key)
         if code is None:
-            tree = check_expression(source)  # (a source in the cache was checked when it went in)
+            check_lambda(tree, self.checked)  # (a tree in the cache was checked when it went in)
             if self.compiles:
-                code = _compile(tree, "eval")
-                _CODE_CACHE[source] = code
-        self.listing.append((what or self.where, source))
-        fn: Callable[[Any, Any], Any] = (eval(code, self.ns) if code is not None and self.compiles  # checked source
+                code = _cache(key, _compile(tree, "eval"))
+        self.listing.append((what or self.where, tree))
+        fn: Callable[[Any, Any], Any] = (eval(code, self.ns) if code is not None and self.compiles  # checked tree
                                          else _not_compiled())
         self.bodies[fn] = body
         return fn
 
-    def inline(self, fn: Callable[[Any, Any], Any], stem: str) -> str:
-        """Source computing `fn(st, env)` where `st` and `env` are in scope: the
+    def inline(self, fn: Callable[[Any, Any], Any], stem: str) -> ast.expr:
+        """Code computing `fn(st, env)` where `st` and `env` are in scope: the
         expression itself when this emitter made `fn`, else a call of it."""
         body = self.bodies.get(fn)
-        return f"({body})" if body is not None else f"{self.const(fn, stem)}(st, env)"
+        return body if body is not None else E("{f}(st, env)", f=self.const(fn, stem))
 
-    def define(self, source: str, name: str, what: str) -> Any:
-        """Run a generated `def name(...)` block in this namespace and return the function."""
-        if not local_name_ok(name.lstrip("_")):
-            raise UnsafeSource(f"a generated function may not be named {name!r}")
-        code = _CODE_CACHE.get(source)
+    def define(self, definition: Stmts, what: str) -> Any:
+        """Run a generated `def NAME(...)` (one statement) in this namespace and return
+        the function."""
+        tree = ast.Module(definition, type_ignores=[])
+        if len(definition) != 1 or not isinstance(definition[0], ast.FunctionDef):
+            raise UnsafeSource("a definition is not one function")
+        fname = definition[0].name
+        key = pickle.dumps(tree, 5)
+        code = _CODE_CACHE.get(key)
         if code is None:
-            tree = check_definition(source, name)  # (a source in the cache was checked when it went in)
+            check_definition(tree, fname, self.checked)  # (a tree in the cache was checked when it went in)
             if self.compiles:
-                code = _compile(tree, "exec")
-                _CODE_CACHE[source] = code
-        self.listing.append((what, source))
-        if code is None or not self.compiles:
-            self.ns[name] = _not_compiled()
+                code = _cache(key, _compile(tree, "exec"))
+        self.listing.append((what, tree))
+        if code is not None and self.compiles:
+            exec(code, self.ns)  # checked tree: one `def NAME`, of allowed parts only
         else:
-            exec(code, self.ns)  # checked source: one `def name`, of allowed parts only
-        return self.ns[name]
+            self.ns[fname] = _not_compiled()
+        return self.ns[fname]
 
     def constants(self) -> list[tuple[str, str]]:
         """The bound names generated code refers to, each with a short description."""
         out = []
-        for name, value in self.ns.items():
-            if name.startswith("__") or (callable(value) and getattr(value, "__name__", "") == "<lambda>"):
+        for bound_name, value in self.ns.items():
+            if bound_name.startswith("__") or (callable(value) and getattr(value, "__name__", "") == "<lambda>"):
                 continue
             if callable(value) and getattr(value, "__module__", "") is None:  # one of ours, defined in the listing
-                if name == value.__qualname__:
+                if bound_name == value.__qualname__:
                     continue  # (its own name: its def above says it all)
                 shown = f"{value.__qualname__} (generated, above)"
             elif callable(value) and hasattr(value, "__qualname__"):
@@ -148,7 +166,7 @@ class Emitter:
             else:
                 shown = repr(value)
                 shown = shown if len(shown) <= 100 else shown[:97] + "..."
-            out.append((name, shown))
+            out.append((bound_name, shown))
         return out
 
 
@@ -160,14 +178,13 @@ def _not_compiled() -> Callable[..., Any]:
 
 # ---- names of the effect language as Python names -----------------------------------------
 
-_RULE_LOCAL = re.compile(r"\A[a-z][a-z0-9_]*\Z")
-
 
 def local_name_ok(name: object) -> bool:
-    """Whether `name` may be written into generated source as a (mangled) Python name:
-    lowercase ASCII letters, digits and `_`, a letter first, nothing else (no line
-    break, no quote, no unicode that Python would normalise into another word)."""
-    return isinstance(name, str) and _RULE_LOCAL.match(name) is not None
+    """Whether `name` may be a (mangled) Python name in generated code: lowercase
+    ASCII letters, digits and `_`, a letter first, nothing else (no line break, no
+    quote, no unicode that Python would normalise into another word)."""
+    return (isinstance(name, str) and name[:1].isalpha() and name.isascii()
+            and all(c.islower() or c.isdigit() or c == "_" for c in name))
 
 
 def local_name(name: str) -> str:
@@ -179,56 +196,10 @@ def local_name(name: str) -> str:
     return f"_l_{name}"
 
 
-# ---- locals read as Python names ----------------------------------------------------------
-#
-# A text literal (generated code writes them with `repr`: quoted, backslash escapes) is
-# matched first, so that a rule's text that happens to spell `env['x']` is never taken
-# for code.
-LITERAL = r"'(?:[^'\\]|\\.)*'" + "|" + r'"(?:[^"\\]|\\.)*"'
-_LITERAL_OR_READ = re.compile(LITERAL + r"""|(?<![\w.])env\[('[A-Za-z_]\w*')\]""")
-_LITERAL_OR_ENV = re.compile(LITERAL + r"""|(?<![\w.])env(?!\w)""")
+def local(name: str) -> ast.Name:
+    """`local_name(name)` as a name node."""
+    return ast.Name(local_name(name), ast.Load())
 
 
-def locals_as_names(source: str, names: Mapping[str, str]) -> str:
-    """`source` with each read `env['KEY']` of a KEY in `names` written as the Python
-    name `names[KEY]` holding the same value (a function that has its locals as
-    arguments needs no dictionary of them)."""
-    def name(match: re.Match[str]) -> str:
-        key = match.group(1)
-        return match.group(0) if key is None else names.get(key[1:-1], match.group(0))
-    return _LITERAL_OR_READ.sub(name, source)
-
-
-_LITERAL_OR_ME = re.compile(LITERAL + r"""|(?<![\w.])env\.get\('me', st\.active\)""")
-
-
-def me_as_name(source: str, name: str) -> str:
-    """`source` with each read of the acting player, `env.get('me', st.active)`, written
-    as the Python name `name`: for code whose locals always hold `me` (a function's, a
-    value's), where that read is the local itself."""
-    return _LITERAL_OR_ME.sub(lambda m: m.group(0) if m.group(0)[0] in "'\"" else name, source)
-
-
-def uses_env(source: str) -> bool:
-    """Whether generated source uses the dictionary `env` (outside its text literals)."""
-    return any(m.group(0) == "env" for m in _LITERAL_OR_ENV.finditer(source))
-
-
-def as_names(source: str, names: Mapping[str, str]) -> str:
-    """`source` with its reads of the locals in `names` written as those Python names
-    (`locals_as_names`; the acting player's `env.get` read too, when `me` is one of them:
-    `me_as_name`). Other reads of `env` stay."""
-    if "me" in names:
-        source = me_as_name(source, names["me"])
-    return locals_as_names(source, names)
-
-
-def env_free(source: str, names: Mapping[str, str]) -> str | None:
-    """`source` with the locals in `names` as Python names (`as_names`), or None when it
-    still uses `env` (a local not named, the whole env)."""
-    source = as_names(source, names)
-    return None if uses_env(source) else source
-
-
-__all__ = ["Emitter", "NotCompiled", "SourceTooDeep", "UnsafeSource", "as_names", "env_free", "local_name",
-           "local_name_ok", "locals_as_names", "me_as_name", "uses_env"]
+__all__ = ["Emitter", "NotCompiled", "SourceTooDeep", "UnsafeSource", "as_names", "env_free", "local", "local_name",
+           "local_name_ok", "uses_env"]

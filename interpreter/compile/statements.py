@@ -7,20 +7,22 @@ answer arrives in the frame's locals under a hidden key, and the operation runs 
 Hidden locals start with '#', which no name in effect text can.
 
 Most statements never wait (let, set, gain, move, log, if, loops, turn bookkeeping):
-they are written as Python source (`OpSource`), made into their operation, and
-fusion.py joins straight-line runs of them into one generated function. Statements
-that wait, call, or draw random numbers stay operations of their own (closures).
+they are written as Python statements (`OpSource`: syntax trees built from templates,
+compile/pyast.py), made into their operation, and fusion.py joins straight-line runs
+of them into one generated function. Statements that wait, call, or draw random
+numbers stay operations of their own (closures).
 """
 
 from __future__ import annotations
 
+import ast as py
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import attrs
 
-from interpreter.compile.choose_one import choose_one_op
+from interpreter.compile.choose_one import choose_one_op, choose_op, choose_up_to_op
 from interpreter.compile.draws import check_count, deal, draw_op, plain_lines, written_lines
 from interpreter.compile.expressions import (
     ME,
@@ -39,6 +41,7 @@ from interpreter.compile.expressions import (
     zone_slot,
 )
 from interpreter.compile.fusion import OpSource, draws_random, fuse, single_op
+from interpreter.compile.pyast import E, S, int_value, lit, name
 from interpreter.compile.templates import compile_template, template_source
 from interpreter.compile.turns import emit_round, emit_turn
 from interpreter.diagnostics import RuleRuntimeError, hint_for
@@ -48,11 +51,10 @@ from interpreter.limits import MAX_INT
 from interpreter.model import Code, CounterDef, Expr, Op, Where
 from interpreter.numbers import whole_count
 from interpreter.runtime import chance
-from interpreter.runtime.actions import DONE
 from interpreter.runtime.card_powers import start_use
 from interpreter.runtime.cards import as_cards, create_cards, move_zone, place_card, remove_card
 from interpreter.runtime.counters import change_counter, set_counter
-from interpreter.runtime.decisions import ActionWait, end_turn, suspend_for_actions, suspend_for_choice, unique_choices
+from interpreter.runtime.decisions import ActionWait, end_turn, suspend_for_actions
 from interpreter.runtime.ending import finish
 from interpreter.runtime.events import fire
 from interpreter.runtime.private import reveal_to, show_to
@@ -106,35 +108,34 @@ class CodeBuilder:
         run (fusion.py). `fr.pc` is its successor while it runs; it moves `fr.pc`
         back to itself to run again (a refill's triggers first): the run stops then."""
         at = self.emit(node, op)
-        name = self.const(op, "chancy")
-        self.sources[at] = OpSource([f"fr.pc = {at + 1}", f"{name}(st, fr)", f"if fr.pc != {at + 1}:",
-                                     "    return False"], fires=fires, chance=True)
+        self.sources[at] = OpSource(S("fr.pc = {after}\n{chancy}(st, fr)\nif fr.pc != {after}:\n    return False",
+                                      after=at + 1, chancy=self.const(op, "chancy")), fires=fires, chance=True)
 
     def finish(self) -> None:
         """All statements are in: join straight-line runs (fusion.py)."""
         fuse(self.ctx.emitter, self.code, self.sources, self.entries)
 
-    def src(self, node: ast.Node, want: str = "any") -> str:
+    def src(self, node: ast.Node, want: str = "any") -> py.expr:
         return gen_expect(node, self.ctx, want)
 
-    def const(self, value: object, stem: str = "k") -> str:
+    def const(self, value: object, stem: str = "k") -> py.expr:
         return self.ctx.const(value, stem)
 
-    def kept(self, value: str, type_: str) -> str:
-        """Source of a value the game keeps, checked against the size limits
+    def kept(self, value: py.expr, type_: str) -> py.expr:
+        """Code of a value the game keeps, checked against the size limits
         (runtime/work.py) unless its type cannot grow (true/false, a player, a card)."""
         if type_ in ("bool", "player", "card", "none"):
             return value
         if type_ == "int":  # a whole number within bounds is checked inline, without a call
-            literal = _int_literal(value)
+            literal = int_value(value)
             if literal is not None and abs(literal) <= MAX_INT:
                 return value  # a number written in the rules: nothing to check
-            t = self.ctx.emitter.fresh("kv")
-            return (f"({t} if type({t} := {value}) is int and {-MAX_INT} <= {t} <= {MAX_INT} "
-                    f"else {self.const(checked, 'checked')}({t}))")
-        if value == "[]":  # an empty list written in the rules
+            return E("({t} if type({t} := {value}) is int and -{top} <= {t} <= {top} else {checked}({t}))",
+                     t=self.ctx.emitter.fresh("kv"), value=value, top=MAX_INT,
+                     checked=self.const(checked, "checked"))
+        if type(value) is py.List and not value.elts:  # an empty list written in the rules
             return value
-        return f"{self.const(checked, 'checked')}({value})"
+        return E("{checked}({value})", checked=self.const(checked, "checked"), value=value)
 
     def here(self) -> int:
         return len(self.code.ops)
@@ -166,7 +167,8 @@ class CodeBuilder:
         name = node.name
         self.ctx.locals[name] = type_
         self.ctx.seats = self.ctx.seats - {name}
-        self.emit_src(node, OpSource([f"env[{name!r}] = {self.kept(value, type_)}"]), not draws_random(node.value))
+        self.emit_src(node, OpSource(S("env[{key}] = {value}", key=lit(name), value=self.kept(value, type_))),
+                      not draws_random(node.value))
 
     def s_Set(self, node: ast.Set) -> None:
         target = node.target
@@ -182,16 +184,21 @@ class CodeBuilder:
             # to, is stored as it is (what set_counter would do); anything else goes
             # through it. (A trigger named is one the game listens to: never.py.)
             heard = self.ctx.symbols.may_hear("changed", cdef.name)
-            call = f"{self.const(set_counter, 'set_counter')}(st, {ci}, _slot, _value)"
-            literal = _int_literal(value)
+            call = E("{set_counter}(st, {ci}, _slot, _value)", set_counter=self.const(set_counter, "set_counter"),
+                     ci=ci)
+            literal = int_value(value)
             if heard:
-                lines = [f"_slot = {slot}", f"_value = {value}", call]
+                lines = S("_slot = {slot}\n_value = {value}\n{call}", slot=slot, value=value, call=call)
             elif literal is not None and low <= literal <= high:  # written in the rules, within bounds
-                lines = [f"st.counters[{ci}][{slot}] = {literal}"]
+                lines = S("st.counters[{ci}][{slot}] = {value}", ci=ci, slot=slot, value=value)
             else:
-                lines = [f"_slot = {slot}", f"_value = {value}",
-                         f"if type(_value) is int and {low} <= _value <= {high}:",
-                         f"    st.counters[{ci}][_slot] = _value", "else:", f"    {call}"]
+                lines = S("""
+                    _slot = {slot}
+                    _value = {value}
+                    if type(_value) is int and {low} <= _value <= {high}:
+                        st.counters[{ci}][_slot] = _value
+                    else:
+                        {call}""", slot=slot, value=value, low=_number(low), high=_number(high), ci=ci, call=call)
             self.emit_src(node, OpSource(lines, fires=heard), fusible)
             return
         if isinstance(target, ast.Attr):
@@ -199,17 +206,21 @@ class CodeBuilder:
             # The value is checked by its own type, as a local's is (a written 1 needs no
             # call); the card must be one: `top(market)` of an empty market is none, and
             # an attribute of no card is no part of any state (its save would not load).
-            error, message = self.ctx.const(RuleRuntimeError, "RuleRuntimeError"), \
-                f"cannot set {target.name}: there is no card (none)"
-            self.emit_src(node, OpSource([f"_card = {card}", "if _card is None:", f"    raise {error}({message!r})",
-                                          f"st.attrs[(_card, {target.name!r})] = {self.kept(value, type_)}"]),
-                          fusible)
+            self.emit_src(node, OpSource(S("""
+                _card = {card}
+                if _card is None:
+                    raise {error}({message})
+                st.attrs[(_card, {attr})] = {value}
+                """, card=card, error=self.const(RuleRuntimeError, "RuleRuntimeError"),
+                message=lit(f"cannot set {target.name}: there is no card (none)"), attr=lit(target.name),
+                value=self.kept(value, type_))), fusible)
             return
         if isinstance(target, ast.Name) and target.name in self.ctx.locals:
             name = target.name
             value = self.src(node.value, self.ctx.locals[name])
             self.ctx.seats = self.ctx.seats - {name}  # no longer known to be a seat
-            self.emit_src(node, OpSource([f"env[{name!r}] = {self.kept(value, self.ctx.locals[name])}"]), fusible)
+            kept = self.kept(value, self.ctx.locals[name])
+            self.emit_src(node, OpSource(S("env[{key}] = {value}", key=lit(name), value=kept)), fusible)
             return
         raise CompileError(target, "bad-target", "can only set a counter, a card attribute (c.name) or a local",
                            _name_hint(target, self.ctx))
@@ -221,9 +232,10 @@ class CodeBuilder:
                                _name_hint(node.target, self.ctx))
         ci, slot = ref
         amount = self.src(node.amount, "int")
-        line = f"{self.const(_change, 'change')}(st, {ci}, {amount}, {slot}, {node.verb!r})"
+        line = S("{change}(st, {ci}, {amount}, {slot}, {verb})", change=self.const(_change, "change"), ci=ci,
+                 amount=amount, slot=slot, verb=lit(node.verb))
         fires = self.ctx.symbols.may_hear("changed", self.counter(ci).name)
-        self.emit_src(node, OpSource([line], fires=fires), not draws_random(node))
+        self.emit_src(node, OpSource(line, fires=fires), not draws_random(node))
 
     def counter(self, index: int) -> CounterDef:
         return next(c for c in self.ctx.symbols.counters.values() if c.index == index)
@@ -234,7 +246,7 @@ class CodeBuilder:
             raise CompileError(node, "bad-target", "expected a zone, e.g. hand(p) or deck", _name_hint(node, self.ctx))
         return slot
 
-    def zone_src(self, node: ast.Node) -> str:
+    def zone_src(self, node: ast.Node) -> py.expr:
         slot = gen_zone_slot(node, self.ctx)
         if slot is None:
             raise CompileError(node, "bad-target", "expected a zone, e.g. hand(p) or deck", _name_hint(node, self.ctx))
@@ -245,7 +257,7 @@ class CodeBuilder:
         the games that listen) may queue a trigger's effect: some trigger names one."""
         return any(self.ctx.symbols.may_hear(event) for event in events)
 
-    def cards_src(self, node: ast.Node) -> str:
+    def cards_src(self, node: ast.Node) -> py.expr:
         src, type_ = gen(node, self.ctx)
         if type_ not in ("card", "any", "none") and not (is_list(type_) and elem_of(type_) in ("card", "any")):
             raise CompileError(node, "type", f"expected a card or a list of cards, got {describe(type_)}")
@@ -254,10 +266,15 @@ class CodeBuilder:
     def s_Move(self, node: ast.Move) -> None:
         cards, slot, top = self.cards_src(node.cards), self.zone_src(node.zone), node.place == "top"
         place, as_list = self.const(place_card, "place_card"), self.const(as_cards, "as_cards")
-        lines = [f"_dest = {slot}", f"for _card in {as_list}({cards}):", f"    {place}(st, _card, _dest, {top})"]
+        lines = S("""
+            _dest = {slot}
+            for _card in {as_list}({cards}):
+                {place}(st, _card, _dest, {top})
+            """, slot=slot, as_list=as_list, cards=cards, place=place, top=top)
         whole = gen_zone_slot(node.cards, self.ctx)  # a whole zone: who knew its cards knows where they went
         if whole is not None:
-            lines = [f"{self.const(move_zone, 'move_zone')}(st, {whole}, {slot}, {top})"]
+            lines = S("{move_zone}(st, {whole}, {slot}, {top})", move_zone=self.const(move_zone, "move_zone"),
+                      whole=whole, slot=slot, top=top)
         self.emit_src(node, OpSource(lines, fires=self.cards_heard("entered", "left")), not draws_random(node))
 
     def s_Draw(self, node: ast.Draw) -> None:
@@ -266,7 +283,7 @@ class CodeBuilder:
                                        left), fires=self.cards_heard("entered", "left", "refill"))
         chancy = self.sources[at]
         assert chancy is not None
-        names = {name: self.const(fn, name) for name, fn in
+        names = {stem: self.const(fn, stem) for stem, fn in
                  (("place_card", place_card), ("deal", deal), ("check_count", check_count))}
         source, count, dest = self.zone_src(node.source), self.src(node.count, "int"), self.zone_src(node.dest)
         self.sources[at] = attrs.evolve(chancy, lines=written_lines(at, left, chancy.lines[1:], source, count, dest,
@@ -286,29 +303,33 @@ class CodeBuilder:
         self.emit_chancy(node, shuffle, fires=False)
         # In a run, without explicit chance (the guard has run the closure then), written out.
         mix = self.const(shuffle_in_place, "shuffle_in_place")
-        self.sources[at] = OpSource([f"{mix}(st, st.zones[{self.zone_src(node.zone)}])"], chance=True)
+        self.sources[at] = OpSource(S("{mix}(st, st.zones[{slot}])", mix=mix, slot=self.zone_src(node.zone)),
+                                    chance=True)
 
     def s_CardsStmt(self, node: ast.CardsStmt) -> None:
         cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")
         if node.verb == "destroy":
-            lines = [f"for _card in {as_list}({cards}):", f"    {self.const(remove_card, 'remove_card')}(st, _card)"]
+            lines = S("for _card in {as_list}({cards}):\n    {remove}(st, _card)", as_list=as_list, cards=cards,
+                      remove=self.const(remove_card, "remove_card"))
             self.emit_src(node, OpSource(lines, fires=self.cards_heard("left")), not draws_random(node))
         else:
-            self.emit_src(node, OpSource([f"st.revealed.update({as_list}({cards}))"]), not draws_random(node))
+            self.emit_src(node, OpSource(S("st.revealed.update({as_list}({cards}))", as_list=as_list, cards=cards)),
+                          not draws_random(node))
 
     def s_RevealTo(self, node: ast.RevealTo) -> None:
         cards, as_list = self.cards_src(node.cards), self.const(as_cards, "as_cards")
         players = self.players_src(node.players)
-        line = f"{self.const(reveal_to, 'reveal_to')}(st, {as_list}({cards}), {players})"
-        self.emit_src(node, OpSource([line]), not draws_random(node))
+        line = S("{reveal}(st, {as_list}({cards}), {players})", reveal=self.const(reveal_to, "reveal_to"),
+                 as_list=as_list, cards=cards, players=players)
+        self.emit_src(node, OpSource(line), not draws_random(node))
 
     def s_Show(self, node: ast.Show) -> None:
         text = template_source(_template(node, self.ctx), self.ctx.emitter)
         players = self.players_src(node.players)
-        self.emit_src(node, OpSource([f"{self.const(show_to, 'show_to')}(st, {text}, {players})"]),
-                      not draws_random(node))
+        self.emit_src(node, OpSource(S("{show}(st, {text}, {players})", show=self.const(show_to, "show_to"),
+                                       text=text, players=players)), not draws_random(node))
 
-    def players_src(self, node: ast.Node) -> str:
+    def players_src(self, node: ast.Node) -> py.expr:
         """A player or a list of players (the seats something is shown to)."""
         src, type_ = gen(node, self.ctx)
         seats = ("player", "any", "int")
@@ -358,45 +379,10 @@ class CodeBuilder:
         answer = self.hidden("answer")
         if node.up_to is None:
             self.ctx.locals[var] = elem
-
-            def choose(st: Any, fr: Frame) -> bool:
-                env = fr.env
-                if answer in env:
-                    env[var] = env.pop(answer)
-                    return False
-                choices, texts = unique_choices(st, options(st, env), elem)
-                if not choices:
-                    env[var] = None
-                    return False
-                if len(choices) == 1:
-                    env[var] = choices[0]
-                    return False
-                return suspend_for_choice(st, fr, by(st, env), choices, elem, prompt(st, env), answer, False, texts)
-            self.emit(node, choose)
+            self.emit(node, choose_op(options, elem, var, by, prompt, answer))
             return
         self.ctx.locals[var] = f"list:{elem}"
-        limit = self.expr(node.up_to, "int")
-
-        def choose_up_to(st: Any, fr: Frame) -> bool:
-            env = fr.env
-            picked = env.get(var) if answer + "started" in env else None
-            if picked is None:
-                picked = []
-                env[answer + "started"] = True
-            if answer in env:
-                value = env.pop(answer)
-                if value is DONE or value == DONE:
-                    env[var] = picked
-                    del env[answer + "started"]
-                    return False
-                picked = picked + [value]  # a new list: lists in locals are never changed in place
-            env[var] = picked
-            left, texts = unique_choices(st, [c for c in options(st, env) if c not in picked], elem)
-            if len(picked) >= limit(st, env) or not left:
-                del env[answer + "started"]
-                return False
-            return suspend_for_choice(st, fr, by(st, env), left, elem, prompt(st, env), answer, True, texts)
-        self.emit(node, choose_up_to)
+        self.emit(node, choose_up_to_op(options, elem, var, by, prompt, answer, self.expr(node.up_to, "int")))
 
     def s_ChooseOne(self, node: ast.ChooseOne) -> None:
         by, prompt = self.chooser(node.by), self.prompt(node, node.prompt or "choose one")
@@ -461,12 +447,18 @@ class CodeBuilder:
         # itself when it waits, or when a bot's turn or pick is pushed on top.
         if player is None and not sym.bots:  # the player to act, in a game without bots: wait for them here
             suspend = self.const(suspend_for_actions, "suspend_for_actions")
-            ask = f"{suspend}(st, fr, st.active, {self.const(wait, 'wait')})"
+            ask = E("{suspend}(st, fr, st.active, {wait})", suspend=suspend, wait=self.const(wait, "wait"))
         else:
-            ask = f"{self.const(take_now, 'take')}(st, fr)"
-        self.sources[at] = OpSource([f"if env.pop({done!r}, False):", "    pass",  # the decision is made: go on
-                                     "else:", f"    fr.pc = {at + 1}", f"    if {ask}:", "        return True",
-                                     f"    if fr.pc != {at + 1}:", "        return False"], waits=True)
+            ask = E("{take}(st, fr)", take=self.const(take_now, "take"))
+        self.sources[at] = OpSource(S("""
+            if env.pop({done}, False):
+                pass  # the decision is made: go on
+            else:
+                fr.pc = {after}
+                if {ask}:
+                    return True
+                if fr.pc != {after}:
+                    return False""", done=lit(done), after=at + 1, ask=ask), waits=True)
 
     def s_CallStmt(self, node: ast.CallStmt) -> None:
         proc = self.ctx.symbols.procedures.get(node.name)
@@ -481,22 +473,26 @@ class CodeBuilder:
         seen = callers.setdefault(self.ctx.emitter.where, [set() for _ in proc.params])
         # (a parameter every call gives a player is typed player: functions.retype_procedures)
         compiled = call_args(node, self.ctx, proc.params, proc.types, seen)
-        args = ", ".join(f"{name!r}: {src}" for name, (src, _) in zip(proc.params, compiled, strict=True))
+        args = py.Dict([lit(param) for param in proc.params], [src for src, _ in compiled])
         at = self.emit(node, _placeholder)
         # A procedure that never waits runs as one call (compile/direct.py: the name is
         # bound to its function when it has one, else to None), unless a shuffled pile
         # waits to be dealt (explicit chance: reading its top could stop). Otherwise its
         # frame goes on top and runs first: the run ends here, and goes on after the
         # call (an entry) once the frame is done.
-        positional = "".join(f", {src}" for src, _ in compiled)
-        self.set_src(at, OpSource([
-            f"_direct = {procedure_alias(proc.code)}",
-            "if _direct is None or st.unordered:",
-            f"    _local = {{{args}}}", f"    _local.setdefault('me', {ME})",
-            "    if 'this' in env:", "        _local.setdefault('this', env['this'])",
-            f"    st.stack.append({self.const(Frame, 'Frame')}({proc.code}, 0, _local))",
-            f"    fr.pc = {at + 1}", "    return False",
-            f"_direct(st, {ME}{positional})"], ends=True), not draws_random(node))
+        self.set_src(at, OpSource(S("""
+            _direct = {alias}
+            if _direct is None or st.unordered:
+                _local = {args}
+                _local.setdefault('me', {me})
+                if 'this' in env:
+                    _local.setdefault('this', env['this'])
+                st.stack.append({frame}({code}, 0, _local))
+                fr.pc = {after}
+                return False
+            _direct(st, {me}, {positional})
+            """, alias=name(procedure_alias(proc.code)), args=args, me=ME, frame=self.const(Frame, "Frame"),
+            code=proc.code, after=at + 1, positional=[src for src, _ in compiled]), ends=True), not draws_random(node))
         self.entries.add(at + 1)
 
     def s_Use(self, node: ast.Use) -> None:
@@ -519,9 +515,9 @@ class CodeBuilder:
                                hint_for(node.event, self.ctx.symbols.events))
         if len(params) != len(node.args):
             raise CompileError(node, "arity", f"event '{node.event}' has {len(params)} parameter(s)")
-        args = ", ".join(f"{name!r}: {self.src(a)}" for name, a in zip(params, node.args, strict=True))
-        line = f"{self.const(fire, 'fire')}(st, {node.event!r}, -1, {{{args}}})"
-        self.emit_src(node, OpSource([line], fires=self.ctx.symbols.may_hear(node.event)), not draws_random(node))
+        args = py.Dict([lit(param) for param in params], [self.src(a) for a in node.args])
+        line = S("{fire}(st, {event}, -1, {args})", fire=self.const(fire, "fire"), event=lit(node.event), args=args)
+        self.emit_src(node, OpSource(line, fires=self.ctx.symbols.may_hear(node.event)), not draws_random(node))
 
     def s_Grant(self, node: ast.Grant) -> None:
         if node.modifier not in self.ctx.symbols.modifiers:
@@ -529,27 +525,28 @@ class CodeBuilder:
                                hint_for(node.modifier, self.ctx.symbols.modifiers))
         mi = self.ctx.symbols.modifiers[node.modifier]
         player = self.src(node.player, "player")
-        line = f"st.grants.append({self.const(Grant, 'Grant')}({mi}, {player}, {node.duration!r}))"
-        self.emit_src(node, OpSource([line]), not draws_random(node))
+        line = S("st.grants.append({grant}({mi}, {player}, {duration}))", grant=self.const(Grant, "Grant"), mi=mi,
+                 player=player, duration=lit(node.duration))
+        self.emit_src(node, OpSource(line), not draws_random(node))
 
     def s_EndGame(self, node: ast.EndGame) -> None:
-        winners = self.src(node.winners) if node.winners is not None else "None"
-        line = f"{self.const(finish, 'finish')}(st, {winners}, 'end-game')"
-        self.emit_src(node, OpSource([line], ends=True), not draws_random(node))
+        winners = self.src(node.winners) if node.winners is not None else None
+        line = S("{finish}(st, {winners}, 'end-game')", finish=self.const(finish, "finish"), winners=winners)
+        self.emit_src(node, OpSource(line, ends=True), not draws_random(node))
 
     def s_EndTurn(self, node: ast.EndTurn) -> None:
-        self.emit_src(node, OpSource([f"{self.const(end_turn, 'end_turn')}(st)"]))
+        self.emit_src(node, OpSource(S("{end_turn}(st)", end_turn=self.const(end_turn, "end_turn"))))
 
     def s_Log(self, node: ast.Log) -> None:
-        line = f"st.log.append({template_source(_template(node, self.ctx), self.ctx.emitter)})"
-        self.emit_src(node, OpSource([line]), not draws_random(node))
+        line = S("st.log.append({text})", text=template_source(_template(node, self.ctx), self.ctx.emitter))
+        self.emit_src(node, OpSource(line), not draws_random(node))
 
     def s_Stop(self, node: ast.Stop) -> None:
         if self.scope_depth:
             raise CompileError(node, "bad-stop", "'stop' cannot leave a turn: or round: block",
                                "use if/else inside the block instead")
         # past the end: the frame returns
-        self.emit_src(node, OpSource([f"fr.pc = {STOPPED}", "return False"], exits=True))
+        self.emit_src(node, OpSource(S("fr.pc = {stopped}\nreturn False", stopped=STOPPED), exits=True))
 
     def s_If(self, node: ast.If) -> None:
         ends: list[int] = []
@@ -565,14 +562,15 @@ class CodeBuilder:
         for at in ends:
             self.set_src(at, _jump(self.here()))
 
-    def loop_source(self, node: ast.ForEach) -> tuple[str, str]:
-        """The source of the list a `for each` goes through (its items unpacked when it
+    def loop_source(self, node: ast.ForEach) -> tuple[py.expr, str]:
+        """The code of the list a `for each` goes through (its items unpacked when it
         binds several names), and the list's type."""
         source, type_ = gen(node.source, self.ctx)
         if not is_list(type_):
             raise CompileError(node.source, "type", f"'for each' needs a list, got {describe(type_)}")
         if node.unpack:
-            return f"{self.const(unpacked, 'unpacked')}({source}, {len(node.unpack)})", type_
+            return E("{unpacked}({source}, {count})", unpacked=self.const(unpacked, "unpacked"), source=source,
+                     count=len(node.unpack)), type_
         return source, type_
 
     @contextmanager
@@ -592,27 +590,34 @@ class CodeBuilder:
         self.ctx.seats = seats | {node.var} if yields_seats(node.source) and not node.unpack else seats - set(names)
         yield names
         self.ctx.seats = seats
-        for name, before in shadowed.items():
+        for local, before in shadowed.items():
             if before is None:
-                del self.ctx.locals[name]
+                del self.ctx.locals[local]
             else:
-                self.ctx.locals[name] = before
+                self.ctx.locals[local] = before
 
     def s_ForEach(self, node: ast.ForEach) -> None:
         source, type_ = self.loop_source(node)
         items, index = self.hidden("items"), self.hidden("i")
-        start = OpSource([f"env[{items!r}] = list({source})", f"env[{index!r}] = 0"])
-        self.emit_src(node, start, not draws_random(node.source))
+        start = S("env[{items}] = list({source})\nenv[{index}] = 0", items=lit(items), source=source, index=lit(index))
+        self.emit_src(node, OpSource(start), not draws_random(node.source))
         with self.loop_variables(node, type_) as names:
             head = self.emit(node, _placeholder)
             self.block(node.body)
         self.emit_src(node, _jump(head))
         end = self.here()
-        target = ", ".join(f"env[{name!r}]" for name in names)
-        self.set_src(head, OpSource([
-            f"_i = env[{index!r}]", f"_seq = env[{items!r}]",
-            "if _i >= len(_seq):", f"    del env[{items!r}], env[{index!r}]", f"    fr.pc = {end}", "    return False",
-            f"{target} = _seq[_i]", f"env[{index!r}] = _i + 1"], targets=(end,)))
+        keys = [E("env[{key}]", key=lit(name)) for name in names]
+        self.set_src(head, OpSource(S("""
+            _i = env[{index}]
+            _seq = env[{items}]
+            if _i >= len(_seq):
+                del env[{items}], env[{index}]
+                fr.pc = {end}
+                return False
+            {target} = _seq[_i]
+            env[{index}] = _i + 1
+            """, index=lit(index), items=lit(items), end=end,
+            target=keys[0] if len(keys) == 1 else py.Tuple(keys, py.Load())), targets=(end,)))
 
     def s_Repeat(self, node: ast.Repeat) -> None:
         if node.count is None:
@@ -622,15 +627,19 @@ class CodeBuilder:
             return
         count, left = self.src(node.count, "int"), self.hidden("left")
         if self.ctx.symbols.fractions:  # (a whole-number game's code stays as it was)
-            count = f"{self.const(whole_count, 'whole')}({count}, 'repeat')"
-        self.emit_src(node, OpSource([f"env[{left!r}] = {count}"]), not draws_random(node.count))
+            count = E("{whole}({count}, 'repeat')", whole=self.const(whole_count, "whole"), count=count)
+        self.emit_src(node, OpSource(S("env[{left}] = {count}", left=lit(left), count=count)),
+                      not draws_random(node.count))
         head = self.emit(node, _placeholder)
         self.block(node.body)
         self.emit_src(node, _jump(head))
         end = self.here()
-        self.set_src(head, OpSource([
-            f"if env[{left!r}] <= 0:", f"    del env[{left!r}]", f"    fr.pc = {end}", "    return False",
-            f"env[{left!r}] -= 1"], targets=(end,)))
+        self.set_src(head, OpSource(S("""
+            if env[{left}] <= 0:
+                del env[{left}]
+                fr.pc = {end}
+                return False
+            env[{left}] -= 1""", left=lit(left), end=end), targets=(end,)))
 
     def s_While(self, node: ast.While) -> None:
         cond = self.src(node.condition, "bool")
@@ -658,11 +667,12 @@ def _placeholder(st: Any, fr: Frame) -> bool:  # replaced by patch() before use
 
 
 def _jump(target: int) -> OpSource:
-    return OpSource([f"fr.pc = {target}", "return False"], exits=True, targets=(target,), goto=target)
+    return OpSource(S("fr.pc = {target}\nreturn False", target=target), exits=True, targets=(target,), goto=target)
 
 
-def _jump_unless(cond: str, target: int) -> OpSource:
-    return OpSource([f"if not {cond}:", f"    fr.pc = {target}", "    return False"], targets=(target,))
+def _jump_unless(cond: py.expr, target: int) -> OpSource:
+    return OpSource(S("if not {cond}:\n    fr.pc = {target}\n    return False", cond=cond, target=target),
+                    targets=(target,))
 
 
 def _name_hint(node: ast.Node, ctx: Context) -> str | None:
@@ -684,8 +694,6 @@ def _template(node: ast.Node, ctx: Context) -> list[Any]:
         raise
 
 
-def _int_literal(source: str) -> int | None:
-    """The whole number a generated expression is, when it is one written out (`3`,
-    `-1`): such a value needs no type or range test at run time."""
-    text = source[1:] if source.startswith("-") else source
-    return int(source) if text.isdigit() and len(text) < 19 else None
+def _number(value: int) -> py.expr:
+    """A whole number as the parser reads it written out: a negative one is `-N`."""
+    return E("-{n}", n=-value) if value < 0 else E("{n}", n=value)

@@ -4,15 +4,18 @@ A template compiles to a list of strings and `TemplatePart`s (compiled expressio
 type, and the names it reads); the
 runtime renders it for people (`present.render_template`). Statements that write one
 on every run (log, show, a choice's prompt) use `template_source` instead: the same
-text as one generated Python expression, with numbers, texts and players written out
-inline and other values rendered by `present.people_text`.
+text as one generated Python expression (a tree), with numbers, texts and players
+written out inline and other values rendered by `present.people_text`.
 """
 
 from __future__ import annotations
 
+import ast as py
+import functools
 from typing import Any
 
 from interpreter.compile.expressions import Context, compile_expr
+from interpreter.compile.pyast import E, lit
 from interpreter.compile.pysource import Emitter
 from interpreter.lang import ast
 from interpreter.lang.parser import EffectSyntaxError, parse_expression
@@ -20,14 +23,8 @@ from interpreter.lang.symbols import CompileError
 from interpreter.model.definitions import TemplatePart
 from interpreter.runtime.present import people_text
 
-# How a value of a type is written inline (`{t}` the value, computed once; `{slow}` the
-# general rendering), the same text as people_text gives.
-_INLINE = {
-    "int": "(str({t}) if type({t} := {x}) is int else {slow})",
-    "str": "({t} if type({t} := {x}) is str else {slow})",
-    "any": "({t} if type({t} := {x}) is str else {slow})",
-    "player": "('P' + str({t} + 1) if type({t} := {x}) is int else {slow})",
-}
+# The types whose values are written inline (see _inline), the same text as people_text gives.
+_INLINE = ("int", "str", "any", "player")
 
 
 def compile_template(text: str, ctx: Context) -> list[Any]:
@@ -68,21 +65,34 @@ class _At:
         self.line, self.column = line, column
 
 
-def template_source(parts: list[Any], em: Emitter) -> str:
+def template_source(parts: list[Any], em: Emitter) -> py.expr:
     """A Python expression over `st` and `env` giving the text `render_template` would."""
     out = []
     for part in parts:
         if isinstance(part, str):
             if part:
-                out.append(repr(part))
+                out.append(lit(part))
             continue
         fn, type_ = part.fn, part.type
         value = em.inline(fn, "template")
-        shape = _INLINE.get(type_)
-        if shape is None:
-            out.append(f"{em.const(people_text, 'people_text')}(st, {value}, {type_!r})")
+        if type_ not in _INLINE:
+            out.append(E("{people_text}(st, {x}, {type})", people_text=em.const(people_text, "people_text"), x=value,
+                         type=lit(type_)))
             continue
         t = em.fresh("t")
-        slow = f"{em.const(people_text, 'people_text')}(st, {t}, {type_!r})"
-        out.append(shape.format(t=t, x=value, slow=slow))
-    return "(" + " + ".join(out) + ")" if out else "''"
+        slow = E("{people_text}(st, {t}, {type})", people_text=em.const(people_text, "people_text"), t=t,
+                 type=lit(type_))
+        out.append(_inline(type_, t, value, slow))
+    if not out:
+        return lit("")
+    return functools.reduce(lambda left, right: py.BinOp(left, py.Add(), right), out)
+
+
+def _inline(type_: str, t: py.Name, x: py.expr, slow: py.expr) -> py.expr:
+    """The value `x` of a type written inline (`t` the value, computed once; `slow` the
+    general rendering)."""
+    if type_ == "int":
+        return E("str({t}) if type({t} := {x}) is int else {slow}", t=t, x=x, slow=slow)
+    if type_ == "player":
+        return E("'P' + str({t} + 1) if type({t} := {x}) is int else {slow}", t=t, x=x, slow=slow)
+    return E("{t} if type({t} := {x}) is str else {slow}", t=t, x=x, slow=slow)  # (a text, or any value)

@@ -15,49 +15,63 @@ A card's modifier asks who holds it in one call (`cards.holders`) and goes throu
 them to the player, or for a card with `applies_to` to the first holder that
 expression, written out inline, says it reaches. No dict of locals is made where the
 locals read are the player and the `this` and `owner` a card's modifier sets (Python
-locals then).
+locals then). The function is built as a syntax tree (compile/pyast.py).
 """
 
 from __future__ import annotations
 
-import re
+import ast as py
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
+from interpreter.compile.bounds import charge_call_code
+from interpreter.compile.pyast import E, S, Stmts, lit, name, names_in
 from interpreter.compile.pysource import Emitter, env_free
 from interpreter.model import ValueDef
 from interpreter.runtime.cards import holders, live_cards
 from interpreter.runtime.counters import value_of
-from interpreter.runtime.work import charge_call_lines, over_budget
 
 _NOBODY: dict[Any, Any] = {}  # never filled: its look-ups only hash the key
-# `this` and `owner` for the modifiers (each on its own line: dropped when nothing reads them)
-_SET_HELD = "env['this'], env['owner'] = copy, player"
-_SET_HOLDER = "env['this'], env['owner'] = copy, holder"
-# ... or, when only the modifiers that set them read them, as Python locals
-_HELD_LOCALS = {_SET_HELD: "_this, _owner = copy, player", _SET_HOLDER: "_this, _owner = copy, holder"}
+# How a card's modifier sets `this` and `owner`: in env, as Python locals (when only the
+# modifiers that set them read them), or not at all (when nothing reads them).
+_IN_ENV, _AS_PYTHON_LOCALS, _NOT_SET = "env", "locals", "not set"
 _AS_LOCALS = {"p": "player", "me": "player", "this": "_this", "owner": "_owner"}
-_APPLY = {"add": "result + {a}", "set": "{a}", "max": "max(result, {a})", "min": "min(result, {a})"}
-# A call, in generated source, of code made of rules (another value, a function, a card's
-# condition through `usable`, an expression not written inline): a value making one is
-# charged per computation; one that makes none costs what its expressions cost.
-_CALLS = re.compile(r"\b_(?:value_of_|fn|functions|usable|reach|value|modifier)\d+\b")
+# Calls, in generated code, of code made of rules (another value, a function, a card's
+# condition through `usable`, an expression not written inline): the stems of the names
+# they are bound under. A value making one is charged per computation; one that makes
+# none costs what its expressions cost.
+_CALL_STEMS = ("_value_of_", "_fn", "_functions", "_usable", "_reach", "_value", "_modifier")
 
 
-def value_name(em: Emitter, vi: int) -> str:
+def value_name(em: Emitter, vi: int) -> py.Name:
     """The name generated code calls value `vi` by: `NAME(st, player)`."""
-    name = f"_value_of_{vi}"
-    if name not in em.ns:
-        em.ns[name] = _walk(vi)  # until define_values replaces it
-    return name
+    identifier = f"_value_of_{vi}"
+    if identifier not in em.ns:
+        em.ns[identifier] = _walk(vi)  # until define_values replaces it
+    return name(identifier)
 
 
 def _walk(vi: int) -> Callable[[Any, int], Any]:
     def walk(st: Any, player: int) -> Any:
         return value_of(st, vi, player)
     return walk
+
+
+@attrs.frozen
+class _Modifier:
+    """The parts of one modifier's statements, each worked out once (the names they
+    bind are bound in the order the statements use them)."""
+
+    nobody: py.expr | None  # a look-up of the player in a dict (see define_values), or None
+    live: bool  # whether its card is looked up among those with a copy in play
+    card: int | None
+    holders: py.expr | None
+    reach: py.expr | None  # the test of a holder the card's power reaches
+    held: bool  # whether `owner` is the player (else the holder the card reaches)
+    test: py.expr | None
+    result: py.expr
 
 
 def define_values(em: Emitter, values: tuple[ValueDef, ...],
@@ -69,91 +83,138 @@ def define_values(em: Emitter, values: tuple[ValueDef, ...],
     reaches = reaches or {}
     calling: set[int] = set()
     for vdef in values:
-        name = f"_value_of_{vdef.index}"
-        em.ns.setdefault(name, None)
-        head = [f"def {name}(st, player):",
-                "    memo = st.memo",
-                "    if memo is not None:",
-                f"        key = ({vdef.index}, player)",
-                "        if key in memo:",
-                "            return memo[key]"]
-        lines = ["    env = {'p': player, 'me': player}",
-                 f"    result = {em.inline(vdef.base, 'value')}"]
+        fname = name(f"_value_of_{vdef.index}")
+        em.ns.setdefault(fname.id, None)
+        base = em.inline(vdef.base, "value")
         cards = tuple(dict.fromkeys(mod.card for mod in vdef.modifiers if mod.card is not None))
-        if len(cards) > 1:  # which of the cards have a copy in play, asked once
-            lines.append(f"    live = {em.const(live_cards, 'live_cards')}(st, {cards!r})")
+        live = em.const(live_cards, "live_cards") if len(cards) > 1 else None  # which cards have a copy in play
+        mods = []
         hashed = False
         for mod in vdef.modifiers:
-            indent = "    "
-            lines.append(f"{indent}# the modifier numbered {mod.index}")  # (comments carry no rule text)
-            last = None  # the indent of a loop over holders, ended by `break` once one is reached
+            nobody = reach = holders_fn = None
             if mod.card is not None:  # the copy whose power reaches the player, and its holder
-                reach = reaches.get(mod.card)
-                if reach is None and not hashed:
+                reach_fn = reaches.get(mod.card)
+                if reach_fn is None and not hashed:
                     # card_reaching looks the player up in a dict of holders, so a player
                     # no dict can hold fails here, whether or not a copy is in play
-                    lines.append(f"{indent}{em.const(_NOBODY, 'nobody')}.get(player)")
+                    nobody = E("{nobody}.get(player)", nobody=em.const(_NOBODY, "nobody"))
                     hashed = True
-                if len(cards) > 1:
-                    lines.append(f"{indent}if {mod.card} in live:")
-                    indent += "    "
                 # The first holder (card_owners' order) it reaches: its holder is the
                 # player (`owner` the player as given, as card_reaching says), or one
                 # the card's `applies_to` says it reaches.
-                lines.append(f"{indent}for holder, copy in {em.const(holders, 'holders')}(st, {mod.card}):")
-                indent += "    "
-                lines.append(f"{indent}if {'holder == player' if reach is None else _reaches_source(em, reach)}:")
-                indent += "    "
-                last = indent
-                lines.append(f"{indent}{_SET_HELD if reach is None else _SET_HOLDER}")
+                holders_fn = em.const(holders, "holders")
+                reach = E("holder == player") if reach_fn is None else _reaches_source(em, reach_fn)
             tests = []
             if mod.granted:
-                tests.append(f"st.grants and any(g.modifier == {mod.index} and g.player == player for g in st.grants)")
+                tests += [E("st.grants"), E("any(g.modifier == {i} and g.player == player for g in st.grants)",
+                                             i=mod.index)]
             if mod.when is not None:
                 tests.append(em.inline(mod.when, "modifier"))
-            if tests:
-                lines.append(f"{indent}if {' and '.join(tests)}:")
-                indent += "    "
-            apply = _APPLY.get(mod.op, _APPLY["min"])  # as counters._value_of: any other op is min
-            lines.append(f"{indent}result = {apply.format(a=em.inline(mod.amount, 'modifier'))}")
-            if last is not None:
-                lines.append(f"{last}break")
-        lines += ["    if memo is not None:", "        memo[key] = result", "    return result"]
+            test = None if not tests else tests[0] if len(tests) == 1 else py.BoolOp(py.And(), tests)
+            result = _applied(mod.op, em.inline(mod.amount, "modifier"))
+            held = mod.card is None or reaches.get(mod.card) is None
+            mods.append(_Modifier(nobody, len(cards) > 1, mod.card, holders_fn, reach, held, test, result))
+        tail = S("""
+            if memo is not None:
+                memo[key] = result
+            return result
+            """)
         # A value that reads no local but its player (most) needs no locals dict, nor
-        # `this` and `owner` when no modifier reads them (a block never holds only the
-        # line dropped: the modifier's line follows); else they are Python locals: only
-        # a card's modifier may read them (build.modifiers gives no other modifier those
-        # names), after its lines set them.
-        body = _player_only("\n".join(line for line in lines[1:] if line.strip() not in _HELD_LOCALS))
+        # `this` and `owner` when no modifier reads them; else they are Python locals:
+        # only a card's modifier may read them (build.modifiers gives no other modifier
+        # those names), after its statements set them.
+        body = env_free(_statements(base, live, cards, mods, _NOT_SET) + tail, {"p": "player", "me": "player"})
         if body is None:
-            body = env_free("\n".join(_held_as_locals(line) for line in lines[1:]), _AS_LOCALS)
-        lines = lines if body is None else body.split("\n")
-        if _CALLS.search("\n".join(lines)):  # worked out (no memo hit), a value that calls others is
+            body = env_free(_statements(base, live, cards, mods, _AS_PYTHON_LOCALS) + tail, _AS_LOCALS)
+        if body is None:
+            body = S("env = {{'p': player, 'me': player}}") + _statements(base, live, cards, mods, _IN_ENV) + tail
+        charged: Stmts = []
+        if _calls_rules(body):  # worked out (no memo hit), a value that calls others is
             # charged as a call (runtime/work.py): values reading each other twice per level stop
-            head += [f"    {line}" for line in charge_call_lines(em.const(over_budget, "over_budget"))]
+            charged = charge_call_code(em)
             calling.add(vdef.index)
-        em.define("\n".join([*head, *lines]) + "\n", name, f"values.{vdef.name}")
+        em.define(S("""
+            def {f}(st, player):
+                memo = st.memo
+                if memo is not None:
+                    key = ({vi}, player)
+                    if key in memo:
+                        return memo[key]
+                {charged}
+                {body}
+            """, f=fname, vi=vdef.index, charged=charged, body=body), f"values.{vdef.name}")
     return tuple(attrs.evolve(v, calls_others=True) if v.index in calling else v for v in values)
 
 
-def _reaches_source(em: Emitter, reach: Callable[[Any, Any], Any]) -> str:
+def _statements(base: py.expr, live: py.expr | None, cards: tuple[int, ...], mods: list[_Modifier],
+                setting: str) -> Stmts:
+    """A value's statements after its memo's look-up, up to the result (`setting`: how
+    a card's modifier sets `this` and `owner`)."""
+    out = S("result = {base}", base=base)
+    if live is not None:
+        out += S("live = {live_cards}(st, {cards})", live_cards=live, cards=lit(cards))
+    for mod in mods:
+        block = S("result = {value}", value=mod.result)
+        if mod.test is not None:
+            block = S("""
+                if {test}:
+                    {block}
+                """, test=mod.test, block=block)
+        if mod.card is None:
+            out += block
+            continue
+        if mod.nobody is not None:
+            out += S("{look_up}", look_up=mod.nobody)
+        sets: Stmts = []
+        if setting == _IN_ENV:
+            sets = (S("env['this'], env['owner'] = copy, player") if mod.held
+                    else S("env['this'], env['owner'] = copy, holder"))
+        elif setting == _AS_PYTHON_LOCALS:
+            sets = S("_this, _owner = copy, player") if mod.held else S("_this, _owner = copy, holder")
+        loop = S("""
+            for holder, copy in {holders}(st, {card}):
+                if {reach}:
+                    {sets}
+                    {block}
+                    break
+            """, holders=mod.holders, card=mod.card, reach=mod.reach, sets=sets, block=block)
+        if mod.live:
+            loop = S("""
+                if {card} in live:
+                    {loop}
+                """, card=mod.card, loop=loop)
+        out += loop
+    return out
+
+
+def _applied(op: str, amount: py.expr) -> py.expr:
+    """The result after a modifier of `op` by `amount` (as counters._value_of: any op
+    but add, set and max is min)."""
+    if op == "add":
+        return E("result + {a}", a=amount)
+    if op == "set":
+        return amount
+    if op == "max":
+        return E("max(result, {a})", a=amount)
+    return E("min(result, {a})", a=amount)
+
+
+def _calls_rules(body: Stmts) -> bool:
+    """Whether code calls code made of rules (a name of one of _CALL_STEMS and a number)."""
+    for identifier in names_in(body):
+        for stem in _CALL_STEMS:
+            number = identifier[len(stem):]
+            if identifier.startswith(stem) and number.isascii() and number.isdigit():
+                return True
+    return False
+
+
+def _reaches_source(em: Emitter, reach: Callable[[Any, Any], Any]) -> py.expr:
     """Whether a card's `applies_to` holds for `player`, the `copy` and its `holder`:
     the expression over those locals, or (reading anything else) a call with its env."""
     body = em.inline(reach, "reach")
     inline = env_free(body, {"p": "player", "me": "player", "this": "copy", "owner": "holder"})
     if inline is not None:
         return inline
-    return f"{em.const(reach, 'reach')}(st, {{'p': player, 'me': player, 'this': copy, 'owner': holder}})"
-
-
-def _held_as_locals(line: str) -> str:
-    """A line setting `this` and `owner` in env, made to set them as Python locals."""
-    written = _HELD_LOCALS.get(line.strip())
-    return line if written is None else line[:len(line) - len(line.lstrip())] + written
-
-
-def _player_only(source: str) -> str | None:
-    """`source` with its reads of env['p'] and env['me'] made reads of `player`, or None
-    when it uses `env` otherwise."""
-    return env_free(source, {"p": "player", "me": "player"})
-
+    return E("{reach}(st, {{'p': player, 'me': player, 'this': copy, 'owner': holder}})",
+             reach=em.const(reach, "reach"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from interpreter.rules.diff import diff_rules
@@ -150,20 +151,27 @@ def render_generated_code(gd: Any) -> str:
     expression inside them is."""
     lines = [f"# Python generated for {gd.id} ({len(gd.generated_code)} functions).",
              "# `st` is the state, `env` the running effect's locals; `_name` are bound names (listed at the end).", ""]
-    for what, source in gd.generated_code:
+    for what, tree in gd.generated_code:
         lines.append(f"# {what}")
-        lines.append(source.rstrip())
+        lines.append(source_of(tree))
         lines.append("")
     lines.append("# bound names")
     lines.extend(f"# {name} = {shown}" for name, shown in gd.generated_names)
     return "\n".join(lines)
 
 
+def source_of(tree: Any) -> str:
+    """A generated function's syntax tree as Python text (shown, never compiled)."""
+    # (a tree taken from the code cache was never compiled here: it has no positions yet)
+    tree = ast.fix_missing_locations(tree)
+    return ast.unparse(tree.body if isinstance(tree, ast.Expression) else tree).rstrip()
+
+
 def generated_code_json(gd: Any) -> dict[str, Any]:
     """`render_generated_code` as data: each generated function with the rule it comes
     from, then the bound names with what each is."""
     return {"game": gd.id,
-            "functions": [{"rule": what, "source": source} for what, source in gd.generated_code],
+            "functions": [{"rule": what, "source": source_of(tree)} for what, tree in gd.generated_code],
             "names": [{"name": name, "bound": shown} for name, shown in gd.generated_names]}
 
 

@@ -10,7 +10,7 @@ that the run loop, each legal-action listing, each observation's views and each
 label start afresh (`own_budget`); a long list gone through whole by `in`, `sum` and
 the like is charged too (`charge_long`). A call of a function or value that calls
 others and a procedure called from a direct effect charge CALL_WORK (`charge_call`, or
-the same lines written inline: `charge_call_lines`); `+` and `*` on lists and texts
+the same statements written inline: compile/bounds.py's `charge_call_code`); `+` and `*` on lists and texts
 charge what they make (`sized`, `times`), and a product of numbers past
 MAX_INT_ARITHMETIC is refused where it is made (`too_big`). compile/bounds.py writes
 where each is needed. Stores of values (`checked`) refuse integers, lists and strings
@@ -71,8 +71,8 @@ def charge_again(st: State, work: int, value: T) -> T:
 
 
 def charge_call(st: State) -> None:
-    """Count one call (CALL_WORK): generated functions write the same lines inline
-    (`CHARGE_CALL`, no call), this is for code that calls rather than writes them."""
+    """Count one call (CALL_WORK): generated functions write the same statements
+    inline (no call), this is for code that calls rather than writes them."""
     used = st.work + CALL_WORK
     st.work = used
     if used > MAX_WORK:
@@ -80,19 +80,9 @@ def charge_call(st: State) -> None:
 
 
 def over_budget() -> None:
-    """Raise the work limit's error: what the inline lines of CHARGE_CALL call once the
-    meter has passed MAX_WORK."""
+    """Raise the work limit's error: what a generated function's inline charge of its
+    call calls once the meter has passed MAX_WORK."""
     raise _too_much()
-
-
-# The lines a generated function starts with to charge its call, without a call (the
-# names are bound in the game's namespace under these stems: pysource.Emitter.const).
-CHARGE_CALL = ("st.work = _work = st.work + {call_work}", "if _work > {max_work}:", "    {over}()")
-
-
-def charge_call_lines(over: str) -> list[str]:
-    """CHARGE_CALL for a function body, `over` the name `over_budget` is bound to."""
-    return [line.format(call_work=CALL_WORK, max_work=MAX_WORK, over=over) for line in CHARGE_CALL]
 
 
 def sized(st: State, value: T) -> T:
