@@ -242,6 +242,7 @@ def test_rules_with_errors_get_no_code_compiled(tmp_path, monkeypatch):
     compiled: list[object] = []
     real = pysource._compile
     monkeypatch.setattr(pysource, "_compile", lambda tree, mode: compiled.append(tree) or real(tree, mode))
+    monkeypatch.setattr(pysource, "_CODE_CACHE", {})
     # a schema error (an unknown key) and a meaning error (an unknown counter)
     path = write_toy(tmp_path, game_text().replace("counters:", "bogus: 1\ncounters:")
                      .replace('effect: "gain 1 score"', 'effect: "gain 1 nothing"'))

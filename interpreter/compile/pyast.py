@@ -196,13 +196,13 @@ def constant(value: Any) -> ast.expr:
     """A plain value as Python's parser reads it written out: a negative number is
     a minus sign and its size (so a tree built equals the tree of its text)."""
     if type(value) in (int, float) and value < 0:
-        return placed(ast.UnaryOp(ast.USub(), ast.Constant(-value)))
-    return placed(ast.Constant(value))
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value, **_POSITION), **_POSITION)
+    return ast.Constant(value, **_POSITION)
 
 
 def _as_expr(value: Any) -> ast.expr:
     if isinstance(value, ast.expr):
-        return placed(value)
+        return value if hasattr(value, "lineno") else placed(value)  # (placed: what it holds is too)
     if isinstance(value, _PLAIN):
         return constant(value)
     if isinstance(value, str):
@@ -330,7 +330,7 @@ def _plan_list(items: list[Any], holey: set[int], needs_one: bool = False) -> Bu
 # ---- positions ------------------------------------------------------------------------------
 
 _HAS_POSITION: dict[type, bool] = {}
-_POSITION = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
+_POSITION: dict[str, Any] = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
 
 
 def placed(node: Any) -> Any:
@@ -372,9 +372,10 @@ def transform(node: Any, swap: Callable[[Any], Any]) -> Any:
         return new
     changed = False
     fields: dict[str, Any] = {}
-    for field, old in ast.iter_fields(node):
+    for field in node._fields:
+        old = getattr(node, field, None)
         value = old
-        if isinstance(old, list):
+        if type(old) is list:
             value = [transform(v, swap) if isinstance(v, ast.AST) else v for v in old]
             if any(a is not b for a, b in zip(value, old, strict=True)):
                 changed = True
@@ -394,14 +395,21 @@ def transform_all(nodes: list[Any], swap: Callable[[Any], Any]) -> list[Any]:
     return [transform(n, swap) for n in nodes]
 
 
-def walk(*nodes: Any) -> Iterable[Any]:
-    """Every node of the trees, each with its subtrees (`ast.walk` of several)."""
-    for node in nodes:
-        if isinstance(node, list):
-            for item in node:
-                yield from ast.walk(item)
-        else:
-            yield from ast.walk(node)
+def walk(*nodes: Any) -> list[Any]:
+    """Every node of the trees (lists of statements too), shared ones as often as
+    they stand (`ast.walk` of several, as a list)."""
+    out: list[Any] = []
+    todo = [n for node in nodes for n in (node if isinstance(node, list) else [node])]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                todo.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                todo.append(value)
+    return out
 
 
 def names_in(*nodes: Any) -> set[str]:
