@@ -3,8 +3,9 @@
 The code generator never writes Python as text to parse back. Each piece of generated
 code is a node of Python's `ast`, made by filling a template: a constant string in the
 compiler's own source, with holes written `{name}` (`{{` and `}}` are literal braces,
-as in an f-string). A template is parsed once per process (cached by its text) and
-each use copies its tree with every hole replaced by the node given for it:
+as in an f-string). A template is parsed once per process (cached by its text) into a
+builder, and each use copies the nodes on the way to its holes, with every hole
+replaced by the node given for it (what holds no hole is shared):
 
     E("{f}(st, {x}) + 1", f=em.const(fn), x=value)     # an expression node
     S('''
@@ -32,7 +33,10 @@ What a hole takes, by where it stands:
   or an identifier of the compiler's own.
 
 Nodes may be shared between trees: nothing here changes a node in place (`transform`
-copies the path to what it replaces).
+copies the path to what it replaces), and every node gets the position `compile` needs
+where it is made (`placed`), so a node means the same in every tree that holds it and
+a tree's pickle, the key of the code cache (compile/pysource.py), is the same on
+every load of the same rules.
 """
 
 from __future__ import annotations
