@@ -111,11 +111,11 @@ class Emitter:
     def function(self, body: ast.expr, what: str | None = None) -> Callable[[Any, Any], Any]:
         """`lambda st, env: body` in this namespace."""
         tree = ast.Expression(E("lambda st, env: {body}", body=body))
-        key = pickle.dumps(tree, 5)
-        code = _CODE_CACHE.get(key)
+        key = self._key(tree)
+        code = _CODE_CACHE.get(key) if key is not None else None
         if code is None:
             check_lambda(tree, self.checked)  # (a tree in the cache was checked when it went in)
-            if self.compiles:
+            if key is not None:
                 code = _cache(key, _compile(tree, "eval"))
         self.listing.append((what or self.where, tree))
         fn: Callable[[Any, Any], Any] = (eval(code, self.ns) if code is not None and self.compiles  # checked tree
@@ -136,11 +136,11 @@ class Emitter:
         if len(definition) != 1 or not isinstance(definition[0], ast.FunctionDef):
             raise UnsafeSource("a definition is not one function")
         fname = definition[0].name
-        key = pickle.dumps(tree, 5)
-        code = _CODE_CACHE.get(key)
+        key = self._key(tree)
+        code = _CODE_CACHE.get(key) if key is not None else None
         if code is None:
             check_definition(tree, fname, self.checked)  # (a tree in the cache was checked when it went in)
-            if self.compiles:
+            if key is not None:
                 code = _cache(key, _compile(tree, "exec"))
         self.listing.append((what, tree))
         if code is not None and self.compiles:
@@ -148,6 +148,11 @@ class Emitter:
         else:
             self.ns[fname] = _not_compiled()
         return self.ns[fname]
+
+    def _key(self, tree: ast.AST) -> bytes | None:
+        """The code cache's key of `tree`; None for rules with errors (none of their
+        code is compiled, so the key is not worth making)."""
+        return pickle.dumps(tree, 5) if self.compiles else None
 
     def constants(self) -> list[tuple[str, str]]:
         """The bound names generated code refers to, each with a short description."""
