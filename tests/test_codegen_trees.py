@@ -27,6 +27,7 @@ from interpreter.compile.pyast import (
     unparse,
     uses_env,
 )
+from interpreter.play.describe import tree_of
 
 COMPILE = pathlib.Path(__file__).resolve().parent.parent / "interpreter" / "compile"
 TEMPLATE_CALLS = ("E", "S")
@@ -134,8 +135,9 @@ counters:
 
 def test_rule_text_reaches_the_trees_only_as_constants(tmp_path: pathlib.Path) -> None:
     game = toy(tmp_path, GAME)
-    constants = [n.value for _, tree in game.definition.generated_code for n in ast.walk(tree)
+    trees = [tree_of(code) for _, code in game.definition.generated_code]
+    constants = [n.value for tree in trees for n in ast.walk(tree)
                  if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     assert any(HOSTILE in c for c in constants)
-    names = {n.id for _, tree in game.definition.generated_code for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names = {n.id for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert "os" not in names

@@ -5,6 +5,7 @@ form with a dictionary of locals, which stays for every other function."""
 
 from __future__ import annotations
 
+import ast
 import random
 
 import pytest
@@ -110,7 +111,9 @@ def test_both_forms_give_the_same_answers_in_random_games(tmp_path) -> None:
 
 
 def _positional_name(gd, name: str) -> str:
-    tree = dict(gd.generated_code)[f"functions.{name} (its locals as arguments)"]
+    from interpreter.play.describe import tree_of
+    tree = tree_of(dict(gd.generated_code)[f"functions.{name} (its locals as arguments)"])
+    assert isinstance(tree, ast.Module) and isinstance(tree.body[0], ast.FunctionDef)
     return tree.body[0].name
 
 

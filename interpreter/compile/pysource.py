@@ -81,7 +81,10 @@ class Emitter:
         self.ns: dict[str, Any] = {"__builtins__": _BUILTINS}
         self._names: dict[int, str] = {}  # id(object) -> its name in ns (ns keeps it alive)
         self._fresh = 0
-        self.listing: list[tuple[str, ast.AST]] = []  # (what, syntax tree): for `describe --code`
+        # (what, its syntax tree pickled): for `describe --code`. Kept as bytes: a game's
+        # trees are tens of thousands of objects the garbage collector would walk again
+        # and again while it plays; the pickle is made anyway (the code cache's key).
+        self.listing: list[tuple[str, bytes]] = []
         self.memo: dict[Any, Any] = {}  # what compilers share within one game (tables, readers)
         self.where = "expression"  # the rule being compiled (set by the builder), for the listing
         self.bodies: dict[Callable[[Any, Any], Any], ast.expr] = {}  # function -> its expression's tree
@@ -117,7 +120,7 @@ class Emitter:
             check_lambda(tree, self.checked)  # (a tree in the cache was checked when it went in)
             if key is not None:
                 code = _cache(key, _compile(tree, "eval"))
-        self.listing.append((what or self.where, tree))
+        self.listing.append((what or self.where, key or b""))
         fn: Callable[[Any, Any], Any] = (eval(code, self.ns) if code is not None and self.compiles  # checked tree
                                          else _not_compiled())
         self.bodies[fn] = body
@@ -142,7 +145,7 @@ class Emitter:
             check_definition(tree, fname, self.checked)  # (a tree in the cache was checked when it went in)
             if key is not None:
                 code = _cache(key, _compile(tree, "exec"))
-        self.listing.append((what, tree))
+        self.listing.append((what, key or b""))
         if code is not None and self.compiles:
             exec(code, self.ns)  # checked tree: one `def NAME`, of allowed parts only
         else:
@@ -150,8 +153,8 @@ class Emitter:
         return self.ns[fname]
 
     def _key(self, tree: ast.AST) -> bytes | None:
-        """The code cache's key of `tree`; None for rules with errors (none of their
-        code is compiled, so the key is not worth making)."""
+        """The code cache's key of `tree` (and its listing); None for rules with errors
+        (none of their code is compiled or listed, so the key is not worth making)."""
         return pickle.dumps(tree, 5) if self.compiles else None
 
     def constants(self) -> list[tuple[str, str]]:

@@ -337,10 +337,10 @@ class GameDef:
     views: tuple[ViewDef, ...] = ()
     # Per seat (the last rule covers every later seat); empty: human first, then random.
     seat_rules: tuple[SeatRule, ...] = ()
-    # The Python generated for the rules, (which rule, its syntax tree: Python's `ast`),
-    # and the names it binds (name, description): what `orrery describe GAME --code`
-    # prints (the trees written out as text only then).
-    generated_code: tuple[tuple[str, Any], ...] = ()
+    # The Python generated for the rules, (which rule, its syntax tree (Python's `ast`)
+    # pickled by the compiler itself), and the names it binds (name, description): what
+    # `orrery describe GAME --code` prints (the trees written out as text only then).
+    generated_code: tuple[tuple[str, bytes], ...] = ()
     generated_names: tuple[tuple[str, str], ...] = ()
     # The code that fires `game_start` (after setup, before the flow's first step), only
     # when some trigger listens to it.

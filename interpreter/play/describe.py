@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import pickle
 from typing import Any
 
 from interpreter.rules.diff import diff_rules
@@ -151,19 +152,26 @@ def render_generated_code(gd: Any) -> str:
     expression inside them is."""
     lines = [f"# Python generated for {gd.id} ({len(gd.generated_code)} functions).",
              "# `st` is the state, `env` the running effect's locals; `_name` are bound names (listed at the end).", ""]
-    for what, tree in gd.generated_code:
+    for what, code in gd.generated_code:
         lines.append(f"# {what}")
-        lines.append(source_of(tree))
+        lines.append(source_of(code))
         lines.append("")
     lines.append("# bound names")
     lines.extend(f"# {name} = {shown}" for name, shown in gd.generated_names)
     return "\n".join(lines)
 
 
-def source_of(tree: Any) -> str:
-    """A generated function's syntax tree as Python text (shown, never compiled)."""
-    # (a tree taken from the code cache was never compiled here: it has no positions yet)
-    tree = ast.fix_missing_locations(tree)
+def tree_of(code: bytes) -> ast.Module | ast.Expression:
+    """A generated function's syntax tree, from the listing of a game's definition
+    (pickled there by the compiler, in this process: never data from outside)."""
+    tree = pickle.loads(code)
+    assert isinstance(tree, ast.Module | ast.Expression)
+    return tree
+
+
+def source_of(code: bytes) -> str:
+    """A generated function as Python text (shown, never compiled)."""
+    tree = tree_of(code)
     return ast.unparse(tree.body if isinstance(tree, ast.Expression) else tree).rstrip()
 
 
@@ -171,7 +179,7 @@ def generated_code_json(gd: Any) -> dict[str, Any]:
     """`render_generated_code` as data: each generated function with the rule it comes
     from, then the bound names with what each is."""
     return {"game": gd.id,
-            "functions": [{"rule": what, "source": source_of(tree)} for what, tree in gd.generated_code],
+            "functions": [{"rule": what, "source": source_of(code)} for what, code in gd.generated_code],
             "names": [{"name": name, "bound": shown} for name, shown in gd.generated_names]}
 
 
