@@ -15,6 +15,7 @@ from conftest import code_listing, counter, generated_ns, play, texts, toy
 from interpreter import load_game
 from interpreter.compile import enumerators
 from interpreter.diagnostics import RuleRuntimeError
+from interpreter.resources import data_path
 from interpreter.runtime.counters import value_of
 from interpreter.runtime.ending import check_end
 
@@ -166,7 +167,11 @@ def test_listers_keep_one_action_per_value_within_their_bound(tmp_path, monkeypa
     # Past the bound, Actions are still right, only not kept.
     caches = [v for k, v in generated_ns(game.definition).items() if k.startswith("_actions") and isinstance(v, dict)]
     assert caches and all(len(c) <= enumerators.KEPT_ACTIONS for c in caches)
-    fresh = load_game("tic-tac-toe")
+    # (a copy of the rules elsewhere: a load of the same files shares the definition, caches and all)
+    copy = tmp_path / "game.yaml"
+    copy.write_text((data_path("examples") / "tic-tac-toe" / "game.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    fresh = load_game(str(copy))
+    assert fresh.definition is not game.definition
     monkeypatch.setattr(enumerators, "KEPT_ACTIONS", 2)
     state = fresh.new_initial_state(seed=1)
     assert [a.text for a in state.legal_actions()] == [f"place {i}" for i in range(9)]

@@ -10,7 +10,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import operator
+from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -238,6 +240,36 @@ def check_seat_options(gd: GameDef, raw: RawGame) -> None:
         raise RuleFileError(found)
 
 
+# Definitions built in this process, by everything a build reads: the bytes of every
+# file read (base, included, overlays), the rule data they merged into (variants and
+# constants applied), the overlays and variants chosen, and the seat kinds' options.
+# Loading the same rules again (a test suite, a server's sessions, the fuzzer's
+# mutants of one file) shares the frozen definition instead of compiling it again. A
+# definition never changes once built; its generated code's own caches (the actions
+# kept per value) are shared as they are between the states of one game.
+_BUILT: OrderedDict[str, GameDef] = OrderedDict()
+_BUILT_KEPT = 16  # (a few MB each: every bundled game and example fits)
+
+
+def _built(raw: RawGame, options: dict[str, Any], constants: dict[str, Any] | None) -> GameDef:
+    digest = hashlib.sha256(repr((raw.data_hash, raw.files, raw.variants, raw.overlays, constants, options)).encode())
+    try:
+        for path in raw.files:
+            digest.update(hashlib.sha256(Path(path).read_bytes()).digest())
+    except OSError:  # (a file gone since it was read: build from what was read)
+        return build(raw, options)
+    key = digest.hexdigest()
+    definition = _BUILT.get(key)
+    if definition is None:
+        definition = build(raw, options)
+        _BUILT[key] = definition
+        if len(_BUILT) > _BUILT_KEPT:
+            _BUILT.popitem(last=False)
+    else:
+        _BUILT.move_to_end(key)
+    return definition
+
+
 def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
               overlays: list[str] | tuple[str, ...] = (), strict: bool = False,
               constants: dict[str, Any] | None = None) -> Game:
@@ -248,7 +280,7 @@ def load_game(name: str, variants: list[str] | tuple[str, ...] = (),
     `Game.warnings` (errors when `strict`)."""
     raw = load_raw(name, list(variants), list(overlays), strict=strict, constants=constants)
     try:
-        definition = build(raw, {kind.name: kind.options for kind in registered()})
+        definition = _built(raw, {kind.name: kind.options for kind in registered()}, constants)
     except RuleFileError as err:  # the base may use what an overlay removed: say so
         raise RuleFileError(explain_removed(err.diagnostics, raw)) from None
     check_seat_options(definition, raw)
