@@ -114,6 +114,18 @@ def generated_ns(gd: object) -> dict:
     return next(a.lister for a in gd.actions if a.lister is not None).__globals__  # type: ignore[attr-defined]
 
 
+def load_unshared(*args: Any, **kwargs: Any) -> Game:
+    """`load_game` with a definition of its own, shared with no other load (a load of
+    the same files shares the one built first): for a test that changes the game's
+    generated code in place."""
+    from interpreter.game.factory import forget_definitions
+    forget_definitions()
+    try:
+        return load_game(*args, **kwargs)
+    finally:
+        forget_definitions()  # (nor with any load to come)
+
+
 def code_listing(gd: object) -> list[tuple[str, str]]:
     """The generated code of a game definition as `describe --code` shows it: (rule,
     Python text written out from its syntax tree)."""

@@ -15,7 +15,7 @@ import pathlib
 import random
 
 import pytest
-from conftest import code_listing, find_line, generated, loading_mutants, played_both_ways, toy
+from conftest import code_listing, find_line, generated, load_unshared, loading_mutants, played_both_ways, toy
 
 from interpreter.compile.statements import procedure_alias
 from interpreter.diagnostics import RuleRuntimeError
@@ -117,7 +117,8 @@ def _namespace(game) -> dict:
 
 
 def _frames_only(game):
-    """The game with every call of a procedure pushing its frame."""
+    """The game with every call of a procedure pushing its frame (its generated code
+    changed in place: a game of its own, `load_unshared` or a toy of its own folder)."""
     names = _namespace(game)
     for name in list(names):
         if name.startswith("_procedure") and name.endswith("_direct"):
@@ -231,7 +232,8 @@ def test_bundled_games_play_the_same_with_direct_procedures_and_with_frames(name
     from interpreter import load_game
     base, _, overlay = name.partition("+")
     fast_game = load_game(base, overlays=[overlay] if overlay else [])
-    slow_game = _frames_only(load_game(base, overlays=[overlay] if overlay else []))
+    slow_game = _frames_only(load_unshared(base, overlays=[overlay] if overlay else []))
+    assert _namespace(slow_game) is not _namespace(fast_game)  # (else both would play by frames)
     assert _direct_procedures(fast_game)
     for seed in range(4):
         rng = random.Random(seed)
@@ -257,13 +259,13 @@ def test_mutated_games_play_the_same_with_direct_procedures_and_with_frames(tmp_
     numbers, names, operators, statements): those that load with a direct procedure
     are played with it and with frames only, and must reach the same states, or fail
     with the same rule error."""
-    from interpreter import load_game
     games = ("examples/kuhn-poker", "examples/leduc-poker", "examples/star-market", "examples/goofspiel")
     compared = 0
     for index, (mutant, folder, fast_game) in enumerate(loading_mutants(games, 11, 240, tmp_path)):
         if not _direct_procedures(fast_game):
             continue
-        slow_game = _frames_only(load_game(str(folder)))
+        slow_game = _frames_only(load_unshared(str(folder)))
+        assert _namespace(slow_game) is not _namespace(fast_game)
         rng = random.Random(index)
         try:
             fast = fast_game.new_initial_state(seed=index)

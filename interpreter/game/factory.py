@@ -251,6 +251,13 @@ _BUILT: OrderedDict[str, GameDef] = OrderedDict()
 _BUILT_KEPT = 16  # (a few MB each: every bundled game and example fits)
 
 
+def forget_definitions() -> None:
+    """Drop the definitions kept for loads to come (to free their memory; or for code
+    that changes a loaded game's generated code in place, as some tests do, and must
+    not share it)."""
+    _BUILT.clear()
+
+
 def _built(raw: RawGame, options: dict[str, Any], constants: dict[str, Any] | None) -> GameDef:
     digest = hashlib.sha256(repr((raw.data_hash, raw.files, raw.variants, raw.overlays, constants, options)).encode())
     try:
