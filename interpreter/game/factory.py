@@ -138,14 +138,15 @@ class Game:
     def max_events(self, num_players: int | None = None) -> int | None:
         """The most events (decisions, each seat's pick of a simultaneous step, chance
         outcomes) a game's history holds, where the rules bound them: each decision is
-        at most one pick per seat, and a game whose only random events are cards dealt
-        from its setup's shuffles deals each card at most once a shuffle. None: no bound."""
+        at most one pick per seat, each random number the flow draws one outcome, and
+        a game that shuffles, refills and makes cards in its setup only deals each card
+        at most once a shuffle. None: no bound."""
         n = self._players(num_players)
         decisions = self.max_decisions(n)
         bounds = length_bounds(self.definition, self.raw, n)
-        if decisions is None or not bounds.deals_only or bounds.setup_shuffles is None:
+        if decisions is None or not bounds.deals_only or bounds.setup_shuffles is None or bounds.draws is None:
             return None
-        picks = decisions * (n if self.definition.facts.uses_simultaneous else 1)
+        picks = decisions * (n if self.definition.facts.uses_simultaneous else 1) + bounds.draws
         if not bounds.setup_shuffles or not self.uses_chance():
             return picks
         copies = sum(len(zone) for zone in self.new_initial_state(n, seed=0, chance="seeded").zones)
