@@ -343,3 +343,53 @@ scoring: {score: "bid(p)"}
         st.legal_action_ids()
     with pytest.raises(ActionSpaceError, match="parameter 'n'"):
         game.num_distinct_actions(2)
+
+
+def _reference_ids(space, st, player=None) -> list[int]:
+    """The ids of the legal actions the long way: each parameter's position, no memo."""
+    from interpreter.runtime.records import PendingActions
+
+    found = set()
+    for action in st.legal_actions(player):
+        if not isinstance(st.pending, PendingActions):
+            found.add(space.id_of(st, action))
+            continue
+        index, values = action.payload
+        block = space.blocks[index]
+        found.add(block.offset + sum(stride * space._position(st, slot, value, action)
+                                     for slot, stride, value in zip(block.slots, block.strides, values, strict=True)))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "kuhn-poker", "leduc-poker", "breakthrough", "goofspiel",
+                                  "star-market", "race-to-mars"])
+def test_the_id_path_memos_give_the_ids_of_the_long_way(name: str) -> None:
+    """The action space keeps the ids of action objects the listers hand out again, the
+    last listing numbered, and a fast lookup for numbers; played through ids, with
+    clones that go other ways on the same listing, every listing (seat by seat) is the
+    one each parameter's position gives, and each id applied is the action it names."""
+    game = load_game(name)
+    n = game.definition.default_players
+    space = game.action_space(n)
+    rng = random.Random(5)
+    for seed in range(3):
+        st = game.new_initial_state(n, seed=seed)
+        for _ in range(60):
+            if st.is_terminal():
+                break
+            ids = st.legal_action_ids()
+            assert ids == _reference_ids(space, st)
+            for p in range(n):
+                assert st.legal_action_ids(p) == (_reference_ids(space, st, p) if st.pending_for(p) else [])
+            other = st.clone()  # shares the listing: a different move on it must not change ours
+            other.apply_action_id(ids[-1])
+            if not other.is_terminal():
+                assert other.legal_action_ids() == _reference_ids(space, other)
+            assert st.legal_action_ids() == ids
+            pick = ids[rng.randrange(len(ids))]
+            named: dict[str, str] = {}  # (copies sharing an id: the first is played)
+            for action in st.legal_actions():
+                named.setdefault(space.to_string(space.id_of(st, action)), action.text)
+            before = len(st.history)
+            st.apply_action_id(pick)
+            assert st.history[before].endswith(named[space.to_string(pick)])

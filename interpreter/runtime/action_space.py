@@ -127,6 +127,7 @@ class Slot:
     values: tuple[Any, ...] = ()  # value slots: the values, in id order
     index: dict[tuple[str, Any], int] = attrs.field(factory=dict, eq=False)  # value key -> position
     places: Places = Places(0)  # card slots: the ids of hidden cards by place
+    ints: dict[int, int] = attrs.field(factory=dict, eq=False)  # the index's plain numbers, by value (fast path)
 
 
 @attrs.frozen
@@ -189,6 +190,23 @@ class ActionSpace:
         self.chance_value_index = {scalar_key(v): i for i, v in enumerate(self.chance_values)}
         self.chance_size = self.chance_value_base + len(self.chance_values)
         self.chance_complete = chances.complete
+        # Memos of the id path (OpenSpiel's and PettingZoo's algorithms list ids, then
+        # apply one, at every node). The ids of an action object of a block without card
+        # parameters never change (a card's id is its face, read from the state), and the
+        # listers hand out the same objects again: id(action) -> (action, its id), the
+        # action kept so that its id() is not reused while it is here.
+        self._static = tuple(all(slot.kind != "card" for slot in block.slots) for block in self.blocks)
+        # (per block without card parameters: each parameter's stride and its numbers' positions)
+        players = {p: p for p in range(num_players)}
+        self._plain = tuple(tuple((stride, players if slot.kind == "player" else slot.ints)
+                                  for slot, stride in zip(block.slots, block.strides, strict=True))
+                            if static and block.slots else None
+                            for block, static in zip(self.blocks, self._static, strict=True))
+        self._ids_of: dict[int, tuple[Action, int]] = {}
+        # The last listing numbered: (the state's kept listing, its player, the ids), for
+        # `apply_action_id` right after `legal_action_ids` on the same listing. A kept
+        # listing is never changed in place (clones share it), so its identity says it all.
+        self._last: tuple[list[Action] | None, int, dict[int, Action]] = (None, -1, {})
 
     def _slot(self, action: ActionDef, i: int) -> Slot:
         param = action.params[i]
@@ -208,7 +226,8 @@ class ActionSpace:
                 f"{self.gd.name}: action '{action.id}', parameter '{param.name}': its values ({param.type}) have no "
                 f"fixed, finite list to number them by; declare them in the rules, e.g. {example}")
         index = {scalar_key(v): j for j, v in enumerate(values)}
-        return Slot(param.name, "value", len(values), tuple(values), index)
+        ints = {v: j for j, v in enumerate(values) if type(v) is int}
+        return Slot(param.name, "value", len(values), tuple(values), index, ints=ints)
 
     # ---- ids of a state's legal actions --------------------------------------------------
 
@@ -217,23 +236,54 @@ class ActionSpace:
         ascending; copies sharing an id give the first."""
         if self.unnumbered is not None:
             raise self.unnumbered
+        pending = st.pending
+        listing = st.legal_cache if type(pending) is PendingActions else None
+        seat = pending.player if isinstance(pending, PendingActions) else -1
+        if listing is not None:
+            last = self._last
+            if last[0] is listing and (player is None or player == last[1]):
+                return last[2]  # (callers only read it)
         found: dict[int, Action] = {}
-        for action in st.legal_actions(player):
-            a = self.id_of(st, action)
+        ids_of = self._ids_of
+        for action in (listing if listing is not None and (player is None or player == seat)
+                       else st.legal_actions(player)):
+            known = ids_of.get(id(action))  # (id_of's own memo, read here: the usual case)
+            a = known[1] if known is not None and known[0] is action else self.id_of(st, action)
             if a not in found:
                 found[a] = action
-        return dict(sorted(found.items()))
+        ids = dict(sorted(found.items()))
+        if listing is not None and st.legal_cache is listing and (player is None or player == seat):
+            self._last = (listing, seat, ids)
+        return ids
 
     def id_of(self, st: State, action: Action) -> int:
         """The id of one of the state's legal actions."""
         if self.unnumbered is not None:
             raise self.unnumbered
         if isinstance(st.pending, PendingActions):
+            known = self._ids_of.get(id(action))
+            if known is not None and known[0] is action:
+                return known[1]
             index, values = action.payload
             block = self.blocks[index]
-            a = block.offset
-            for slot, stride, value in zip(block.slots, block.strides, values, strict=True):
-                a += stride * self._position(st, slot, value, action)
+            a = -1
+            plain = self._plain[index]
+            if plain is not None and len(values) == len(plain):  # numbers only: a lookup a parameter
+                a = block.offset
+                for (stride, table), value in zip(plain, values, strict=True):
+                    position = table.get(value) if type(value) is int else None
+                    if position is None:
+                        a = -1  # (not a plain number of the table: the general way says why)
+                        break
+                    a += stride * position
+            if a < 0:
+                a = block.offset
+                for slot, stride, value in zip(block.slots, block.strides, values, strict=True):
+                    a += stride * self._position(st, slot, value, action)
+            if self._static[index]:
+                if len(self._ids_of) >= _IDS_KEPT:  # (listers that make new objects each time)
+                    self._ids_of.clear()
+                self._ids_of[id(action)] = (action, a)
             return a
         return self._choice_id(st, action)
 
@@ -247,7 +297,7 @@ class ActionSpace:
             return place
         if slot.kind == "player" and type(value) is int and 0 <= value < self.num_players:
             return value
-        position = _lookup(slot.index, value)
+        position = slot.ints.get(value) if type(value) is int else _lookup(slot.index, value)
         if position is None:
             raise ActionSpaceError(
                 f"{self.gd.name}: the legal action '{action.text}' offers {slot.name} = {value!r}, which is not in "
@@ -456,6 +506,9 @@ class ActionSpace:
         or the card's id when its definition has one face); for learning code that names
         cards as the ids do (observation strings, information states)."""
         return self.faces.word_of(st, iid)
+
+
+_IDS_KEPT = 4096  # action objects whose ids are kept, per action space (listers reuse far fewer)
 
 
 def _lookup(index: dict[tuple[str, Any], int], value: Any) -> int | None:
