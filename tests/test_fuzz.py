@@ -1,4 +1,4 @@
-"""The rule-file fuzzer (tests/fuzz): a few hundred seeded mutants of the bundled rule
+"""The rule-file fuzzer (tests/fuzz): a hundred and fifty seeded mutants of the bundled rule
 files never make the engine fail other than by its rules; compiler mutants (hostile
 names and texts in every place, payloads that would run Python) never run as code; and
 the harness itself catches what it must (exceptions, code that ran, hangs measured in
@@ -45,14 +45,14 @@ from interpreter.diagnostics import Diagnostic, RuleRuntimeError
 from interpreter.resources import data_path
 from interpreter.rules.yamlload import load_yaml_text
 
-MUTANTS = 300
+MUTANTS = 150  # (300 until the suite neared its time budget on busy cores; long runs are for depth)
 SEED = 20240601
 COMPILER_MUTANTS = 80
 COMPILER_SEED = 20250101
 INJECTION_SEED = 3
 
 
-def test_a_few_hundred_mutants_never_fail_the_engine(tmp_path: pathlib.Path) -> None:
+def test_seeded_mutants_never_fail_the_engine(tmp_path: pathlib.Path) -> None:
     report = run_fuzz(MUTANTS, SEED, workers=2, out=tmp_path)
     print(report.render())  # (shown with -rP: the figures, CPU seconds included)
     assert not report.failures, report.render() + "\n(failing mutants written under the test's tmp_path)"
