@@ -393,3 +393,24 @@ def test_the_id_path_memos_give_the_ids_of_the_long_way(name: str) -> None:
             before = len(st.history)
             st.apply_action_id(pick)
             assert st.history[before].endswith(named[space.to_string(pick)])
+
+
+def test_a_parameter_bounded_by_min_and_max_holds_numbers_and_keeps_its_actions(tmp_path) -> None:
+    """A domain of unknown element type (a function's value) bounded by `min` and `max`
+    is a whole number: its listing keeps its actions, so listing again hands out the
+    same objects (and their ids are kept), as for a domain known to hold numbers."""
+    bounded = OPEN.replace("PARAM", '{in: "same(range(1, credits(me) + 1))", min: 1, max: 9}') + """
+    functions:
+      same: {params: {x: any}, value: "x"}
+    """
+    game = toy(tmp_path, bounded)
+    assert [p.type for p in game.definition.actions[0].params] == ["int"]
+    state = game.new_initial_state(2)
+    first = state.legal_actions()
+    other = state.clone()
+    other.apply_action(first[0])
+    other.apply_action(other.legal_actions()[0])  # P2, then P1 again: a new listing
+    again = other.legal_actions()
+    assert [a.text for a in again] == [f"spend {n}" for n in range(1, 7)]
+    assert all(a is b for a, b in zip(again, first, strict=False))  # the very objects
+    assert other.legal_action_ids() == list(range(6))

@@ -27,7 +27,7 @@ from interpreter.compile.functions import compile_functions, retype_procedures, 
 from interpreter.compile.game_info import assumptions_of, seat_options_of, variant_players_of
 from interpreter.compile.never import BUILTIN_EVENTS, EVENT_ALIASES, fill_never
 from interpreter.compile.numeric import exact_constants, exact_division, fractions_used
-from interpreter.compile.param_values import declared_values
+from interpreter.compile.param_values import declared_type, declared_values
 from interpreter.compile.pysource import Emitter, NotCompiled, SourceTooDeep, UnsafeSource
 from interpreter.compile.scan import all_effect_texts, names_read, self_dependent
 from interpreter.compile.seat_rules import build_seat_rules
@@ -500,11 +500,11 @@ class Builder:
                 if not is_list(type_):
                     self.error(where, "type", f"parameter '{pname}' needs a list of choices, got {describe(type_)}")
                     continue
-                declared = None
-                if isinstance(pspec, dict):
-                    declared = declared_values(pspec, where, elem_of(type_), self.error)
-                params.append(Param(pname, fn, elem_of(type_), declared))
-                locals_[pname] = elem_of(type_)
+                elem = elem_of(type_)
+                declared = declared_values(pspec, where, elem, self.error) if isinstance(pspec, dict) else None
+                elem = declared_type(pspec, declared, elem)
+                params.append(Param(pname, fn, elem, declared))
+                locals_[pname] = elem
             condition = None
             if "condition" in spec:
                 compiled = self.expr(spec["condition"], logical + ("condition",), locals_, "bool")

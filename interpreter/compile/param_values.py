@@ -16,6 +16,13 @@ from interpreter.compile.expressions import describe
 Report = Callable[..., None]  # Builder.error: (logical path, code, message, hint)
 
 
+def declared_type(spec: dict[str, Any], declared: tuple[Any, ...] | None, type_: str) -> str:
+    """The type of a parameter's values: a parameter whose choices could be anything but
+    that `min` and `max` bound holds whole numbers (any other value has no id), which
+    lets its listing keep its actions and their ids (compile/enumerators.py)."""
+    return "int" if declared is not None and type_ == "any" and "values" not in spec else type_
+
+
 def declared_values(spec: dict[str, Any], where: tuple[Any, ...], type_: str, error: Report) -> tuple[Any, ...] | None:
     """The declared values of one parameter of type `type_` (None: none declared, or wrong)."""
     bounds = "min" in spec or "max" in spec
