@@ -334,3 +334,30 @@ scoring: {score: "0"}
     four = pyspiel.load_game(str(game).replace(")", ",size=4)"))
     assert four.num_distinct_actions() == 4 and four.observation_tensor_size() > game.observation_tensor_size()
     assert openspiel.load(str(path), parameters={"size": 2}).num_distinct_actions() == 2
+
+
+@pytest.mark.parametrize(("name", "options"), [("kuhn-poker", {}), ("goofspiel-drawn", {"variants": ["three-cards"]})])
+def test_states_walked_before_any_information_state_is_asked_tell_the_same(name: str, options: dict) -> None:
+    """A tree walked first and asked after (`get_all_states`, then a tabular policy) is
+    replayed from the states asked before (a kept replay of the longest prefix): every
+    information state, asked in any order, is the one recorded as the game went."""
+    import random
+
+    from open_spiel.python.algorithms import get_all_states
+
+    def walk(game):
+        return get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True,
+                                             include_chance_states=False, to_string=lambda s: s.history_str())
+
+    late_game = openspiel.load(name, **options)
+    late = walk(late_game)
+    order = sorted(late)
+    random.Random(1).shuffle(order)  # children before parents, too
+    players = range(late_game.num_players())
+    asked_late = {(h, p): late[h].information_state_string(p) for h in order for p in players}
+    early_game = openspiel.load(name, **options)
+    early_game.new_initial_state().information_state_string(0)  # from now on its states record as they go
+    early = walk(early_game)
+    assert set(early) == set(late)
+    assert asked_late == {(h, p): early[h].information_state_string(p) for h in order for p in players}
+    assert len(set(asked_late.values())) > len(order) // 4  # (they tell states apart)

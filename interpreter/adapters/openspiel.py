@@ -60,7 +60,7 @@ except ImportError as err:  # pragma: no cover - depends on what is installed
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({err}); "
                       "install them with: pip install 'orrery[openspiel]'") from None
 
-from interpreter.adapters.openspiel_core import CHANCE, Core, Move, PlayerAction
+from interpreter.adapters.openspiel_core import CHANCE, Core, Move, PlayerAction, Replays
 from interpreter.adapters.parameters import Source, parameters_of, rules_with, source_of
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
@@ -262,6 +262,7 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         events = int(values["max_events"])
         self.max_events: int | None = rules.max_events(players) if events == FROM_RULES else events
         self.recording = False  # some information state was asked: states record their steps (Core)
+        self.replays = Replays()  # the replays asked so far, for states made before recording began
         game_type = self._type_for(name, rules, self.num_seats, self.max_events is not None)
         self.explicit = game_type.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
         # Information states by (player, moves): with every random event a chance node (or

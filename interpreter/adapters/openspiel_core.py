@@ -79,10 +79,7 @@ class Core:
             if not self.moves:
                 self._steps = open_steps(st, self.game.rules.action_space(st.n))
             else:
-                replay = Core(self.game, self.game.new_engine_state(st.seed), [])
-                replay._steps = open_steps(replay.state, self.game.rules.action_space(st.n))
-                replay.replay(self.moves)
-                self._steps = replay._steps
+                self._steps = self.game.replays.steps(self.game, st.seed, self.moves)
         return self._steps
 
     def _unshare(self) -> None:
@@ -226,6 +223,39 @@ class Core:
             else:
                 self.apply(int(moves[at][1]))
                 at += 1
+
+
+class Replays:
+    """The replays one game's states were recorded by, kept by (seed, moves) for the
+    states asked after them: a tree walk makes its states first and asks their
+    information states after (OpenSpiel's `get_all_states` then a tabular policy), so
+    a state asked replays from the longest prefix of its moves already replayed (its
+    parent's, the usual case) instead of from the start. A kept replay never moves on:
+    a state takes a copy of its steps (records only grow, and copies share their
+    beginning, as clones do), and a longer replay starts from a clone of it."""
+
+    LIMIT = 4096  # replays kept per game; emptied when full
+
+    def __init__(self) -> None:
+        self._done: dict[tuple[int, tuple[Move, ...]], Core] = {}
+
+    def steps(self, game: OrreryGame, seed: int, moves: list[Move]) -> Steps:
+        """The steps of the state made by `moves` from `seed` (a new list: the caller's)."""
+        wanted = tuple(moves)
+        done, core, at = self._done, None, 0
+        for cut in range(len(wanted), 0, -1):  # the longest prefix replayed (a whole one when asked again)
+            found = done.get((seed, wanted[:cut]))
+            if found is not None:
+                core, at = found.__deepcopy__({}), cut
+                break
+        if core is None:
+            core = Core(game, game.new_engine_state(seed), [])
+            core._steps = open_steps(core.state, game.rules.action_space(core.state.n))
+        core.replay(list(wanted[at:]))  # (a prefix kept is a whole state's moves: joint actions are whole)
+        if len(done) >= self.LIMIT:
+            done.clear()
+        done[(seed, wanted)] = core
+        return list(core._steps or ())
 
 
 def restored_core(game_text: str, save: str, moves: list[Move]) -> Core:
