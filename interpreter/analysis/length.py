@@ -221,7 +221,7 @@ class _Reader:
             return self.whole(node.count)
         if isinstance(node, ast.Repeat | ast.While) and self.round_cap is not None \
                 and any(isinstance(part, ast.Round) for part in node.body):
-            return self.round_cap  # each time round one more round: the cap ends the game first
+            return self.round_cap  # one round more each time through: the cap ends the game first
         if isinstance(node, ast.ForEach):
             source = node.source
             if isinstance(source, ast.Name) and source.name == "players":
