@@ -22,6 +22,7 @@ from typing import Any
 from interpreter.agents import registered
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError
 from interpreter.game import Game, load_game
+from interpreter.game.playouts import MODES, native_mode
 from interpreter.play.analyze_cli import add_analyze, add_run_options, game_backend, run_analyze
 from interpreter.play.describe import (
     generated_code_json,
@@ -225,6 +226,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "  orrery simulate kuhn-poker --games 100000 --backend ray --address HOST:6379")
     add_run_options(p, 100, _add_table_options, _add_rules_options, _positive_int, _int)
     p.add_argument("--json", action="store_true", help="print one JSON object with the summary")
+    p.add_argument("--native", choices=MODES, default=None,
+                   help="play whole games of random seats in compiled code (auto: when Cython and a C compiler "
+                        "are here and the rules are covered, else Python, said in one line; default: "
+                        "ORRERY_NATIVE or auto). The results are the same either way")
     add_analyze(commands, _Formatter, _add_table_options, _add_rules_options, _positive_int, _int)
 
     p = commands.add_parser("replay", help="re-run a game log", formatter_class=_Formatter,
@@ -630,8 +635,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game = _load_rules(args)
     gd = game.definition
     n, seats = choose_seats(gd, args.players, args.seats, "random", "random", allow_human=False)
+    mode = native_mode(args.native)
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
-                          tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
+                          tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions,
+                          native=mode)
+    if mode != "off" and all(seat == "random" for seat in seats):
+        status = game.native_status(n)  # (built here, before any worker starts, so it is built once)
+        if status.module is None:
+            if mode == "on":
+                raise GameError(f"no native backend for {gd.id}: {status.reason}")
+            print(f"native: playing in Python, {status.reason}", file=sys.stderr)
     with game_backend(args) as (backend, workers):
         summary = simulate(spec, args.games, args.seed, workers, game, progress_stream(args.json), backend=backend)
     if args.json:

@@ -37,7 +37,7 @@ LAYERS = {
     "interpreter.lang": 2, "interpreter.rules": 2,
     "interpreter.analysis": 3, "interpreter.runtime": 3,
     "interpreter.compile": 4,
-    "interpreter.agents": 5,
+    "interpreter.agents": 5, "interpreter.native": 5,
     "interpreter.game": 6,
     "interpreter.play": 7,
     "interpreter.web": 8,

@@ -22,6 +22,8 @@ from interpreter.analysis.length import length_bounds
 from interpreter.compile.build import build
 from interpreter.compile.lint import lint
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
+from interpreter.game.playouts import MAX_ACTIONS as MAX_PLAYOUT_ACTIONS
+from interpreter.game.playouts import NativeStatus, Playout, native_status, playouts
 from interpreter.game.summary import describe_cards, describe_game
 from interpreter.model import GameDef
 from interpreter.model.seats import RANDOM, Seating, SeatSpec, parse_seat, seating_of
@@ -186,6 +188,20 @@ class Game:
         if isinstance(seats, str):
             raise GameError(f"seats is a list of seats, one per player, not the text {seats!r}")
         return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), self._seating(n, seats), chance)
+
+    def playouts(self, n: int, seed: int = 0, seats: Sequence[str] | None = None,
+                 num_players: int | None = None, max_actions: int = MAX_PLAYOUT_ACTIONS,
+                 native: str | None = None) -> list[Playout]:
+        """`n` whole games seeded seed, seed+1, ... with a `random` seat in every seat
+        (as `orrery simulate` seeds them), natively when the rules and the machine allow
+        it (`native`: auto, on or off; default ORRERY_NATIVE, else auto): their outcomes,
+        the same on either path (game/playouts.py)."""
+        return playouts(self, n, seed, seats, num_players, max_actions, native)
+
+    def native_status(self, num_players: int | None = None) -> NativeStatus:
+        """Whether these rules run natively for `num_players` here, and why not (built on
+        first use and cached)."""
+        return native_status(self, self._players(num_players))
 
     def _seating(self, n: int, seats: Sequence[str | SeatSpec] | None) -> Seating:
         """The seating of `n` seats (default: every seat random), made once per seating:

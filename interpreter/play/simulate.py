@@ -47,6 +47,7 @@ import attrs
 
 from interpreter.diagnostics import GameError
 from interpreter.game import Game, load_game
+from interpreter.game.playouts import native_rows, uses_native
 from interpreter.play.recording import Recorder, count_bot_picks
 from interpreter.play.runner import MAX_ACTIONS, run, seat_agents
 from interpreter.runtime.card_powers import watching_uses
@@ -67,6 +68,9 @@ class SimulationSpec:
     seats: tuple[str, ...]
     max_actions: int = MAX_ACTIONS
     record: bool = False  # count each seat's plays per action and card (`orrery analyze`)
+    # auto, on or off: whole games of `random` seats played by the native backend
+    # (game/playouts.py), with the same outcomes; a game it cannot finish is played here.
+    native: str = "off"
 
 
 @attrs.frozen
@@ -154,7 +158,18 @@ _as_row = operator.attrgetter(*(field.name for field in attrs.fields(Outcome)))
 
 
 def _play_chunk(spec: SimulationSpec, first: int, count: int) -> list[Outcome]:
-    return [play_one(spec, seed) for seed in range(first, first + count)]
+    rows = None
+    if spec.native != "off" and not spec.record:
+        rows = native_rows(game_for(spec), spec.players, spec.seats, first, count, spec.max_actions, spec.native)
+    if rows is None:
+        return [play_one(spec, seed) for seed in range(first, first + count)]
+    return [play_one(spec, seed) if row is None else _native_outcome(seed, row)
+            for seed, row in zip(range(first, first + count), rows, strict=True)]
+
+
+def _native_outcome(seed: int, row: tuple[Any, ...]) -> Outcome:
+    winners, returns, actions, rounds, turns, scores, reason = row
+    return Outcome(seed, winners, returns, actions, rounds, turns, scores=scores, reason=reason)
 
 
 def play_rows(spec: SimulationSpec, first: int, count: int) -> list[tuple[Any, ...]]:
@@ -257,10 +272,21 @@ def outcomes(spec: SimulationSpec, games: int, seed: int, workers: int = 1,
         _GAMES[_rules_of(spec)] = game
     workers = max(1, min(workers, games))
     if workers == 1:
+        if plays_native(spec):  # (in chunks: the native module plays many games a call)
+            for first, count in chunk_plan(games, 1):
+                yield from _play_chunk(spec, seed + first, count)
+            return
         for i in range(games):
             yield play_one(spec, seed + i)
         return
     yield from _parallel(spec, games, seed, workers)
+
+
+def plays_native(spec: SimulationSpec) -> bool:
+    """Whether the games of `spec` run on the native backend (built now if need be; with
+    native `on`, a GameError when they cannot)."""
+    return spec.native != "off" and not spec.record and \
+        uses_native(game_for(spec), spec.players, spec.seats, spec.native) is not None
 
 
 def _parallel(spec: SimulationSpec, games: int, seed: int, workers: int) -> Iterator[Outcome]:

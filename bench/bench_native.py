@@ -1,0 +1,191 @@
+"""The native backend measured beside everything else that plays the same games.
+
+For each game: random playouts as decisions per CPU second on
+* orrery native — `Game.playouts` in batches (whole games in C, the seats' picks too);
+* orrery Python — the per-step public API (`bench_loops.OrreryLoop`), today's engine;
+* the 0.1 engine — the same loop in a worker process running commit 9a45214's tree;
+* OpenSpiel C++ — pyspiel's own game, the same per-step loop from Python;
+* OpenSpiel Python — OpenSpiel's hand-written Python game, where it has one;
+and the cold compile (a fresh cache: Cython, then the C compiler) and the cached start
+(load the game and find its module), each in a fresh process, minus a plain load.
+
+Loops are interleaved in slices (`bench_loops.measure`), so machine load hits them alike.
+
+    python bench/bench_native.py                 # every game, 2 s per loop
+    python bench/bench_native.py --seconds 0.5 --only kuhn-poker --json native.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bench_loops  # noqa: E402
+from bench_engines import Worker, WorkerError, extract  # noqa: E402
+from bench_loops import Counts, OpenSpielLoop, OrreryLoop, measure  # noqa: E402
+
+from interpreter import load_game  # noqa: E402
+
+# orrery game -> (pyspiel C++ name, OpenSpiel Python name or None)
+GAMES = {
+    "tic-tac-toe": ("tic_tac_toe", "python_tic_tac_toe"),
+    "kuhn-poker": ("kuhn_poker", "python_kuhn_poker"),
+    "leduc-poker": ("leduc_poker", None),
+    "breakthrough": ("breakthrough", None),
+    "goofspiel": ("goofspiel(num_cards=13,points_order=random,imp_info=True)", None),
+    "race-to-mars": (None, None),
+    "for-all-mankind": (None, None),
+    "rocketmen": (None, None),
+}
+BASELINE = "9a45214"
+BATCH = 256
+
+
+class NativeLoop:
+    """Whole games on the native backend, in batches of seeds that continue one run."""
+
+    def __init__(self, game: Any):
+        self.game, self.seed = game, bench_loops.BASE_SEED
+
+    def __call__(self, seconds: float) -> Counts:
+        now_ = bench_loops.clock
+        playouts = decisions = 0
+        start = now_()
+        while True:
+            done = self.game.playouts(BATCH, seed=self.seed, native="on")
+            self.seed += BATCH
+            playouts += len(done)
+            decisions += sum(p.actions for p in done)
+            now = now_()
+            if now - start >= seconds:
+                return Counts(playouts, decisions, 0, 0, now - start)
+
+
+def _openspiel(name: str | None) -> Any:
+    if name is None:
+        return None
+    try:
+        import pyspiel
+        if name.startswith("python_"):
+            import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
+        return pyspiel.load_game(name)
+    except Exception:
+        return None
+
+
+def _start_seconds(target: str, cache: str, native: bool) -> float:
+    """CPU-free measure of a start in a fresh process: wall seconds to load `target`
+    (and, with `native`, to find or build its module)."""
+    code = ("import time, sys; t=time.perf_counter(); from interpreter import load_game; "
+            f"g=load_game({target!r}); " + ("s=g.native_status(); " if native else "") +
+            "print(time.perf_counter()-t)")
+    env = dict(os.environ, ORRERY_CACHE=cache)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1])
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def bench_game(name: str, seconds: float, rounds: int, old: Worker | None) -> dict[str, Any]:
+    game = load_game(name)
+    status = game.native_status()
+    row: dict[str, Any] = {"game": name, "players": game.definition.default_players, "native": status.reason}
+    cpp_name, py_name = GAMES[name]
+    loops: dict[str, Any] = {"python": OrreryLoop(game, None)}
+    if status.module is not None:
+        loops["native"] = NativeLoop(game)
+    cpp, ospy = _openspiel(cpp_name), _openspiel(py_name)
+    if cpp is not None:
+        loops["openspiel_cpp"] = OpenSpielLoop(cpp)
+    if ospy is not None:
+        loops["openspiel_python"] = OpenSpielLoop(ospy)
+    if old is not None:
+        try:
+            old.request("load", key=name, target=name, variants=[], overlays=[], players=None, repeats=1)
+            from bench_engines import RemoteLoop
+            loops["orrery_0.1"] = RemoteLoop(old, name)
+        except WorkerError as err:
+            row["orrery_0.1"] = f"refused: {str(err).splitlines()[0]}"
+    counts = measure(list(loops.values()), seconds, rounds)
+    for key, c in zip(loops, counts, strict=True):
+        row[key] = {"decisions_per_s": c.decisions / c.seconds if c.seconds else 0.0,
+                    "playouts_per_s": c.playouts / c.seconds if c.seconds else 0.0}
+    if status.module is not None:
+        with tempfile.TemporaryDirectory() as cold:
+            plain = min(_start_seconds(name, cold, False) for _ in range(2))
+            row["cold_compile_s"] = _start_seconds(name, cold, True) - plain
+            row["cached_start_s"] = min(_start_seconds(name, cold, True) for _ in range(2)) - plain
+    return row
+
+
+def render(rows: list[dict[str, Any]]) -> str:
+    cols = ["native", "python", "orrery_0.1", "openspiel_cpp", "openspiel_python"]
+    out = ["decisions per CPU second (random playouts); ratios: native over each",
+           f"{'game':<16}" + "".join(f"{c:>18}" for c in cols) + f"{'cold':>8}{'cached':>8}"]
+    for row in rows:
+        cells = []
+        for c in cols:
+            v = row.get(c)
+            cells.append(f"{v['decisions_per_s']:>18,.0f}" if isinstance(v, dict) else f"{'-':>18}")
+        cold = f"{row['cold_compile_s']:>7.1f}s" if "cold_compile_s" in row else f"{'-':>8}"
+        cached = f"{row['cached_start_s']:>7.2f}s" if "cached_start_s" in row else f"{'-':>8}"
+        out.append(f"{row['game']:<16}" + "".join(cells) + cold + cached)
+        native = row.get("native") if isinstance(row.get("native"), dict) else None
+        if native:
+            ratios = [f"{c} {native['decisions_per_s'] / row[c]['decisions_per_s']:.1f}x"
+                      for c in cols[1:] if isinstance(row.get(c), dict) and row[c]["decisions_per_s"]]
+            out.append(f"{'':<16}native over: " + ", ".join(ratios))
+        else:
+            out.append(f"{'':<16}{row['native']}")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per loop and game")
+    parser.add_argument("--rounds", type=int, default=8, help="interleaved slices per loop")
+    parser.add_argument("--only", action="append", default=[], help="one game (repeatable)")
+    parser.add_argument("--no-baseline", action="store_true", help="leave the 0.1 engine out")
+    parser.add_argument("--json", help="also write the figures here")
+    args = parser.parse_args(argv)
+    names = args.only or list(GAMES)
+    unknown = [n for n in names if n not in GAMES]
+    if unknown:
+        parser.error(f"unknown game(s): {', '.join(unknown)} (one of {', '.join(GAMES)})")
+    old = extracted = None
+    if not args.no_baseline:
+        extracted, why = extract(HERE.parent, BASELINE)
+        if extracted is None:
+            print(f"0.1 engine left out: {why}", file=sys.stderr)
+        else:
+            old = Worker(extracted.root, "0.1")
+    rows = []
+    started = time.perf_counter()
+    try:
+        for name in names:
+            rows.append(bench_game(name, args.seconds, args.rounds, old))
+            print(f"  {name} measured", file=sys.stderr)
+    finally:
+        if old is not None:
+            old.close()
+        if extracted is not None:
+            extracted.remove()
+    print(render(rows))
+    print(f"({time.perf_counter() - started:.0f} s)")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": rows}, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""Whole games with a `random` seat in every seat, many at once (`Game.playouts`): on
+the native backend when the rules and the machine allow it, else on the Python path,
+with the same outcomes either way.
+
+Game i is seeded `seed + i` and its seats' generators from (that seed, seat), as
+`orrery simulate` seeds them, so a playout here is the game `simulate` plays for that
+seed. The native module reproduces the Python path bit for bit (the engine's splitmix64
+for the rules' chance, CPython's Mersenne Twister for the seats' picks); a game the
+native code cannot finish (a rule error, the action cap) is played again on the Python
+path, which reports it as it always has.
+
+The mode is `auto` (native when it can be built, else Python, and `native_status` says
+why in one line), `on` (native or a GameError saying why not) or `off`; the
+`ORRERY_NATIVE` environment variable sets the default.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from interpreter.agents.builtin import agent_seed
+from interpreter.agents.registry import create_agent
+from interpreter.diagnostics import GameError
+from interpreter.native.build import NativeUnavailable, load_module
+from interpreter.native.expressions import NotNative
+from interpreter.native.module import lower
+
+if TYPE_CHECKING:
+    from interpreter.game.factory import Game
+
+MODES = ("auto", "on", "off")
+MAX_ACTIONS = 10_000  # (play/runner.py's cap: a game that has not ended by then is an error)
+_SEED_MASK = (1 << 64) - 1
+
+
+@attrs.frozen
+class Playout:
+    """How one game went (or the error it raised)."""
+
+    seed: int
+    winners: tuple[int, ...] = ()
+    returns: tuple[float, ...] = ()
+    actions: int = 0
+    rounds: int = 0
+    turns: int = 0
+    scores: tuple[float, ...] = ()
+    reason: str = ""
+    error: str | None = None
+
+
+def native_mode(given: str | None = None) -> str:
+    """The mode asked for (`given`, else ORRERY_NATIVE, else auto), checked."""
+    mode = (given or os.environ.get("ORRERY_NATIVE") or "auto").strip().lower()
+    if mode not in MODES:
+        raise GameError(f"native mode must be one of {', '.join(MODES)}, not {mode!r} (from "
+                        f"{'--native' if given else 'ORRERY_NATIVE'})")
+    return mode
+
+
+@attrs.define
+class NativeStatus:
+    """Whether a game runs natively for a player count, and if not, why (one line)."""
+
+    module: ModuleType | None
+    reason: str
+    built: bool = False  # compiled just now (not found in the cache)
+
+
+def native_status(game: Game, num_players: int) -> NativeStatus:
+    """The native module of `game` for `num_players`, built or loaded once per process."""
+    cache: dict[int, NativeStatus] = game.__dict__.setdefault("_native", {})
+    found = cache.get(num_players)
+    if found is None:
+        try:
+            module, built = load_module(lower(game, num_players))
+            found = NativeStatus(module, "native", built)
+        except NotNative as err:
+            found = NativeStatus(None, f"the rules use what the native backend does not cover yet ({err})")
+        except NativeUnavailable as err:
+            found = NativeStatus(None, str(err))
+        cache[num_players] = found
+    return found
+
+
+def uses_native(game: Game, num_players: int, seats: Sequence[str], mode: str) -> NativeStatus | None:
+    """The native module to play these seats with, None for the Python path (with mode
+    `on`, a GameError when native play is impossible)."""
+    if mode == "off":
+        return None
+    if any(seat != "random" for seat in seats):
+        if mode == "on":
+            raise GameError("native playouts seat `random` in every seat (other seats play on the Python path: "
+                            "use --native auto)")
+        return None
+    status = native_status(game, num_players)
+    if status.module is None:
+        if mode == "on":
+            raise GameError(f"no native backend for {game.id}: {status.reason}")
+        return None
+    return status
+
+
+def playouts(game: Game, count: int, seed: int = 0, seats: Sequence[str] | None = None,
+             num_players: int | None = None, max_actions: int = MAX_ACTIONS,
+             native: str | None = None) -> list[Playout]:
+    """`count` games seeded seed, seed+1, ...: see the module's docstring."""
+    gd = game.definition
+    n = num_players if num_players is not None else (len(seats) if seats else gd.default_players)
+    if type(n) is not int or not gd.min_players <= n <= gd.max_players:
+        raise GameError(f"{gd.name} is for {gd.min_players}-{gd.max_players} players, not {n!r}")
+    seats = list(seats) if seats else ["random"] * n
+    if len(seats) != n:
+        raise GameError(f"{len(seats)} seats given for {n} players")
+    if count < 0:
+        raise GameError(f"the number of games must be 0 or more, not {count}")
+    rows = native_rows(game, n, seats, seed, count, max_actions, native_mode(native))
+    if rows is None:
+        return [python_playout(game, n, s, seats, max_actions) for s in range(seed, seed + count)]
+    return [python_playout(game, n, s, seats, max_actions) if row is None else Playout(s, *row)
+            for s, row in zip(range(seed, seed + count), rows, strict=True)]
+
+
+def native_rows(game: Game, n: int, seats: Sequence[str], seed: int, count: int, max_actions: int,
+                mode: str) -> list[tuple[Any, ...] | None] | None:
+    """Games seed..seed+count-1 played natively, each a tuple of Playout's fields after
+    the seed, or None where the Python path must play it; None for them all when they
+    do not run natively (mode `on`: a GameError instead)."""
+    status = uses_native(game, n, seats, mode)
+    if status is None or status.module is None:
+        return None
+    seeds = range(seed, seed + count)
+    rows: list[tuple[Any, ...] | None] = status.module.playouts(
+        [s & _SEED_MASK for s in seeds], [[agent_seed(s, p) for p in range(n)] for s in seeds], max_actions)
+    return rows
+
+
+def python_playout(game: Game, n: int, seed: int, seats: Sequence[str], max_actions: int) -> Playout:
+    """One game on the Python path, played as play/runner.py plays it for these seats
+    (written here because the game layer sits below play/: agents that pick from the
+    legal actions and listen to nothing need none of the runner's telling)."""
+    try:
+        state = game.new_initial_state(n, seed, list(seats))
+        agents: dict[int, Any] = {p: create_agent(spec, game.definition, seed, p)
+                                  for p, spec in enumerate(state.seat_specs) if state.seat_bots[p] is None}
+        while not state.is_terminal():
+            if len(state.history) >= max_actions:
+                raise GameError(f"the game did not end within {max_actions} actions (an endless game?)")
+            waiting = state.players_to_act()
+            if not waiting:
+                raise GameError("the game waits for no one but is not over (a rule error in the flow?)")
+            player = waiting[0]
+            action = agents[player].step(state)
+            if state.is_simultaneous_node():
+                state.apply_action(action, player)
+            else:
+                state.apply_action(action)
+    except GameError as err:
+        return Playout(seed, error=str(err))
+    result = state.result()
+    return Playout(seed, tuple(result["winners"]), tuple(float(r) for r in result["returns"]), result["actions"],
+                   result["rounds"], result["turns"], tuple(float(s) for s in state.scores()), str(result["reason"]))

@@ -1,0 +1,127 @@
+"""Compiling a native module on first use, and finding it again: Cython writes C, the
+system's C compiler builds the extension, and the result is kept in the user's cache
+folder under the hash of its source (which holds the rules and the player count), the
+Cython version and the Python it was built for. A second process, or a second run,
+imports it at once.
+
+Whatever stops a build (no Cython, no C compiler, a compiler error) is a
+`NativeUnavailable` with one line saying why; the caller runs the Python path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+BUILD_SECONDS = 600  # a compiler that has not finished by then is stopped
+
+
+class NativeUnavailable(Exception):
+    """The native module cannot be built or loaded here (the one-line reason)."""
+
+
+_LOADED: dict[str, ModuleType] = {}
+
+
+def cache_dir() -> Path:
+    """Where compiled modules are kept: $ORRERY_CACHE, else the user's cache folder."""
+    given = os.environ.get("ORRERY_CACHE")
+    if given:
+        return Path(given) / "native"
+    base = os.environ.get("XDG_CACHE_HOME") or (
+        os.path.join(os.environ.get("LOCALAPPDATA", ""), "orrery") if sys.platform == "win32" else
+        os.path.expanduser("~/Library/Caches") if sys.platform == "darwin" else os.path.expanduser("~/.cache"))
+    return Path(base) / "orrery" / "native"
+
+
+def module_key(source: str) -> str:
+    try:
+        import Cython
+        version = Cython.__version__
+    except ImportError:
+        version = "none"
+    tag = f"{sys.implementation.cache_tag}-{sysconfig.get_platform()}-{version}"
+    return hashlib.sha256(f"{tag}\n{source}".encode()).hexdigest()[:20]
+
+
+def cached_path(source: str) -> Path:
+    name = f"orrery_native_{module_key(source)}"
+    return cache_dir() / (name + (importlib.machinery.EXTENSION_SUFFIXES[0]))
+
+
+def load_module(source: str) -> tuple[ModuleType, bool]:
+    """The compiled module of `source` and whether it had to be built now."""
+    key = module_key(source)
+    if key in _LOADED:
+        return _LOADED[key], False
+    path = cached_path(source)
+    built = False
+    if not path.exists():
+        _build(source, path)
+        built = True
+    module = _import(path)
+    _LOADED[key] = module
+    return module, built
+
+
+def _import(path: Path) -> ModuleType:
+    name = path.name.split(".")[0]
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+    if spec is None:
+        raise NativeUnavailable(f"cannot load the compiled module {path}")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        loader.exec_module(module)
+    except ImportError as err:
+        raise NativeUnavailable(f"the compiled module {path} does not load ({err})") from None
+    return module
+
+
+def _compiler() -> list[str]:
+    given = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    words = given.split()
+    if not words or shutil.which(words[0]) is None:
+        raise NativeUnavailable(f"no C compiler found ({words[0] if words else 'CC is empty'}); "
+                                "install one (e.g. gcc) for native speed")
+    return words
+
+
+def _build(source: str, path: Path) -> None:
+    try:
+        from Cython.Build import cythonize  # noqa: F401  (only to say clearly that Cython is missing)
+    except ImportError:
+        raise NativeUnavailable("Cython is not installed (pip install 'orrery[native]')") from None
+    compiler = _compiler()
+    name = path.name.split(".")[0]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="orrery-native-", dir=path.parent) as tmp:
+        pyx, c_file, out = Path(tmp, name + ".pyx"), Path(tmp, name + ".c"), Path(tmp, path.name)
+        pyx.write_text(source, encoding="utf-8")
+        _run([sys.executable, "-m", "cython", "-3", "--fast-fail", str(pyx), "-o", str(c_file)], "Cython")
+        include = sysconfig.get_paths()["include"]
+        flags = ["-O2", "-fPIC", "-shared", "-w", f"-I{include}"]
+        if sys.platform == "darwin":
+            flags += ["-undefined", "dynamic_lookup"]
+        _run([*compiler, *flags, str(c_file), "-o", str(out)], "the C compiler")
+        os.replace(out, path)  # (atomic: a process that finds it finds it whole)
+
+
+def _run(command: list[str], what: str) -> None:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_SECONDS, check=False)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise NativeUnavailable(f"{what} could not run ({err})") from None
+    if done.returncode != 0:
+        first = next((line for line in (done.stderr or done.stdout).splitlines() if "error" in line.lower()),
+                     (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no message"])
+        raise NativeUnavailable(f"{what} failed: {first if isinstance(first, str) else first[0]}")

@@ -1,0 +1,461 @@
+"""Expressions of the effect language lowered to typed C expressions (Cython syntax)
+over the flat game state `g`, for the native backend.
+
+Every value the native subset holds is a C `int64_t`: numbers, truth values, seats,
+card copies (their instance number), cells (a cell off the board is -1, the engine's
+`None`). Lists are never values: a list is something to walk (`each`), and the walk is
+written out as C loops that bind the element, so `any([... for l in lines])` is a loop
+and no list is ever built. Words (board directions) are known when the code is
+written: they are bound as static values and fold away (`step(field, c, "sw")` is a
+table read).
+
+What the subset cannot lower raises `NotNative` with the reason and where; the game
+then runs on the Python path. Reads that Python would refuse (an index out of range,
+a player that is not seated) set `g.err` instead of reading memory they must not: the
+game is then played again on the Python path, which reports it as it always has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from interpreter.lang import ast
+
+
+class NotNative(Exception):
+    """The rules use something the native backend does not lower (the reason)."""
+
+
+@attrs.frozen
+class Bound:
+    """What a name means while its code is written: C code of a type, a static value
+    (a word, a number known now), or a row of a constant table (`l` in `for l in lines`)."""
+
+    kind: str  # "c" | "static" | "row"
+    code: str = ""
+    type: str = "int"  # "int" | "bool" | "card" | "opt" (a cell or nothing: -1)
+    value: Any = None  # static: the value; row: the constant table's C name
+
+
+Env = dict[str, Bound]
+Body = Callable[[Bound], None]
+
+_ARITH = {"+": "+", "-": "-", "*": "*"}
+_COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def static_int(value: Any) -> bool:
+    return type(value) is int or type(value) is bool
+
+
+class Lowering:
+    """The expression half of a game's lowering. `out` receives statements written
+    before the expression that needs them (loops of `any`, `count`); `temp` declares a
+    C variable of the function being written."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game  # the Program being written (tables, counters, zones, boards)
+        self.out: list[str] = []
+        self.depth = 1
+        self.decls: dict[str, str] = {}
+        self._n = 0
+
+    # ---- writing ----------------------------------------------------------------------------
+
+    def line(self, text: str) -> None:
+        self.out.append("    " * self.depth + text)
+
+    def temp(self, stem: str, ctype: str = "int64_t") -> str:
+        self._n += 1
+        name = f"_{stem}{self._n}"
+        self.decls[name] = ctype
+        return name
+
+    def block(self, head: str, body: Callable[[], None]) -> None:
+        self.line(head)
+        self.depth += 1
+        mark = len(self.out)
+        body()
+        if len(self.out) == mark:
+            self.line("pass")
+        self.depth -= 1
+
+    # ---- expressions ------------------------------------------------------------------------
+
+    def expr(self, node: ast.Node, env: Env) -> Bound:
+        """`node` as a bound value: C code with its type, or a static value."""
+        method = getattr(self, "e_" + type(node).__name__, None)
+        if method is None:
+            raise NotNative(f"{_where(node)}: {type(node).__name__.lower()} expressions are not lowered")
+        result: Bound = method(node, env)
+        return result
+
+    def code(self, node: ast.Node, env: Env, want: str | None = None) -> str:
+        """`node` as C code (a static value written as a literal)."""
+        value = self.expr(node, env)
+        if value.kind == "static":
+            if static_int(value.value):
+                return str(int(value.value))
+            raise NotNative(f"{_where(node)}: the value {value.value!r} is not a number")
+        if value.kind == "row":
+            raise NotNative(f"{_where(node)}: a list used as a value")
+        if want == "card" and value.type != "card":
+            raise NotNative(f"{_where(node)}: not a card")
+        return value.code
+
+    def e_Literal(self, node: ast.Literal, env: Env) -> Bound:
+        if type(node.value) in (int, bool, str) or node.value is None:
+            return Bound("static", value=node.value)
+        raise NotNative(f"{_where(node)}: the literal {node.value!r}")
+
+    def e_Name(self, node: ast.Name, env: Env) -> Bound:
+        name = node.name
+        if name in env:
+            return env[name]
+        game = self.game
+        if name in game.counter_index:
+            return Bound("c", game.counter_read(name, None, None, node), "int")
+        if name in game.constants:
+            value = game.constants[name]
+            if static_int(value) or isinstance(value, str):
+                return Bound("static", value=value)
+            raise NotNative(f"{_where(node)}: constant '{name}' used as a value")
+        if name == "active":
+            return Bound("c", "g.active", "int")
+        if name == "true" or name == "false":
+            return Bound("static", value=name == "true")
+        if name == "none":
+            return Bound("c", "-1", "opt")
+        raise NotNative(f"{_where(node)}: the name '{name}'")
+
+    def e_Unary(self, node: ast.Unary, env: Env) -> Bound:
+        value = self.expr(node.operand, env)
+        if value.kind == "static" and static_int(value.value):
+            return Bound("static", value=(not value.value) if node.op == "not" else -value.value)
+        if node.op == "not":
+            return Bound("c", f"(not {self.cond(node.operand, env)})", "bool")
+        return Bound("c", f"(-{self._operand(node.operand, value)})", "int")
+
+    def e_Binary(self, node: ast.Binary, env: Env) -> Bound:
+        op = node.op
+        if op in ("and", "or"):
+            first, second = self.cond(node.left, env), self.cond(node.right, env)
+            return Bound("c", f"({first} {op} {second})", "bool")
+        if op in ("in", "notin"):
+            return self._member(node, env)
+        left, right = self.expr(node.left, env), self.expr(node.right, env)
+        if left.kind == "static" and right.kind == "static":
+            folded = _fold(op, left.value, right.value)
+            if folded is not None:
+                return Bound("static", value=folded)
+        if op in _COMPARE:
+            for side in (left, right):
+                if side.kind == "static" and not (static_int(side.value) or side.value is None):
+                    raise NotNative(f"{_where(node)}: a word compared at run time")
+            a, b = self._operand(node.left, left), self._operand(node.right, right)
+            return Bound("c", f"({a} {_COMPARE[op]} {b})", "bool")
+        a, b = self._operand(node.left, left), self._operand(node.right, right)
+        if op in _ARITH:
+            return Bound("c", f"({a} {_ARITH[op]} {b})", "int")
+        if op == "%":
+            return Bound("c", f"pymod(g, {a}, {b})", "int")
+        if op == "//":
+            return Bound("c", f"pyfloordiv(g, {a}, {b})", "int")
+        raise NotNative(f"{_where(node)}: the operator '{op}' (exact fractions stay in Python)")
+
+    def _operand(self, node: ast.Node, value: Bound) -> str:
+        if value.kind == "static":
+            if value.value is None:
+                return "-1"
+            if static_int(value.value):
+                return str(int(value.value))
+        if value.kind != "c":
+            raise NotNative(f"{_where(node)}: not a number")
+        return value.code
+
+    def cond(self, node: ast.Node, env: Env) -> str:
+        """A truth value as C code. (The right side of `and`/`or` may need lines written
+        before the whole test, a loop of `any`: it is then worked out even when the
+        left side decides. Its reads are checked, so at worst a game goes to the Python
+        path, which is right but slower.)"""
+        value = self.expr(node, env)
+        if value.kind == "static":
+            return "1" if value.value else "0"
+        if value.kind != "c":
+            raise NotNative(f"{_where(node)}: a list used as a truth value")
+        if value.type == "opt":
+            return f"({value.code} != -1)"
+        return value.code
+
+    def _member(self, node: ast.Binary, env: Env) -> Bound:
+        needle = self.code(node.left, env)
+        found = self.temp("in")
+        self.line(f"{found} = 0")
+
+        def body(item: Bound) -> None:
+            self.line(f"if {self._operand(node.right, item)} == {needle}: {found} = 1")
+        self.each(node.right, env, body)
+        return Bound("c", f"(not {found})" if node.op == "notin" else found, "bool")
+
+    def e_Index(self, node: ast.Index, env: Env) -> Bound:
+        target = node.target
+        game = self.game
+        if isinstance(target, ast.Name) and target.name not in env and target.name in game.counter_index:
+            return Bound("c", game.counter_read(target.name, None, self.code(node.index, env), node), "int")
+        if isinstance(target, ast.Call) and target.name in game.counter_index and len(target.args) == 1:
+            player = self.code(target.args[0], env)
+            return Bound("c", game.counter_read(target.name, player, self.code(node.index, env), node), "int")
+        base = self.expr(target, env) if not (isinstance(target, ast.Name) and target.name in game.constants
+                                               and target.name not in env) else None
+        index = self.expr(node.index, env)
+        if base is None:  # a constant list indexed
+            assert isinstance(target, ast.Name)
+            table = game.table(target.name, node)
+            return self._table_read(table, None, index, node)
+        if base.kind == "row":
+            return self._table_read(base.value, base.code, index, node)
+        raise NotNative(f"{_where(node)}: indexing this value")
+
+    def _table_read(self, table: Any, row: str | None, index: Bound, node: ast.Node) -> Bound:
+        if index.kind == "static" and static_int(index.value):
+            i = int(index.value)
+            if row is None:
+                return Bound("c", table.read(None, str(i), node), "int") if not table.nested else \
+                    Bound("row", str(i), value=table)
+            return Bound("c", table.read(row, str(i), node), "int")
+        code = self._operand(node, index)
+        if row is None and table.nested:
+            return Bound("row", f"checked(g, {code}, {len(table.rows)})", value=table)
+        return Bound("c", table.read(row, code, node), "int")
+
+    def e_Attr(self, node: ast.Attr, env: Env) -> Bound:
+        card = self.code(node.target, env, "card")
+        return Bound("c", self.game.card_property(node.name, card, node), "int")
+
+    def e_Call(self, node: ast.Call, env: Env) -> Bound:
+        game = self.game
+        name = node.name
+        if name in game.counter_index and len(node.args) == 1:
+            return Bound("c", game.counter_read(name, self.code(node.args[0], env), None, node), "int")
+        if name in game.functions:
+            return self.expr(*game.function_body(name, node, env, self))
+        method = getattr(self, "b_" + name, None)
+        if method is None:
+            raise NotNative(f"{_where(node)}: the built-in '{name}'")
+        result: Bound = method(node, env)
+        return result
+
+    # ---- built-ins of one value ------------------------------------------------------------
+
+    def b_select(self, node: ast.Call, env: Env) -> Bound:
+        test = self.expr(node.args[0], env)
+        if test.kind == "static":
+            return self.expr(node.args[1] if test.value else node.args[2], env)
+        yes, no = self.expr(node.args[1], env), self.expr(node.args[2], env)
+        if yes.kind == "static" and no.kind == "static" and not (static_int(yes.value) and static_int(no.value)):
+            raise NotNative(f"{_where(node)}: select between words at run time")
+        kind = yes.type if yes.kind == "c" and (no.kind != "c" or no.type == yes.type) else "int"
+        return Bound("c", f"({self._operand(node, yes)} if {self.cond(node.args[0], env)} else "
+                          f"{self._operand(node, no)})", kind)
+
+    def b_next_player(self, node: ast.Call, env: Env) -> Bound:
+        step = self.code(node.args[1], env) if len(node.args) > 1 else "1"
+        return Bound("c", f"pymod(g, {self.code(node.args[0], env)} + {step}, {self.game.n})", "int")
+
+    def b_exists(self, node: ast.Call, env: Env) -> Bound:
+        value = self.expr(node.args[0], env)
+        if value.kind == "static":
+            return Bound("static", value=value.value is not None)
+        return Bound("c", f"({value.code} != -1)", "bool")
+
+    def b_abs(self, node: ast.Call, env: Env) -> Bound:
+        return Bound("c", f"llabs({self.code(node.args[0], env)})", "int")
+
+    def b_min(self, node: ast.Call, env: Env) -> Bound:
+        return self._extreme(node, env, "<")
+
+    def b_max(self, node: ast.Call, env: Env) -> Bound:
+        return self._extreme(node, env, ">")
+
+    def _extreme(self, node: ast.Call, env: Env, better: str) -> Bound:
+        if len(node.args) == 2:
+            a, b = self.temp("a"), self.temp("b")
+            self.line(f"{a} = {self.code(node.args[0], env)}")
+            self.line(f"{b} = {self.code(node.args[1], env)}")
+            # Python's min/max keep the first of equal values; for numbers that is the value.
+            return Bound("c", f"({b} if {b} {better} {a} else {a})", "int")
+        raise NotNative(f"{_where(node)}: {node.name} of a list")
+
+    def b_any(self, node: ast.Call, env: Env) -> Bound:
+        return self._fold_list(node, env, "0", lambda acc, x: f"if {x}: {acc} = 1")
+
+    def b_all(self, node: ast.Call, env: Env) -> Bound:
+        return self._fold_list(node, env, "1", lambda acc, x: f"if not {x}: {acc} = 0")
+
+    def b_count(self, node: ast.Call, env: Env) -> Bound:
+        return self._fold_list(node, env, "0", lambda acc, x: f"{acc} += 1", kind="int", truth=False)
+
+    b_len = b_count
+    b_size = b_count
+
+    def b_sum(self, node: ast.Call, env: Env) -> Bound:
+        return self._fold_list(node, env, "0", lambda acc, x: f"{acc} += {x}", kind="int", truth=False)
+
+    def _fold_list(self, node: ast.Call, env: Env, start: str, step: Callable[[str, str], str],
+                   kind: str = "bool", truth: bool = True) -> Bound:
+        if len(node.args) != 1:
+            raise NotNative(f"{_where(node)}: {node.name} with {len(node.args)} arguments")
+        acc = self.temp(node.name)
+        self.line(f"{acc} = {start}")
+
+        def body(item: Bound) -> None:
+            if item.kind == "static":
+                value = "1" if item.value else "0"
+            elif item.kind == "c":
+                value = f"({item.code} != -1)" if truth and item.type == "opt" else item.code
+            else:
+                raise NotNative(f"{_where(node)}: {node.name} of rows")
+            self.line(step(acc, value))
+        self.each(node.args[0], env, body)
+        return Bound("c", acc, kind)
+
+    def b_top(self, node: ast.Call, env: Env) -> Bound:
+        if len(node.args) != 1:
+            raise NotNative(f"{_where(node)}: top of several cards")
+        slot = self.game.zone_slot(node.args[0], env, self)
+        return Bound("c", f"zone_top(g, {slot})", "card")
+
+    # board geometry: tables of the engine's own Board, written as C arrays
+    def b_step(self, node: ast.Call, env: Env) -> Bound:
+        board = self.game.board(node.args[0])
+        cell = self.code(node.args[1], env)
+        word = self.expr(node.args[2], env)
+        if word.kind != "static" or not isinstance(word.value, str):
+            raise NotNative(f"{_where(node)}: a direction known only at run time")
+        return Bound("c", board.step(word.value, cell, node), "opt")
+
+    def b_row(self, node: ast.Call, env: Env) -> Bound:
+        board = self.game.board(node.args[0])
+        return Bound("c", f"(checked(g, {self.code(node.args[1], env)}, {board.size}) // {board.width})", "int")
+
+    def b_column(self, node: ast.Call, env: Env) -> Bound:
+        board = self.game.board(node.args[0])
+        return Bound("c", f"(checked(g, {self.code(node.args[1], env)}, {board.size}) % {board.width})", "int")
+
+    def b_cell(self, node: ast.Call, env: Env) -> Bound:
+        board = self.game.board(node.args[0])
+        x, y = self.code(node.args[1], env), self.code(node.args[2], env)
+        return Bound("c", f"board_cell({x}, {y}, {board.width}, {board.height})", "opt")
+
+    # ---- walks over lists --------------------------------------------------------------------
+
+    def each(self, node: ast.Node, env: Env, body: Body) -> None:
+        """Write a walk over the list `node` evaluates to, calling `body` with each
+        element (in the order Python would make the list)."""
+        game = self.game
+        if isinstance(node, ast.ListExpr):
+            for item in node.items:
+                value = self.expr(item, env)
+                if value.kind == "c" and not value.code.isidentifier():
+                    held = self.temp("item")
+                    self.line(f"{held} = {value.code}")
+                    value = Bound("c", held, value.type)
+                body(value)
+            return
+        if isinstance(node, ast.Comprehension):
+            if node.unpack:
+                raise NotNative(f"{_where(node)}: a comprehension that unpacks")
+
+            def inner(item: Bound) -> None:
+                scope = {**env, node.var: self._held(item)}
+
+                def element() -> None:
+                    body(self._held(self.expr(node.element, scope)))
+                if node.condition is None:
+                    element()
+                else:
+                    self.block(f"if {self.cond(node.condition, scope)}:", element)
+            self.each(node.source, env, inner)
+            return
+        if isinstance(node, ast.Name) and node.name not in env:
+            if node.name == "players":
+                self._range("0", str(game.n), body)
+                return
+            if node.name in game.counter_index:
+                counter = game.counters[game.counter_index[node.name]]
+                if counter.scope != "global":
+                    raise NotNative(f"{_where(node)}: a player's counter walked as a list")
+                i = self.temp("i")
+                self.block(f"for {i} in range({counter.width}):",
+                           lambda: body(Bound("c", game.counter_read(node.name, None, i, node, checked=False))))
+                return
+            if node.name in game.constants:
+                game.table(node.name, node).walk(self, body, node)
+                return
+        if isinstance(node, ast.Call):
+            if node.name == "range":
+                args = [self.code(a, env) for a in node.args]
+                if len(args) == 1:
+                    self._range("0", args[0], body)
+                    return
+                if len(args) == 2:
+                    self._range(args[0], args[1], body)
+                    return
+            if node.name == "select":
+                test = self.expr(node.args[0], env)
+                if test.kind == "static":
+                    self.each(node.args[1] if test.value else node.args[2], env, body)
+                    return
+                self.block(f"if {self.cond(node.args[0], env)}:", lambda: self.each(node.args[1], env, body))
+                self.block("else:", lambda: self.each(node.args[2], env, body))
+                return
+            if node.name == "cells":
+                self._range("0", str(game.board(node.args[0]).size), body)
+                return
+            if node.name in game.functions:
+                value, scope = game.function_body(node.name, node, env, self)
+                self.each(value, scope, body)
+                return
+        slot = game.zone_slot_or_none(node, env, self)
+        if slot is not None:
+            i = self.temp("i")
+            self.block(f"for {i} in range(g.zn[{slot}]):",
+                       lambda: body(Bound("c", f"g.zc[{slot}][{i}]", "card")))
+            return
+        raise NotNative(f"{_where(node)}: walking this list ({type(node).__name__.lower()})")
+
+    def _range(self, start: str, stop: str, body: Body) -> None:
+        i = self.temp("i")
+        self.block(f"for {i} in range({start}, {stop}):", lambda: body(Bound("c", i, "int")))
+
+    def _held(self, item: Bound) -> Bound:
+        """An element bound to a name: C code that is not a plain name is kept in a
+        variable, so a name read twice is worked out once."""
+        if item.kind == "c" and not item.code.isidentifier():
+            held = self.temp("v")
+            self.line(f"{held} = {item.code}")
+            return Bound("c", held, item.type)
+        return item
+
+
+def _fold(op: str, a: Any, b: Any) -> Any:
+    if not (static_int(a) or isinstance(a, str)) or not (static_int(b) or isinstance(b, str)):
+        return None
+    if op == "==":
+        return a == b
+    if op == "!=":
+        return a != b
+    if isinstance(a, str) or isinstance(b, str):
+        return None
+    ops: dict[str, Callable[[int, int], Any]] = {
+        "+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+        "<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
+    fn = ops.get(op)
+    return fn(a, b) if fn is not None else None
+
+
+def _where(node: ast.Node) -> str:
+    return f"line {node.line}, column {node.column}"

@@ -1,0 +1,277 @@
+"""A game's rules as one Cython module of typed C functions over a flat state: the
+native backend's lowering (`lower(game, n) -> source`).
+
+The module is specialised to one player count, so every zone slot and counter offset
+is a number when the code is written. It holds:
+
+* `St`, the whole state as one C struct: counters as `int64_t` arrays, zones as card
+  instance numbers with lengths, where each card is, the random generator's state
+  (the engine's splitmix64), the seats' Mersenne Twisters (the `random` seat's own
+  generator, Python's, reproduced bit for bit) and the bookkeeping the engine keeps
+  (active player, turns, rounds, actions, winners, why it ended);
+* one function per action effect, procedure, end check point and action group lister;
+* the setup and the flow as one function, each decision made where the flow waits:
+  the seat's generator picks among the listed actions exactly as the `random` seat
+  picks among `State.legal_actions()`, so a playout here is the engine's playout.
+
+What the native subset does not cover raises `NotNative` (expressions.py) and the game
+runs on the Python path, which is always there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compile.board_functions import Board
+from interpreter.lang import ast
+from interpreter.lang.parser import parse_expression, parse_program
+from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, static_int
+from interpreter.runtime.layout import Layout, start_template
+
+# Rule sections the subset lowers; anything else in a game sends it to the Python path.
+_ACTION_KEYS = {"during", "params", "effect", "ends", "label", "why_not", "text", "description", "help"}
+_PARAM_KEYS = {"in", "min", "max", "type", "label", "description", "prompt"}
+_END_KEYS = {"id", "check", "when", "winners", "label", "description", "then"}
+_SCORING_KEYS = {"score", "returns", "label", "description"}
+_GAME_KEYS = {"orrery", "id", "name", "version", "description", "players", "constants", "counters", "zones",
+              "cards", "actions", "procedures", "functions", "boards", "setup", "flow", "end", "scoring", "views",
+              "assumptions", "max_moves", "utility", "table", "seats", "seat_options", "sources", "variants",
+              "rulebook", "credits", "authors", "license", "tags", "notes"}
+MAX_CANDIDATES = 4096  # legal actions one listing may hold natively (more: the Python path)
+
+
+class Table:
+    """A constant list (of numbers, of equal rows of numbers, or of words) as a C array."""
+
+    def __init__(self, cname: str, value: list[Any], node: ast.Node):
+        self.cname = cname
+        self.words: list[str] | None = None
+        self.nested = bool(value) and all(isinstance(v, list) for v in value)
+        if value and all(isinstance(v, str) for v in value):
+            self.words, self.rows, self.width, self.flat = list(value), [], 0, []
+            return
+        if self.nested:
+            widths = {len(v) for v in value}
+            if len(widths) != 1 or not all(static_int(x) for v in value for x in v):
+                raise NotNative(f"{_where(node)}: a constant table of uneven rows or not numbers")
+            self.rows, self.width = value, widths.pop()
+            self.flat = [int(x) for v in value for x in v]
+        else:
+            if not all(static_int(x) for x in value):
+                raise NotNative(f"{_where(node)}: a constant list that is not numbers")
+            self.rows, self.width, self.flat = [], 0, [int(x) for x in value]
+
+    def read(self, row: str | None, index: str, node: ast.Node) -> str:
+        if row is None:
+            return f"{self.cname}[checked(g, {index}, {len(self.flat)})]"
+        return f"{self.cname}[{row} * {self.width} + checked(g, {index}, {self.width})]"
+
+    def walk(self, lw: Lowering, body: Any, node: ast.Node) -> None:
+        if self.words is not None:
+            for word in self.words:
+                body(Bound("static", value=word))
+            return
+        i = lw.temp("i")
+        if self.nested:
+            lw.block(f"for {i} in range({len(self.rows)}):", lambda: body(Bound("row", i, value=self)))
+        else:
+            lw.block(f"for {i} in range({len(self.flat)}):", lambda: body(Bound("c", f"{self.cname}[{i}]")))
+
+
+class NativeBoard:
+    def __init__(self, board: Board, cname: str):
+        self.board, self.cname = board, cname
+        self.size, self.width, self.height = board.size, board.width, board.height
+
+    def step(self, word: str, cell: str, node: ast.Node) -> str:
+        if word not in self.board.steps:
+            raise NotNative(f"{_where(node)}: {word!r} is not a direction")
+        order = list(self.board.steps).index(word)
+        return f"{self.cname}[{order * self.size} + checked(g, {cell}, {self.size})]"
+
+
+class Program:
+    """The lowering of one game for one player count."""
+
+    def __init__(self, game: Any, n: int):
+        self.gd = gd = game.definition
+        self.raw: dict[str, Any] = game.raw
+        self.n = n
+        self._refuse_unsupported()
+        self.constants: dict[str, Any] = dict(gd.constants)
+        self.counters = gd.counters
+        self.counter_index = {c.name: c.index for c in gd.counters}
+        self.layout = Layout.build(gd, n)
+        self.template = start_template(gd, self.layout, n)
+        self.ncards = len(self.template.card_def)
+        self.zone_index = {z.name: z.index for z in gd.zones}
+        self.functions: dict[str, Any] = dict(self.raw.get("functions") or {})
+        self.tables: dict[str, Table] = {}
+        self.boards: dict[str, NativeBoard] = {}
+        self.props: dict[str, list[int]] = {}
+        self.reasons: list[str] = ["flow-ended", "end-game"]
+        self.wanted_procedures: set[str] = set()
+
+    # ---- what the rules hold -------------------------------------------------------------------
+
+    def _refuse_unsupported(self) -> None:
+        gd, raw = self.gd, self.raw
+        extra = sorted(set(raw) - _GAME_KEYS)
+        if extra:
+            raise NotNative(f"the sections {', '.join(extra)}")
+        if gd.triggers:
+            raise NotNative("triggers")
+        if gd.values or gd.modifiers:
+            raise NotNative("declared values and modifiers")
+        if gd.bots:
+            raise NotNative("game bots")
+        if gd.facts.uses_simultaneous:
+            raise NotNative("simultaneous steps")
+        if any(c.keys or c.fractions for c in gd.counters):
+            raise NotNative("counters with named keys or fractions")
+        if any(z.refill_from is not None for z in gd.zones):
+            raise NotNative("zones that refill")
+        if any(card.effects or card.uses for card in gd.cards):
+            raise NotNative("card effects")
+        for action in gd.actions:
+            spec = (raw.get("actions") or {}).get(action.id) or {}
+            if set(spec) - _ACTION_KEYS or action.cost or action.limits or action.condition is not None:
+                raise NotNative(f"action '{action.id}' has a condition, cost or limit")
+            for value in (spec.get("params") or {}).values():
+                if isinstance(value, dict) and set(value) - _PARAM_KEYS:
+                    raise NotNative(f"action '{action.id}' has a parameter the subset does not list")
+        for end in gd.ends:
+            if end.then != "end":
+                raise NotNative(f"end condition '{end.id}' finishes a turn or round")
+        scoring = raw.get("scoring") or {}
+        if set(scoring) - _SCORING_KEYS:
+            raise NotNative("scoring with eligibility or tie-breaks")
+
+    def table(self, name: str, node: ast.Node) -> Table:
+        table = self.tables.get(name)
+        if table is None:
+            value = self.constants[name]
+            if not isinstance(value, list):
+                raise NotNative(f"{_where(node)}: constant '{name}' used as a list")
+            table = self.tables[name] = Table(f"K{len(self.tables)}", value, node)
+        return table
+
+    def board(self, node: ast.Node) -> NativeBoard:
+        if not isinstance(node, ast.Name):
+            raise NotNative(f"{_where(node)}: a board given by an expression")
+        found = self.boards.get(node.name)
+        if found is None:
+            spec = (self.raw.get("boards") or {}).get(node.name)
+            if not isinstance(spec, dict):
+                raise NotNative(f"{_where(node)}: '{node.name}' is not a board")
+            board = Board(node.name, int(spec["width"]), int(spec["height"]), spec.get("adjacency") == "all")
+            found = self.boards[node.name] = NativeBoard(board, f"B{len(self.boards)}")
+        return found
+
+    def counter_read(self, name: str, player: str | None, index: str | None, node: ast.Node,
+                     checked: bool = True) -> str:
+        return f"g.c{self.counter_index[name]}[{self.counter_slot(name, player, index, node, checked)}]"
+
+    def counter_slot(self, name: str, player: str | None, index: str | None, node: ast.Node,
+                     checked: bool = True) -> str:
+        cdef = self.counters[self.counter_index[name]]
+        if (cdef.scope == "player") != (player is not None):
+            raise NotNative(f"{_where(node)}: counter '{name}' read {'without' if player is None else 'with'} a player")
+        if (cdef.width > 1) != (index is not None):
+            raise NotNative(f"{_where(node)}: counter '{name}' read {'without' if index is None else 'with'} an index")
+        parts = []
+        if player is not None:
+            parts.append(f"checked(g, {player}, {self.n})" + (f" * {cdef.width}" if cdef.width > 1 else ""))
+        if index is not None:
+            parts.append(f"checked(g, {index}, {cdef.width})" if checked else index)
+        return " + ".join(parts) or "0"
+
+    def card_property(self, prop: str, card: str, node: ast.Node) -> str:
+        if prop not in self.props:
+            values = []
+            for d in self.template.card_def:
+                value = self.gd.cards[d].properties.get(prop)
+                if not static_int(value):
+                    raise NotNative(f"{_where(node)}: property '{prop}' is not a number on every card")
+                values.append(int(value))
+            self.props[prop] = values
+        return f"P_{prop}[checked(g, {card}, {max(self.ncards, 1)})]"
+
+    def zone_slot_or_none(self, node: ast.Node, env: Env, lw: Lowering) -> str | None:
+        if isinstance(node, ast.Name) and node.name in self.zone_index and node.name not in env:
+            zdef = self.gd.zones[self.zone_index[node.name]]
+            return None if zdef.scope == "player" else str(self.layout.zbase[zdef.index])
+        if isinstance(node, ast.Call) and node.name in self.zone_index and len(node.args) == 1:
+            zdef = self.gd.zones[self.zone_index[node.name]]
+            if zdef.scope != "player":
+                return None
+            return f"({self.layout.zbase[zdef.index]} + checked(g, {lw.code(node.args[0], env)}, {self.n}))"
+        return None
+
+    def zone_slot(self, node: ast.Node, env: Env, lw: Lowering) -> str:
+        slot = self.zone_slot_or_none(node, env, lw)
+        if slot is None:
+            raise NotNative(f"{_where(node)}: not a zone")
+        return slot
+
+    def function_body(self, name: str, call: ast.Call, env: Env, lw: Lowering) -> tuple[ast.Node, Env]:
+        spec = self.functions[name]
+        params = list((spec.get("params") or {}) if isinstance(spec, dict) else [])
+        if len(params) != len(call.args):
+            raise NotNative(f"{_where(call)}: function '{name}' called with {len(call.args)} arguments")
+        scope: Env = {}
+        for param, arg in zip(params, call.args, strict=True):
+            value = lw.expr(arg, env)
+            if value.kind == "c" and not value.code.isidentifier():
+                held = lw.temp("arg")
+                lw.line(f"{held} = {value.code}")
+                value = Bound("c", held, value.type)
+            scope[param] = value
+        return parse_expression(str(spec["value"])), scope
+
+    def reason(self, text: str) -> int:
+        if text not in self.reasons:
+            self.reasons.append(text)
+        return self.reasons.index(text)
+
+    # ---- parsing the rule texts -----------------------------------------------------------------
+
+    def program(self, text: Any) -> tuple[ast.Node, ...]:
+        return parse_program(str(text)) if isinstance(text, str) and text.strip() else ()
+
+    # ---- what statements ask of the game --------------------------------------------------------
+
+    def ends_at(self, check: str) -> bool:
+        return bool(self.gd.ends_by_check.get(check))
+
+    def group(self, name: str, node: ast.Node) -> int:
+        groups = list(self.gd.groups)
+        if name not in groups:
+            raise NotNative(f"{_where(node)}: no actions in group '{name}'")
+        return groups.index(name)
+
+    def procedure(self, name: str, nargs: int, node: ast.Node) -> str:
+        spec = (self.raw.get("procedures") or {}).get(name)
+        if not isinstance(spec, dict):
+            raise NotNative(f"{_where(node)}: '{name}' is not a procedure")
+        if len(spec.get("params") or []) != nargs:
+            raise NotNative(f"{_where(node)}: procedure '{name}' called with {nargs} arguments")
+        self.wanted_procedures.add(name)
+        return name
+
+    def winners_into(self, lw: Lowering, node: ast.Node | None, env: Env) -> None:
+        """Write the winners of `end game`/an end condition into `g.winners` (none
+        given: scoring decides, as the engine's `finish` does)."""
+        if node is None:
+            lw.line("score_winners(g)")
+            return
+        lw.line("g.nwin = 0")
+        value = None if isinstance(node, (ast.ListExpr, ast.Comprehension)) or \
+            (isinstance(node, ast.Name) and node.name == "players" and node.name not in env) else lw.expr(node, env)
+        if value is not None and value.kind == "c":
+            lw.line(f"add_winner(g, {value.code})")
+            return
+
+        def add(item: Bound) -> None:
+            lw.line(f"add_winner(g, {lw._operand(node, item)})")
+        lw.each(node, env, add)

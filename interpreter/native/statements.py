@@ -1,0 +1,213 @@
+"""Statements of the effect language lowered to Cython: effects, procedures, the setup
+and the flow, with each decision made where the flow waits (`take actions`).
+
+Semantics follow the engine's, statement by statement (runtime/ and compile/turns.py):
+a turn counts itself, makes its player active, runs its body, checks the end
+conditions of `check: turn` with that player as `me`, then gives the turn back; a
+`take actions` lists the group, stops when nothing is legal, else lets the seat pick
+and goes on until an action that `ends: turn`; `end game` finishes at once. After
+anything that may end the game the function returns when it has (`g.terminal`) or
+when a read went wrong (`g.err`: the game is replayed on the Python path).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.lang import ast
+from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where
+
+_QUIET = (ast.Let, ast.Set, ast.Change, ast.Log, ast.Show)
+
+
+class Writer(Lowering):
+    """Writes one C function: its statements, their temporaries and locals."""
+
+    def __init__(self, game: Any, me: str):
+        super().__init__(game)
+        self.me = me
+        self.locals: dict[str, str] = {}
+
+    def local(self, name: str) -> str:
+        cname = self.locals.get(name)
+        if cname is None:
+            cname = self.locals[name] = f"l_{name}"
+            self.decls[cname] = "int64_t"
+        return cname
+
+    def function(self, head: str, body: Any, tail: str = "") -> str:
+        """The whole function: its head, declarations, then the body written by `body()`."""
+        body()
+        if tail:
+            self.line(tail)
+        decls = [f"    cdef {ctype} {name}" for name, ctype in sorted(self.decls.items())]
+        return "\n".join([head, *decls, *(self.out or ["    pass"])]) + "\n"
+
+    # ---- statements ---------------------------------------------------------------------------
+
+    def stmts(self, body: tuple[ast.Node, ...], env: Env) -> None:
+        for node in body:
+            method = getattr(self, "s_" + type(node).__name__, None)
+            if method is None:
+                raise NotNative(f"{_where(node)}: the statement {type(node).__name__.lower()}")
+            method(node, env)
+            if not isinstance(node, _QUIET):
+                self.line("if g.terminal or g.err: return")
+
+    def s_Log(self, node: ast.Log, env: Env) -> None:
+        pass  # (the log is not part of a playout's outcome)
+
+    def s_Show(self, node: ast.Show, env: Env) -> None:
+        pass
+
+    def s_Let(self, node: ast.Let, env: Env) -> None:
+        value = self.expr(node.value, env)
+        code = self._operand(node.value, value)
+        cname = self.local(node.name)
+        self.line(f"{cname} = {code}")
+        env[node.name] = Bound("c", cname, value.type if value.kind == "c" else "int")
+
+    def s_Set(self, node: ast.Set, env: Env) -> None:
+        target = node.target
+        if isinstance(target, ast.Name) and target.name in env:
+            bound = env[target.name]
+            if bound.kind != "c" or not bound.code.startswith("l_"):
+                raise NotNative(f"{_where(node)}: setting '{target.name}'")
+            self.line(f"{bound.code} = {self.code(node.value, env)}")
+            return
+        self._counter_write(target, env, lambda old: self.code(node.value, env), node, "set")
+
+    def s_Change(self, node: ast.Change, env: Env) -> None:
+        amount = self.temp("amount")
+        self.line(f"{amount} = {self.code(node.amount, env)}")
+        sign = "+" if node.verb == "gain" else "-"
+        self._counter_write(node.target, env, lambda old: f"{old} {sign} {amount}", node, node.verb)
+
+    def _counter_write(self, target: ast.Node, env: Env, value: Any, node: ast.Node, verb: str) -> None:
+        game = self.game
+        name, player, index = None, None, None
+        if isinstance(target, ast.Name) and target.name in game.counter_index:
+            name = target.name
+        elif isinstance(target, ast.Index) and isinstance(target.target, ast.Name) and \
+                target.target.name in game.counter_index and target.target.name not in env:
+            name, index = target.target.name, self.code(target.index, env)
+        elif isinstance(target, ast.Call) and target.name in game.counter_index and len(target.args) == 1:
+            name, player = target.name, self.code(target.args[0], env)
+        elif isinstance(target, ast.Index) and isinstance(target.target, ast.Call) and \
+                target.target.name in game.counter_index and len(target.target.args) == 1:
+            name, player = target.target.name, self.code(target.target.args[0], env)
+            index = self.code(target.index, env)
+        if name is None:
+            raise NotNative(f"{_where(node)}: setting this target")
+        cdef = game.counters[game.counter_index[name]]
+        slot, new = self.temp("slot"), self.temp("new")
+        self.line(f"{slot} = {game.counter_slot(name, player, index, node)}")
+        self.line(f"{new} = {value(f'g.c{cdef.index}[{slot}]')}")
+        if verb == "pay":  # (the engine's overdraft: a rule error, reported by the Python path)
+            self.line(f"if {new} < {cdef.min if cdef.min is not None else 0}: g.err = 3")
+        if cdef.min is not None:
+            self.line(f"if {new} < {cdef.min}: {new} = {cdef.min}")
+        if cdef.max is not None:
+            self.line(f"if {new} > {cdef.max}: {new} = {cdef.max}")
+        self.line(f"g.c{cdef.index}[{slot}] = {new}")
+
+    def s_If(self, node: ast.If, env: Env) -> None:
+        # Each condition is worked out only when the branches before it were not taken.
+        def branch(i: int) -> None:
+            if i == len(node.branches):
+                self.stmts(node.orelse, env)
+                return
+            condition, body = node.branches[i]
+            self.block(f"if {self.cond(condition, env)}:", lambda: self.stmts(body, env))
+            if i + 1 < len(node.branches) or node.orelse:
+                self.block("else:", lambda: branch(i + 1))
+        branch(0)
+
+    def s_ForEach(self, node: ast.ForEach, env: Env) -> None:
+        if node.unpack:
+            raise NotNative(f"{_where(node)}: a loop that unpacks")
+        cname = self.local(node.var)
+
+        def body(item: Bound) -> None:
+            if item.kind != "c":
+                raise NotNative(f"{_where(node)}: a loop over words or rows")
+            self.line(f"{cname} = {item.code}")
+            env[node.var] = Bound("c", cname, item.type)
+            self.stmts(node.body, env)
+        self.each(node.source, env, body)
+
+    def s_Repeat(self, node: ast.Repeat, env: Env) -> None:
+        if node.count is None:
+            self.block("while True:", lambda: self.stmts(node.body, env))
+            return
+        times = self.temp("times")
+        self.line(f"{times} = {self.code(node.count, env)}")
+        i = self.temp("i")
+        self.block(f"for {i} in range({times}):", lambda: self.stmts(node.body, env))
+
+    def s_While(self, node: ast.While, env: Env) -> None:
+        def body() -> None:
+            self.block(f"if not {self.cond(node.condition, env)}:", lambda: self.line("break"))
+            self.line("if g.err: return")
+            self.stmts(node.body, env)
+        self.block("while True:", body)
+
+    def s_Turn(self, node: ast.Turn, env: Env) -> None:
+        prev = self.temp("prev")
+        player = self.code(node.player, env)
+        self.line(f"{prev} = g.active")
+        self.line(f"g.active = checked(g, {player}, {self.game.n})")
+        self.line("g.turn_no += 1")
+        self.stmts(node.body, env)
+        if self.game.ends_at("turn"):
+            self.line("if end_turn(g, g.active): return")
+        self.line(f"g.active = {prev}")
+
+    def s_Round(self, node: ast.Round, env: Env) -> None:
+        self.line("g.round_no += 1")
+        self.stmts(node.body, env)
+        if self.game.ends_at("round"):
+            self.line("if end_round(g, g.active): return")
+
+    def s_TakeActions(self, node: ast.TakeActions, env: Env) -> None:
+        if node.simultaneous:
+            raise NotNative(f"{_where(node)}: a simultaneous step")
+        group = self.game.group(node.group, node)
+        player = self.temp("who")
+        self.line(f"{player} = g.active" if node.player is None else
+                  f"{player} = checked(g, {self.code(node.player, env)}, {self.game.n})")
+        ends_on_action = self.game.ends_at("action")
+
+        def loop() -> None:
+            if ends_on_action:  # (the engine checks `check: action` before each wait)
+                self.line("if end_action(g, g.active): return")
+            self.line(f"if decide(g, {player}, {group}): break")
+            self.line("if g.terminal or g.err: return")
+        self.block("while True:", loop)
+
+    def s_CallStmt(self, node: ast.CallStmt, env: Env) -> None:
+        args = [self.code(a, env) for a in node.args]
+        self.line(f"proc_{self.game.procedure(node.name, len(args), node)}(g, {', '.join([self.me, *args])})")
+
+    def s_EndGame(self, node: ast.EndGame, env: Env) -> None:
+        self.game.winners_into(self, node.winners, env)
+        self.line(f"finish(g, {self.game.reason('end-game')})")
+        self.line("return")
+
+    def s_ZoneStmt(self, node: ast.ZoneStmt, env: Env) -> None:
+        if node.verb != "shuffle":
+            raise NotNative(f"{_where(node)}: {node.verb}")
+        self.line(f"shuffle_zone(g, {self.game.zone_slot(node.zone, env, self)})")
+
+    def s_Draw(self, node: ast.Draw, env: Env) -> None:
+        count = self.temp("count")
+        self.line(f"{count} = {self.code(node.count, env)}")
+        source, dest = self.game.zone_slot(node.source, env, self), self.game.zone_slot(node.dest, env, self)
+        self.line(f"draw(g, {count}, {source}, {dest})")
+
+    def s_Move(self, node: ast.Move, env: Env) -> None:
+        card = self.expr(node.cards, env)
+        if card.kind != "c" or card.type != "card":
+            raise NotNative(f"{_where(node)}: moving a list of cards")
+        self.line(f"place_card(g, {card.code}, {self.game.zone_slot(node.zone, env, self)}, "
+                  f"{1 if node.place == 'top' else 0})")

@@ -1,0 +1,175 @@
+"""The native backend: games lowered to C play the very games the Python path plays.
+
+Every bundled game, expansion, mod and example is either lowered or refused with a
+reason; each one lowered is compiled and its playouts compared with the Python path's,
+field by field, seed by seed. Two toys reach what the bundled games do not: every
+statement and built-in of the subset (tests/native_toys/mix.yaml), and a rule slip at
+run time (slips.yaml), which the native code hands back to the Python path. The
+fallbacks are tested as a machine without a compiler or without Cython meets them.
+
+Compiling a module takes a few seconds of CPU, once per machine: modules are cached
+by the hash of their source (in the user's cache folder, ORRERY_CACHE here in one test).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import attrs
+import pytest
+
+from interpreter import load_game
+from interpreter.diagnostics import GameError
+from interpreter.game.playouts import native_mode
+from interpreter.native.build import NativeUnavailable, cached_path, load_module
+from interpreter.native.expressions import NotNative
+from interpreter.native.module import lower
+from interpreter.play.simulate import SimulationSpec, simulate
+from interpreter.rules.loader import bundled_entries
+
+pytestmark = pytest.mark.xdist_group("native")  # one worker compiles the modules the others reuse
+
+TOYS = Path(__file__).parent / "native_toys"
+ORRERY = [sys.executable, "-m", "interpreter"]
+# Games the native subset covers, with games compared per player count (the Python
+# path's cost decides how many: a breakthrough playout is ~6 ms there).
+NATIVE = {"tic-tac-toe": 200, "kuhn-poker": 300, "breakthrough": 40}
+
+
+def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
+    found = []
+    for entry in bundled_entries():
+        if entry["kind"] in ("game", "example"):
+            found.append((entry["id"], entry["id"], ()))
+        else:
+            found.append((entry["id"], entry["base"], (entry["id"],)))
+    return found
+
+
+def _same(game, count: int, num_players: int, **kw) -> None:
+    native = game.playouts(count, num_players=num_players, native="on", **kw)
+    python = game.playouts(count, num_players=num_players, native="off", **kw)
+    assert len(native) == len(python) == count
+    for a, b in zip(native, python, strict=True):
+        assert a == b, f"seed {a.seed}: native {a} != Python {b}"
+
+
+@pytest.mark.parametrize(("label", "base", "overlays"), _entries(), ids=[e[0] for e in _entries()])
+def test_every_bundled_game_is_lowered_or_refused_with_a_reason(label, base, overlays):
+    game = load_game(base, overlays=list(overlays))
+    gd = game.definition
+    for n in range(gd.min_players, gd.max_players + 1):
+        try:
+            source = lower(game, n)
+        except NotNative as err:
+            assert str(err), "a refusal says why"
+            assert label not in NATIVE, f"{label} should be native: {err}"
+            continue
+        assert "cdef struct St" in source and "def playouts" in source
+        if label in NATIVE:
+            _same(game, NATIVE[label], n, seed=11)
+
+
+def test_the_toy_of_every_lowered_statement_plays_the_same_games():
+    game = load_game(str(TOYS / "mix.yaml"))
+    assert game.native_status(2).module is not None, game.native_status(2).reason
+    for n in (2, 3):
+        _same(game, 300, n, seed=3)
+    ended = {p.reason for p in game.playouts(300, num_players=2, seed=3)}
+    assert ended == {"broke", "long", "end-game"}, "the toy reaches each way of ending"
+
+
+def test_a_game_the_native_code_cannot_finish_is_played_on_the_python_path():
+    game = load_game(str(TOYS / "slips.yaml"))
+    native = game.playouts(60, native="on")
+    assert native == game.playouts(60, native="off")
+    slips = [p for p in native if p.error]
+    assert slips and all("cell[3] is out of range" in p.error for p in slips)
+    assert any(p.error is None for p in native)
+    # the action cap: every game stopped after 3 actions, reported as the Python path does
+    capped = load_game(str(TOYS / "mix.yaml")).playouts(20, max_actions=3, native="on")
+    assert all(p.error and "did not end within 3 actions" in p.error for p in capped if p.actions == 0)
+    assert capped == load_game(str(TOYS / "mix.yaml")).playouts(20, max_actions=3, native="off")
+
+
+def test_simulate_gives_the_same_summary_native_or_not():
+    spec = SimulationSpec("kuhn-poker", (), (), 2, ("random", "random"))
+    summaries = []
+    for native, workers in (("on", 2), ("off", 1)):
+        summary = simulate(attrs.evolve(spec, native=native), 600, 5, workers)
+        for key in ("seconds", "games_per_second", "workers"):
+            summary.pop(key, None)
+        summaries.append(summary)
+    assert summaries[0] == summaries[1]
+
+
+def test_the_command_line_chooses_and_reports_the_backend(tmp_path):
+    done = subprocess.run([*ORRERY, "simulate", "tic-tac-toe", "--games", "50", "--native", "on", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    off = subprocess.run([*ORRERY, "simulate", "tic-tac-toe", "--games", "50", "--native", "off", "--json"],
+                         capture_output=True, text=True, timeout=600)
+    assert _without_time(done.stdout) == _without_time(off.stdout)
+    refused = subprocess.run([*ORRERY, "simulate", "star-market", "--games", "2", "--native", "on"],
+                             capture_output=True, text=True, timeout=600)
+    assert refused.returncode == 1 and "no native backend for star-market" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    auto = subprocess.run([*ORRERY, "simulate", "star-market", "--games", "2"], capture_output=True, text=True,
+                          timeout=600)
+    assert auto.returncode == 0 and auto.stderr.count("native: playing in Python") == 1
+    bad = subprocess.run([*ORRERY, "simulate", "tic-tac-toe", "--native", "maybe"], capture_output=True, text=True,
+                         timeout=600)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def _without_time(text: str) -> str:
+    data = json.loads(text)
+    for key in ("seconds", "games_per_second"):
+        data.pop(key, None)
+    return json.dumps(data, sort_keys=True)
+
+
+def test_the_mode_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("ORRERY_NATIVE", "off")
+    assert native_mode() == "off" and native_mode("on") == "on"
+    monkeypatch.setenv("ORRERY_NATIVE", "sometimes")
+    with pytest.raises(GameError, match="ORRERY_NATIVE"):
+        native_mode()
+    monkeypatch.delenv("ORRERY_NATIVE")
+    assert native_mode() == "auto"
+
+
+def test_without_a_compiler_the_python_path_plays_and_says_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    game = load_game("tic-tac-toe")
+    game.__dict__.pop("_native", None)
+    status = game.native_status(2)
+    assert status.module is None and "no C compiler found" in status.reason
+    assert game.playouts(30, seed=2) == game.playouts(30, seed=2, native="off")
+    with pytest.raises(GameError, match="no C compiler found"):
+        game.playouts(3, native="on")
+    game.__dict__.pop("_native", None)
+
+
+def test_without_cython_the_python_path_plays_and_says_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "Cython.Build", None)  # `from Cython.Build import ...` fails
+    with pytest.raises(NativeUnavailable, match=r"orrery\[native\]"):
+        load_module(lower(load_game("tic-tac-toe"), 2) + "\n# not built before\n")
+
+
+def test_a_module_is_built_once_then_found_in_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
+    # (a source of its own: this process may have loaded the toy's module already)
+    source = lower(load_game(str(TOYS / "slips.yaml")), 2) + f"\n# {tmp_path.name}\n"
+    path = cached_path(source)
+    assert not path.exists()
+    module, built = load_module(source)
+    assert built and path.exists() and path.is_relative_to(tmp_path)
+    again, built_again = load_module(source)
+    assert again is module and not built_again
+    assert cached_path(source + "\n# another game\n") != path
