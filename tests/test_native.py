@@ -36,7 +36,8 @@ TOYS = Path(__file__).parent / "native_toys"
 ORRERY = [sys.executable, "-m", "interpreter"]
 # Games the native subset covers, with games compared per player count (the Python
 # path's cost decides how many: a breakthrough playout is ~6 ms there).
-NATIVE = {"tic-tac-toe": 200, "kuhn-poker": 300, "breakthrough": 40}
+NATIVE = {"tic-tac-toe": 200, "kuhn-poker": 300, "leduc-poker": 300, "rock-paper-scissors": 300, "breakthrough": 40,
+          "goofspiel": 30, "goofspiel-drawn": 30}
 
 
 def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
@@ -157,7 +158,7 @@ def test_without_a_compiler_the_python_path_plays_and_says_why(tmp_path, monkeyp
 
 def test_without_cython_the_python_path_plays_and_says_why(tmp_path, monkeypatch):
     monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
-    monkeypatch.setitem(sys.modules, "Cython.Build", None)  # `from Cython.Build import ...` fails
+    monkeypatch.setitem(sys.modules, "Cython.Compiler.Main", None)  # `from Cython.Compiler.Main import ...` fails
     with pytest.raises(NativeUnavailable, match=r"orrery\[native\]"):
         load_module(lower(load_game("tic-tac-toe"), 2) + "\n# not built before\n")
 
@@ -173,3 +174,14 @@ def test_a_module_is_built_once_then_found_in_the_cache(tmp_path, monkeypatch):
     again, built_again = load_module(source)
     assert again is module and not built_again
     assert cached_path(source + "\n# another game\n") != path
+
+
+def test_a_draw_python_might_not_make_keeps_the_game_in_python(tmp_path):
+    rules = (TOYS / "slips.yaml").read_text(encoding="utf-8").replace(
+        "if k < 3 or moves > 4:", "if k < 3 or random(1, 6) > 4:")
+    (tmp_path / "game.yaml").write_text(rules, encoding="utf-8")
+    game = load_game(str(tmp_path / "game.yaml"))
+    with pytest.raises(NotNative, match=r"random\(\) where Python may not evaluate it"):
+        lower(game, 2)
+    assert "where Python may not evaluate it" in game.native_status(2).reason
+    assert game.playouts(5) == game.playouts(5, native="off")  # (auto: the Python path)

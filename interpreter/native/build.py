@@ -10,9 +10,11 @@ Whatever stops a build (no Cython, no C compiler, a compiler error) is a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.util
+import io
 import os
 import shutil
 import subprocess
@@ -98,7 +100,7 @@ def _compiler() -> list[str]:
 
 def _build(source: str, path: Path) -> None:
     try:
-        from Cython.Build import cythonize  # noqa: F401  (only to say clearly that Cython is missing)
+        from Cython.Compiler.Main import CompilationOptions, compile_single, default_options
     except ImportError:
         raise NativeUnavailable("Cython is not installed (pip install 'orrery[native]')") from None
     compiler = _compiler()
@@ -107,7 +109,18 @@ def _build(source: str, path: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="orrery-native-", dir=path.parent) as tmp:
         pyx, c_file, out = Path(tmp, name + ".pyx"), Path(tmp, name + ".c"), Path(tmp, path.name)
         pyx.write_text(source, encoding="utf-8")
-        _run([sys.executable, "-m", "cython", "-3", "--fast-fail", str(pyx), "-o", str(c_file)], "Cython")
+        # Cython in this process: after its first module it writes one in a fraction of
+        # the time a fresh interpreter takes to start it.
+        messages = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(messages), contextlib.redirect_stdout(messages):
+                options = CompilationOptions(default_options, output_file=str(c_file), language_level=3)
+                result = compile_single(str(pyx), options, full_module_name=name)
+        except Exception as err:  # Cython's own failure: never a traceback for the user
+            raise NativeUnavailable(f"Cython failed: {type(err).__name__}: {err}") from None
+        if result.num_errors or not c_file.exists():
+            lines = [line for line in messages.getvalue().splitlines() if line.strip()]
+            raise NativeUnavailable(f"Cython failed: {lines[-1] if lines else 'no message'}")
         include = sysconfig.get_paths()["include"]
         flags = ["-O2", "-fPIC", "-shared", "-w", f"-I{include}"]
         if sys.platform == "darwin":

@@ -62,6 +62,10 @@ class Lowering:
         self.depth = 1
         self.decls: dict[str, str] = {}
         self._n = 0
+        # Inside the right side of `and`/`or` or a branch of `select`: Python may not
+        # evaluate it, so a random draw there (written before the whole expression)
+        # would draw when Python does not; such rules stay on the Python path.
+        self.maybe = 0
 
     # ---- writing ----------------------------------------------------------------------------
 
@@ -142,7 +146,10 @@ class Lowering:
     def e_Binary(self, node: ast.Binary, env: Env) -> Bound:
         op = node.op
         if op in ("and", "or"):
-            first, second = self.cond(node.left, env), self.cond(node.right, env)
+            first = self.cond(node.left, env)
+            self.maybe += 1
+            second = self.cond(node.right, env)
+            self.maybe -= 1
             return Bound("c", f"({first} {op} {second})", "bool")
         if op in ("in", "notin"):
             return self._member(node, env)
@@ -217,6 +224,8 @@ class Lowering:
             return self._table_read(table, None, index, node)
         if base.kind == "row":
             return self._table_read(base.value, base.code, index, node)
+        if base.kind == "list":
+            return Bound("c", f"{base.code}[checked(g, {self._operand(node, index)}, {base.code}_n)]", base.type)
         raise NotNative(f"{_where(node)}: indexing this value")
 
     def _table_read(self, table: Any, row: str | None, index: Bound, node: ast.Node) -> Bound:
@@ -254,7 +263,9 @@ class Lowering:
         test = self.expr(node.args[0], env)
         if test.kind == "static":
             return self.expr(node.args[1] if test.value else node.args[2], env)
+        self.maybe += 1
         yes, no = self.expr(node.args[1], env), self.expr(node.args[2], env)
+        self.maybe -= 1
         if yes.kind == "static" and no.kind == "static" and not (static_int(yes.value) and static_int(no.value)):
             raise NotNative(f"{_where(node)}: select between words at run time")
         kind = yes.type if yes.kind == "c" and (no.kind != "c" or no.type == yes.type) else "int"
@@ -287,7 +298,19 @@ class Lowering:
             self.line(f"{b} = {self.code(node.args[1], env)}")
             # Python's min/max keep the first of equal values; for numbers that is the value.
             return Bound("c", f"({b} if {b} {better} {a} else {a})", "int")
-        raise NotNative(f"{_where(node)}: {node.name} of a list")
+        if len(node.args) != 1:
+            raise NotNative(f"{_where(node)}: {node.name} of {len(node.args)} values")
+        best, seen = self.temp(node.name), self.temp("seen")
+        self.line(f"{seen} = 0")
+        self.line(f"{best} = 0")
+
+        def body(item: Bound) -> None:
+            value = self._operand(node, item)
+            self.line(f"if not {seen} or {value} {better} {best}: {best} = {value}")
+            self.line(f"{seen} = 1")
+        self.each(node.args[0], env, body)
+        self.line(f"if not {seen}: g.err = 2")  # (Python: max() of an empty list is an error)
+        return Bound("c", best, "int")
 
     def b_any(self, node: ast.Call, env: Env) -> Bound:
         return self._fold_list(node, env, "0", lambda acc, x: f"if {x}: {acc} = 1")
@@ -321,6 +344,39 @@ class Lowering:
             self.line(step(acc, value))
         self.each(node.args[0], env, body)
         return Bound("c", acc, kind)
+
+    # ---- random draws: the engine's splitmix64, in the order Python draws -------------------
+
+    def _draw_here(self, node: ast.Call) -> None:
+        if self.maybe:
+            raise NotNative(f"{_where(node)}: {node.name}() where Python may not evaluate it")
+
+    def b_random(self, node: ast.Call, env: Env) -> Bound:
+        self._draw_here(node)
+        low, high = self.temp("low"), self.temp("high")
+        self.line(f"{low} = {self.code(node.args[0], env)}")
+        self.line(f"{high} = {self.code(node.args[1], env)}")
+        drawn = self.temp("drawn")
+        self.line(f"{drawn} = randbelow(g, {high} - {low} + 1) + {low}")
+        return Bound("c", drawn, "int")
+
+    def b_pick_random(self, node: ast.Call, env: Env) -> Bound:
+        self._draw_here(node)
+        count, items = self.temp("count"), self.temp("items")
+        self.decls[f"{items}[LISTCAP]"] = "int64_t"
+        del self.decls[items]
+        self.line(f"{count} = 0")
+        kinds: set[str] = set()
+
+        def add(item: Bound) -> None:
+            kinds.add(item.type if item.kind == "c" else "int")
+            self.line(f"if {count} < LISTCAP: {items}[{count}] = {self._operand(node, item)}")
+            self.line(f"if {count} >= LISTCAP: g.err = 5")
+            self.line(f"{count} += 1")
+        self.each(node.args[0], env, add)
+        picked = self.temp("picked")
+        self.line(f"{picked} = {items}[randbelow(g, {count})] if 0 < {count} <= LISTCAP else -1")
+        return Bound("c", picked, kinds.pop() if len(kinds) == 1 else "int")
 
     def b_top(self, node: ast.Call, env: Env) -> Bound:
         if len(node.args) != 1:
@@ -379,6 +435,12 @@ class Lowering:
                 else:
                     self.block(f"if {self.cond(node.condition, scope)}:", element)
             self.each(node.source, env, inner)
+            return
+        if isinstance(node, ast.Name) and node.name in env and env[node.name].kind == "list":
+            local = env[node.name]
+            i = self.temp("i")
+            self.block(f"for {i} in range({local.code}_n):",
+                       lambda: body(Bound("c", f"{local.code}[{i}]", local.type)))
             return
         if isinstance(node, ast.Name) and node.name not in env:
             if node.name == "players":

@@ -16,7 +16,7 @@ from typing import Any
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression
 from interpreter.native.expressions import Bound, NotNative
-from interpreter.native.program import MAX_CANDIDATES, Program
+from interpreter.native.program import CREATED_CAP, LIST_CAPACITY, MAX_CANDIDATES, Program
 from interpreter.native.statements import Writer
 from interpreter.native.support import SUPPORT
 
@@ -74,9 +74,11 @@ class _Module:
 
     def _constants(self, nparams: int) -> str:
         prog = self.prog
-        return (f"cdef enum:\n    NPLAYERS = {prog.n}\n    NCARDS = {max(prog.ncards, 1)}\n"
+        return (f"cdef enum:\n    NPLAYERS = {prog.n}\n"
+                f"    NCARDS = {max(prog.ncards + (CREATED_CAP if prog.creates else 0), 1)}\n"
+                f"    NSIMUL = {prog.n * nparams}\n"
                 f"    NSLOTS = {max(prog.layout.slots, 1)}\n    NPARAMS = {nparams}\n"
-                f"    MAXC = {MAX_CANDIDATES}\n"
+                f"    MAXC = {MAX_CANDIDATES}\n    LISTCAP = {LIST_CAPACITY}\n"
                 f"cdef int64_t CK[MAXC]\ncdef int64_t CP[MAXC * NPARAMS]\n")
 
     def _struct(self) -> str:
@@ -85,7 +87,8 @@ class _Module:
                   "int64_t max_actions", "int64_t terminal", "int64_t err", "int64_t reason",
                   "int64_t nwin", "int64_t winners[64]", "uint64_t rng", "uint32_t mt[NPLAYERS][624]",
                   "int64_t mti[NPLAYERS]", "double scores[NPLAYERS]", "double rets[NPLAYERS]",
-                  "int64_t zn[NSLOTS]", "int64_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]"]
+                  "int64_t zn[NSLOTS]", "int64_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]",
+                  "int64_t kind[NCARDS]", "int64_t ncards"]
         for ci, counter in enumerate(prog.counters):
             size = counter.width * (prog.n if counter.scope == "player" else 1)
             fields.append(f"int64_t c{ci}[{max(size, 1)}]")
@@ -105,7 +108,7 @@ class _Module:
         for b in prog.boards.values():
             table(b.cname, [-1 if c is None else c for word in b.board.steps for c in b.board.steps[word]])
         for prop, values in prog.props.items():
-            table(f"P_{prop}", values)
+            table(f"P_{prop}", values)  # (by card definition)
         # The state every game starts from (counters' initial values, cards in place).
         tpl = prog.template
         lines.append("cdef St START\nmemset(&START, 0, sizeof(St))")
@@ -116,6 +119,7 @@ class _Module:
             if cards:
                 lines.append(f"START.zn[{slot}] = {len(cards)}\n_fill(START.zc[{slot}], {tuple(cards)!r})")
         lines.append(f"_fill(START.loc, {tuple(tpl.loc) or (0,)!r})")
+        lines.append(f"_fill(START.kind, {tuple(tpl.card_def) or (0,)!r})\nSTART.ncards = {len(tpl.card_def)}")
         return "\n".join(lines) + "\n"
 
     # ---- the rules --------------------------------------------------------------------------------
@@ -161,14 +165,22 @@ class _Module:
         params = spec.get("params") or {}
         env = {"me": Bound("c", "me", "int")}
 
+        condition = spec.get("condition")
+
+        def emit() -> None:
+            w.line("if n >= MAXC: g.err = 4")
+            w.line("if n >= MAXC: return -1")
+            w.line(f"CK[n] = {kind}")
+            for i, p in enumerate(action.params):
+                w.line(f"CP[n * NPARAMS + {i}] = {env[p.name].code}")
+            w.line("n += 1")
+
         def level(j: int) -> None:
-            if j == len(action.params):
-                w.line("if n >= MAXC: g.err = 4")
-                w.line("if n >= MAXC: return -1")
-                w.line(f"CK[n] = {kind}")
-                for i, p in enumerate(action.params):
-                    w.line(f"CP[n * NPARAMS + {i}] = {env[p.name].code}")
-                w.line("n += 1")
+            if j == len(action.params):  # every parameter bound: the condition, then the instance
+                if condition is None:
+                    emit()
+                else:
+                    w.block(f"if {w.cond(_parse(condition, f'action {action.id!r}'), env)}:", emit)
                 return
             param = action.params[j]
             text = params.get(param.name)

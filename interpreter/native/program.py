@@ -29,15 +29,17 @@ from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _whe
 from interpreter.runtime.layout import Layout, start_template
 
 # Rule sections the subset lowers; anything else in a game sends it to the Python path.
-_ACTION_KEYS = {"during", "params", "effect", "ends", "label", "why_not", "text", "description", "help"}
+_ACTION_KEYS = {"during", "params", "effect", "ends", "label", "why_not", "text", "description", "help", "condition"}
 _PARAM_KEYS = {"in", "min", "max", "type", "label", "description", "prompt"}
 _END_KEYS = {"id", "check", "when", "winners", "label", "description", "then"}
 _SCORING_KEYS = {"score", "returns", "label", "description"}
 _GAME_KEYS = {"orrery", "id", "name", "version", "description", "players", "constants", "counters", "zones",
               "cards", "actions", "procedures", "functions", "boards", "setup", "flow", "end", "scoring", "views",
               "assumptions", "max_moves", "utility", "table", "seats", "seat_options", "sources", "variants",
-              "rulebook", "credits", "authors", "license", "tags", "notes"}
+              "rulebook", "credits", "authors", "license", "tags", "notes", "bots"}
 MAX_CANDIDATES = 4096  # legal actions one listing may hold natively (more: the Python path)
+LIST_CAPACITY = 64  # items a local list may hold natively (more: the Python path)
+CREATED_CAP = 128  # cards a game may create natively (more: the Python path)
 
 
 class Table:
@@ -111,6 +113,7 @@ class Program:
         self.props: dict[str, list[int]] = {}
         self.reasons: list[str] = ["flow-ended", "end-game"]
         self.wanted_procedures: set[str] = set()
+        self.creates = False  # some statement creates cards: room is kept for CREATED_CAP more
 
     # ---- what the rules hold -------------------------------------------------------------------
 
@@ -123,10 +126,7 @@ class Program:
             raise NotNative("triggers")
         if gd.values or gd.modifiers:
             raise NotNative("declared values and modifiers")
-        if gd.bots:
-            raise NotNative("game bots")
-        if gd.facts.uses_simultaneous:
-            raise NotNative("simultaneous steps")
+        # (game bots are fine: native playouts seat `random` everywhere, so none plays)
         if any(c.keys or c.fractions for c in gd.counters):
             raise NotNative("counters with named keys or fractions")
         if any(z.refill_from is not None for z in gd.zones):
@@ -135,8 +135,8 @@ class Program:
             raise NotNative("card effects")
         for action in gd.actions:
             spec = (raw.get("actions") or {}).get(action.id) or {}
-            if set(spec) - _ACTION_KEYS or action.cost or action.limits or action.condition is not None:
-                raise NotNative(f"action '{action.id}' has a condition, cost or limit")
+            if set(spec) - _ACTION_KEYS or action.cost or action.limits:
+                raise NotNative(f"action '{action.id}' has a cost or a use limit")
             for value in (spec.get("params") or {}).values():
                 if isinstance(value, dict) and set(value) - _PARAM_KEYS:
                     raise NotNative(f"action '{action.id}' has a parameter the subset does not list")
@@ -187,15 +187,22 @@ class Program:
         return " + ".join(parts) or "0"
 
     def card_property(self, prop: str, card: str, node: ast.Node) -> str:
+        """A card's number property, read by its definition (`g.kind`: created cards too)."""
         if prop not in self.props:
             values = []
-            for d in self.template.card_def:
-                value = self.gd.cards[d].properties.get(prop)
+            for d in self.gd.cards:
+                value = d.properties.get(prop)
                 if not static_int(value):
                     raise NotNative(f"{_where(node)}: property '{prop}' is not a number on every card")
                 values.append(int(value))
             self.props[prop] = values
-        return f"P_{prop}[checked(g, {card}, {max(self.ncards, 1)})]"
+        return f"P_{prop}[g.kind[checked(g, {card}, g.ncards)]]"
+
+    def card_definition(self, card_id: str, node: ast.Node) -> int:
+        if card_id not in self.gd.card_index:
+            raise NotNative(f"{_where(node)}: no card '{card_id}'")
+        self.creates = True
+        return self.gd.card_index[card_id]
 
     def zone_slot_or_none(self, node: ast.Node, env: Env, lw: Lowering) -> str | None:
         if isinstance(node, ast.Name) and node.name in self.zone_index and node.name not in env:

@@ -18,6 +18,16 @@ from interpreter.lang import ast
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where
 
 _QUIET = (ast.Let, ast.Set, ast.Change, ast.Log, ast.Show)
+_TEXT = {"join", "text", "upper", "lower", "plural", "format"}  # built-ins that make words
+_FIXED = {"range", "players", "cells"}  # lists nothing can change while a loop walks them
+
+
+def _is_list(node: ast.Node, env: Env) -> bool:
+    """Whether `node` is a list where a local is bound (a literal, a comprehension, a
+    local holding one)."""
+    if isinstance(node, (ast.ListExpr, ast.Comprehension)):
+        return True
+    return isinstance(node, ast.Name) and node.name in env and env[node.name].kind == "list"
 
 
 class Writer(Lowering):
@@ -27,6 +37,7 @@ class Writer(Lowering):
         super().__init__(game)
         self.me = me
         self.locals: dict[str, str] = {}
+        self.lists: set[str] = set()  # locals that hold a list (C arrays with a length)
 
     def local(self, name: str) -> str:
         cname = self.locals.get(name)
@@ -61,9 +72,17 @@ class Writer(Lowering):
         pass
 
     def s_Let(self, node: ast.Let, env: Env) -> None:
+        if isinstance(node.value, ast.Call) and node.value.name in _TEXT:
+            env[node.name] = Bound("text")  # words for the log, which is no part of an outcome
+            return
+        if _is_list(node.value, env):
+            env[node.name] = self._fill_list(node.name, node.value, env, node)
+            return
         value = self.expr(node.value, env)
         code = self._operand(node.value, value)
         cname = self.local(node.name)
+        if cname in self.lists:
+            raise NotNative(f"{_where(node)}: '{node.name}' holds a list and a number")
         self.line(f"{cname} = {code}")
         env[node.name] = Bound("c", cname, value.type if value.kind == "c" else "int")
 
@@ -71,11 +90,44 @@ class Writer(Lowering):
         target = node.target
         if isinstance(target, ast.Name) and target.name in env:
             bound = env[target.name]
-            if bound.kind != "c" or not bound.code.startswith("l_"):
+            if bound.kind == "list":
+                env[target.name] = self._fill_list(target.name, node.value, env, node)
+                return
+            if bound.kind != "c" or not bound.code.startswith("l_") or _is_list(node.value, env):
                 raise NotNative(f"{_where(node)}: setting '{target.name}'")
             self.line(f"{bound.code} = {self.code(node.value, env)}")
             return
         self._counter_write(target, env, lambda old: self.code(node.value, env), node, "set")
+
+    def _fill_list(self, name: str, value: ast.Node, env: Env, node: ast.Node) -> Bound:
+        """A local holding a list: a C array of LISTCAP numbers and its length, filled
+        through a scratch array (the new list may read the old one)."""
+        cname = f"l_{name}"
+        if self.locals.get(name) == cname and cname not in self.lists:
+            raise NotNative(f"{_where(node)}: '{name}' holds a number and a list")
+        self.locals[name] = cname
+        if cname not in self.lists:
+            self.lists.add(cname)
+            self.decls[f"{cname}[LISTCAP]"] = "int64_t"
+            self.decls[f"{cname}_n"] = "int64_t"
+        self._n += 1
+        scratch = f"_list{self._n}"
+        self.decls[f"{scratch}[LISTCAP]"] = "int64_t"
+        count = self.temp("n")
+        self.line(f"{count} = 0")
+        kinds: set[str] = set()
+
+        def add(item: Bound) -> None:
+            kinds.add(item.type if item.kind == "c" else "int")
+            self.line(f"if {count} >= LISTCAP: g.err = 5")
+            self.line(f"if {count} >= LISTCAP: return")
+            self.line(f"{scratch}[{count}] = {self._operand(value, item)}")
+            self.line(f"{count} += 1")
+        self.each(value, env, add)
+        i = self.temp("i")
+        self.block(f"for {i} in range({count}):", lambda: self.line(f"{cname}[{i}] = {scratch}[{i}]"))
+        self.line(f"{cname}_n = {count}")
+        return Bound("list", cname, kinds.pop() if len(kinds) == 1 else "int")
 
     def s_Change(self, node: ast.Change, env: Env) -> None:
         amount = self.temp("amount")
@@ -134,7 +186,36 @@ class Writer(Lowering):
             self.line(f"{cname} = {item.code}")
             env[node.var] = Bound("c", cname, item.type)
             self.stmts(node.body, env)
-        self.each(node.source, env, body)
+        source = node.source
+        fixed = (isinstance(source, ast.Call) and source.name in _FIXED) or (
+            isinstance(source, ast.Name) and source.name not in env and
+            (source.name in _FIXED or source.name in self.game.constants))
+        if fixed:
+            self.each(source, env, body)
+            return
+        # The engine walks a copy of the list made before the first pass (the body may
+        # move the cards or change the counters it was made of): so does this.
+        items, kind = self.snapshot(source, env)
+        i = self.temp("i")
+        self.block(f"for {i} in range({items}_n):", lambda: body(Bound("c", f"{items}[{i}]", kind)))
+
+    def snapshot(self, source: ast.Node, env: Env) -> tuple[str, str]:
+        """The list `source` makes, copied into a scratch array (name, element type)."""
+        self._n += 1
+        items = f"_items{self._n}"
+        self.decls[f"{items}[LISTCAP]"] = "int64_t"
+        self.decls[f"{items}_n"] = "int64_t"
+        self.line(f"{items}_n = 0")
+        kinds: set[str] = set()
+
+        def add(item: Bound) -> None:
+            kinds.add(item.type if item.kind == "c" else "int")
+            self.line(f"if {items}_n >= LISTCAP: g.err = 5")
+            self.line(f"if {items}_n >= LISTCAP: return")
+            self.line(f"{items}[{items}_n] = {self._operand(source, item)}")
+            self.line(f"{items}_n += 1")
+        self.each(source, env, add)
+        return items, kinds.pop() if len(kinds) == 1 else "int"
 
     def s_Repeat(self, node: ast.Repeat, env: Env) -> None:
         if node.count is None:
@@ -171,7 +252,8 @@ class Writer(Lowering):
 
     def s_TakeActions(self, node: ast.TakeActions, env: Env) -> None:
         if node.simultaneous:
-            raise NotNative(f"{_where(node)}: a simultaneous step")
+            self._simultaneous(node, env)
+            return
         group = self.game.group(node.group, node)
         player = self.temp("who")
         self.line(f"{player} = g.active" if node.player is None else
@@ -184,6 +266,50 @@ class Writer(Lowering):
             self.line(f"if decide(g, {player}, {group}): break")
             self.line("if g.terminal or g.err: return")
         self.block("while True:", loop)
+
+    def _simultaneous(self, node: ast.TakeActions, env: Env) -> None:
+        """Every seat listed (default: every seat) picks from the same state, in the
+        list's order, a seat with nothing legal sitting out; then the picks are carried
+        out in that order (runtime/simultaneous.py)."""
+        group = self.game.group(node.group, node)
+        if self.game.ends_at("action"):
+            self.line("if end_action(g, g.active): return")
+        taken = self.temp("taken")
+        for array in ("_sk[NPLAYERS]", "_sw[NPLAYERS]", "_sp[NSIMUL]"):
+            self.decls[array] = "int64_t"
+        self.decls["_k"] = "int64_t"
+        self.decls["_n"] = "int64_t"
+        self.decls["_j"] = "int64_t"
+        self.line(f"{taken} = 0")
+
+        def seat(item: Bound) -> None:
+            who = self._operand(node, item)
+            self.line(f"_n = list_group(g, checked(g, {who}, NPLAYERS), {group})")
+            self.line("if g.err: return")
+
+            def pick() -> None:
+                self.line("if g.actions >= g.max_actions: g.err = 1")
+                self.line("if g.err: return")
+                self.line(f"_k = pick(g, {who}, _n)")
+                self.line("g.actions += 1")
+                self.line(f"_sw[{taken}] = {who}")
+                self.line(f"_sk[{taken}] = CK[_k]")
+                self.block("for _j in range(NPARAMS):",
+                           lambda: self.line(f"_sp[{taken} * NPARAMS + _j] = CP[_k * NPARAMS + _j]"))
+                self.line(f"{taken} += 1")
+            self.block("if _n > 0:", pick)
+        if node.player is None:
+            self._range("0", "NPLAYERS", seat)
+        else:
+            items, _ = self.snapshot(node.player, env)
+            i = self.temp("i")
+            self.block(f"for {i} in range({items}_n):", lambda: seat(Bound("c", f"{items}[{i}]")))
+        i = self.temp("i")
+
+        def carry_out() -> None:
+            self.line(f"apply_action(g, _sw[{i}], _sk[{i}], &_sp[{i} * NPARAMS])")
+            self.line("if g.terminal or g.err: return")
+        self.block(f"for {i} in range({taken}):", carry_out)
 
     def s_CallStmt(self, node: ast.CallStmt, env: Env) -> None:
         args = [self.code(a, env) for a in node.args]
@@ -206,8 +332,23 @@ class Writer(Lowering):
         self.line(f"draw(g, {count}, {source}, {dest})")
 
     def s_Move(self, node: ast.Move, env: Env) -> None:
-        card = self.expr(node.cards, env)
-        if card.kind != "c" or card.type != "card":
-            raise NotNative(f"{_where(node)}: moving a list of cards")
-        self.line(f"place_card(g, {card.code}, {self.game.zone_slot(node.zone, env, self)}, "
-                  f"{1 if node.place == 'top' else 0})")
+        slot = self.game.zone_slot(node.zone, env, self)
+        top = 1 if node.place == "top" else 0
+        single = None if self.game.zone_slot_or_none(node.cards, env, self) is not None or \
+            isinstance(node.cards, (ast.ListExpr, ast.Comprehension)) else self.expr(node.cards, env)
+        if single is not None and single.kind == "c":
+            if single.type != "card":
+                raise NotNative(f"{_where(node)}: moving what is not a card")
+            card = self.temp("card")  # (no card, none: nothing moves, as in the engine)
+            self.line(f"{card} = {single.code}")
+            self.line(f"if {card} != -1: place_card(g, {card}, {slot}, {top})")
+            return
+        items, _ = self.snapshot(node.cards, env)  # (the engine moves a copy of the list, bottom first)
+        i = self.temp("i")
+        self.block(f"for {i} in range({items}_n):",
+                   lambda: self.line(f"if {items}[{i}] != -1: place_card(g, {items}[{i}], {slot}, {top})"))
+
+    def s_Create(self, node: ast.Create, env: Env) -> None:
+        definition = self.game.card_definition(node.card_id, node)
+        count = self.code(node.count, env)
+        self.line(f"create_cards(g, {definition}, {count}, {self.game.zone_slot(node.zone, env, self)})")

@@ -55,6 +55,13 @@ cdef inline uint64_t next_u64(St* g) noexcept nogil:
     return x ^ (x >> 31)
 
 
+cdef inline int64_t randbelow(St* g, int64_t n) noexcept nogil:
+    if n <= 0:  # (Python: a rule slip; the Python path reports it)
+        g.err = 2
+        return 0
+    return <int64_t>(next_u64(g) % <uint64_t>n)
+
+
 cdef void shuffle_zone(St* g, int64_t slot) noexcept nogil:
     cdef int64_t i, j, t
     cdef int64_t* items = g.zc[slot]
@@ -75,7 +82,7 @@ cdef inline int64_t zone_top(St* g, int64_t slot) noexcept nogil:
 
 cdef void place_card(St* g, int64_t iid, int64_t slot, int top) noexcept nogil:
     cdef int64_t old, i, k, n
-    if iid < 0 or iid >= NCARDS:
+    if iid < 0 or iid >= g.ncards:
         g.err = 2
         return
     old = g.loc[iid]
@@ -97,6 +104,23 @@ cdef void place_card(St* g, int64_t iid, int64_t slot, int top) noexcept nogil:
         g.zc[slot][0] = iid
     g.zn[slot] += 1
     g.loc[iid] = slot
+
+
+cdef void create_cards(St* g, int64_t definition, int64_t count, int64_t slot) noexcept nogil:
+    cdef int64_t iid
+    if count < 0:
+        g.err = 2
+        return
+    while count > 0:
+        if g.ncards >= NCARDS:
+            g.err = 6
+            return
+        iid = g.ncards
+        g.ncards += 1
+        g.kind[iid] = definition
+        g.loc[iid] = -1
+        place_card(g, iid, slot, 1)
+        count -= 1
 
 
 cdef void draw(St* g, int64_t count, int64_t source, int64_t dest) noexcept nogil:
