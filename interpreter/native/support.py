@@ -159,6 +159,12 @@ cdef void finish(St* g, int64_t reason) noexcept nogil:
     g.reason = reason
 
 
+cdef uint32_t MT_BASE[624]  # init_genrand(19650218): where every init_by_array starts
+MT_BASE[0] = <uint32_t>19650218U
+for _i in range(1, 624):
+    MT_BASE[_i] = <uint32_t>(<uint32_t>1812433253U * (MT_BASE[_i - 1] ^ (MT_BASE[_i - 1] >> 30)) + <uint32_t>_i)
+
+
 cdef void mt_seed(St* g, int64_t p, uint64_t seed) noexcept nogil:
     cdef uint32_t* mt = g.mt[p]
     cdef uint32_t key[2]
@@ -166,9 +172,7 @@ cdef void mt_seed(St* g, int64_t p, uint64_t seed) noexcept nogil:
     key[0] = <uint32_t>(seed & <uint64_t>0xFFFFFFFFU)
     key[1] = <uint32_t>(seed >> 32)
     klen = 2 if key[1] != 0 else 1
-    mt[0] = <uint32_t>19650218U
-    for i in range(1, 624):
-        mt[i] = <uint32_t>(<uint32_t>1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + <uint32_t>i)
+    memcpy(mt, MT_BASE, sizeof(MT_BASE))
     i = 1
     j = 0
     k = 624 if 624 > klen else klen
@@ -197,21 +201,19 @@ cdef void mt_seed(St* g, int64_t p, uint64_t seed) noexcept nogil:
 
 
 cdef uint32_t mt_next(St* g, int64_t p) noexcept nogil:
+    """The next output. The table's next generation is made one word at a time, as each
+    output needs it: word i of the new generation reads only new words before it and
+    old words after it, so making them in order, lazily, is the standard twist (a short
+    game draws a few numbers and never pays for all 624)."""
     cdef uint32_t* mt = g.mt[p]
     cdef uint32_t y
-    cdef int64_t kk
-    if g.mti[p] >= 624:
-        for kk in range(227):
-            y = (mt[kk] & <uint32_t>0x80000000U) | (mt[kk + 1] & <uint32_t>0x7fffffffU)
-            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
-        for kk in range(227, 623):
-            y = (mt[kk] & <uint32_t>0x80000000U) | (mt[kk + 1] & <uint32_t>0x7fffffffU)
-            mt[kk] = mt[kk - 227] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
-        y = (mt[623] & <uint32_t>0x80000000U) | (mt[0] & <uint32_t>0x7fffffffU)
-        mt[623] = mt[396] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
-        g.mti[p] = 0
-    y = mt[g.mti[p]]
-    g.mti[p] += 1
+    cdef int64_t kk = g.mti[p]
+    if kk >= 624:
+        kk = 0
+    y = (mt[kk] & <uint32_t>0x80000000U) | (mt[(kk + 1) % 624] & <uint32_t>0x7fffffffU)
+    mt[kk] = mt[(kk + 397) % 624] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
+    y = mt[kk]
+    g.mti[p] = kk + 1
     y ^= (y >> 11)
     y ^= (y << 7) & <uint32_t>0x9d2c5680U
     y ^= (y << 15) & <uint32_t>0xefc60000U
