@@ -128,6 +128,33 @@ def bench_game(name: str, seconds: float, rounds: int, old: Worker | None) -> di
     return row
 
 
+SEARCHES = (("breakthrough", "mcts", 100), ("tic-tac-toe", "mcts", 400), ("leduc-poker", "ismcts", 400),
+            ("kuhn-poker", "ismcts", 400))
+
+
+def bench_search(name: str, kind: str, iterations: int, decisions: int = 4) -> dict[str, Any]:
+    """Search iterations per CPU second over the first decisions of a game between two
+    search seats, with rollouts in C and in Python (the same decisions: tested)."""
+    from interpreter.agents.registry import create_agent
+    game = load_game(name)
+    row: dict[str, Any] = {"game": name, "agent": f"{kind}:iterations={iterations}"}
+    for mode in ("on", "off"):
+        os.environ["ORRERY_NATIVE"] = mode
+        game.native_status()  # (built or loaded before the clock starts)
+        state = game.new_initial_state(None, 11)
+        agents = [create_agent(row["agent"], game.definition, 3, p) for p in range(2)]
+        done, start = 0, time.process_time()
+        for _ in range(decisions):
+            if state.is_terminal():
+                break
+            agent = agents[state.current_player()]
+            state.apply_action(agent.step(state))
+            done += agent.iterations_done
+        row["native" if mode == "on" else "python"] = done / (time.process_time() - start)
+    os.environ.pop("ORRERY_NATIVE", None)
+    return row
+
+
 def render(rows: list[dict[str, Any]]) -> str:
     cols = ["native", "python", "orrery_0.1", "openspiel_cpp", "openspiel_python"]
     out = ["decisions per CPU second (random playouts); ratios: native over each",
@@ -180,10 +207,15 @@ def main(argv: list[str] | None = None) -> int:
             old.close()
         if extracted is not None:
             extracted.remove()
+    searches = [bench_search(*s) for s in SEARCHES if not args.only or s[0] in args.only]
     print(render(rows))
+    print("\nsearch iterations per CPU second, rollouts in C / in Python")
+    for r in searches:
+        print(f"{r['game']:<16}{r['agent']:<26}{r['native']:>10,.0f}{r['python']:>10,.0f}"
+              f"{r['native'] / r['python']:>8.1f}x")
     print(f"({time.perf_counter() - started:.0f} s)")
     if args.json:
-        Path(args.json).write_text(json.dumps({"rows": rows}, indent=1), encoding="utf-8")
+        Path(args.json).write_text(json.dumps({"rows": rows, "searches": searches}, indent=1), encoding="utf-8")
     return 0
 
 

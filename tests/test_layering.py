@@ -37,13 +37,14 @@ LAYERS = {
     "interpreter.lang": 2, "interpreter.rules": 2,
     "interpreter.analysis": 3, "interpreter.runtime": 3,
     "interpreter.compile": 4,
-    "interpreter.agents": 5, "interpreter.native": 5,
-    "interpreter.game": 6,
-    "interpreter.play": 7,
-    "interpreter.web": 8,
-    "interpreter.cli": 9, "interpreter.__main__": 10, "interpreter": 10,
-    "interpreter.adapters": 11,
-    "interpreter.openspiel": 12, "interpreter.pettingzoo": 12,
+    "interpreter.native": 5,
+    "interpreter.agents": 6,
+    "interpreter.game": 7,
+    "interpreter.play": 8,
+    "interpreter.web": 9,
+    "interpreter.cli": 10, "interpreter.__main__": 11, "interpreter": 11,
+    "interpreter.adapters": 12,
+    "interpreter.openspiel": 13, "interpreter.pettingzoo": 13,
 }
 MAX_LINES = 700
 

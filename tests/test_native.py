@@ -24,6 +24,7 @@ import pytest
 from interpreter import load_game
 from interpreter.diagnostics import GameError
 from interpreter.game.playouts import native_mode
+from interpreter.native import build
 from interpreter.native.build import NativeUnavailable, cached_path, load_module
 from interpreter.native.expressions import NotNative
 from interpreter.native.module import lower
@@ -146,6 +147,7 @@ def test_the_mode_comes_from_the_environment(monkeypatch):
 def test_without_a_compiler_the_python_path_plays_and_says_why(tmp_path, monkeypatch):
     monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
     monkeypatch.setenv("CC", "/nonexistent/cc")
+    monkeypatch.setattr(build, "_LOADED", {})  # (as a fresh process: none loaded yet)
     game = load_game("tic-tac-toe")
     game.__dict__.pop("_native", None)
     status = game.native_status(2)
@@ -158,6 +160,7 @@ def test_without_a_compiler_the_python_path_plays_and_says_why(tmp_path, monkeyp
 
 def test_without_cython_the_python_path_plays_and_says_why(tmp_path, monkeypatch):
     monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "_LOADED", {})
     monkeypatch.setitem(sys.modules, "Cython.Compiler.Main", None)  # `from Cython.Compiler.Main import ...` fails
     with pytest.raises(NativeUnavailable, match=r"orrery\[native\]"):
         load_module(lower(load_game("tic-tac-toe"), 2) + "\n# not built before\n")
@@ -185,3 +188,33 @@ def test_a_draw_python_might_not_make_keeps_the_game_in_python(tmp_path):
         lower(game, 2)
     assert "where Python may not evaluate it" in game.native_status(2).reason
     assert game.playouts(5) == game.playouts(5, native="off")  # (auto: the Python path)
+
+
+def _searched(game, kind: str, iterations: int, moves: int, mode: str, monkeypatch) -> list:
+    """Each decision of a game between two search seats, with its root's children."""
+    from interpreter.agents.registry import create_agent
+    monkeypatch.setenv("ORRERY_NATIVE", mode)
+    state = game.new_initial_state(2, 11)
+    agents = [create_agent(f"{kind}:iterations={iterations}", game.definition, 3, p) for p in range(2)]
+    seen = []
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        agent = agents[state.current_player()]
+        action = agent.step(state)
+        root = agent.last_root
+        seen.append((action.text, agent._native is not None, None if root is None else sorted(
+            (text, child.visits, child.total) for text, child in root.children.items())))
+        state.apply_action(action)
+    return seen
+
+
+@pytest.mark.parametrize(("name", "kind", "iterations", "moves"), [
+    ("breakthrough", "mcts", 25, 3), ("leduc-poker", "ismcts", 60, 4), ("kuhn-poker", "ismcts", 60, 2)])
+def test_search_rollouts_in_c_decide_exactly_as_in_python(name, kind, iterations, moves, monkeypatch):
+    game = load_game(name)
+    native = _searched(game, kind, iterations, moves, "on", monkeypatch)
+    python = _searched(game, kind, iterations, moves, "off", monkeypatch)
+    assert any(used for _, used, _ in native) and not any(used for _, used, _ in python)
+    # the same moves, the same trees: visits and the values backed up, to the last bit
+    assert [(a, t) for a, _, t in native] == [(a, t) for a, _, t in python]

@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping
 import attrs
 
 from interpreter.agents.builtin import legal_or_fail
+from interpreter.agents.native_rollouts import NativeRollouts
 from interpreter.agents.protocol import BaseAgent
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
@@ -154,9 +155,13 @@ def _width(visits: int, widen: float) -> int:
 def heuristic_values(state: State) -> list[float]:
     """A `returns`-like value of an unfinished game from `scoring.score`: each seat's
     lead over the best other seat, scaled into (-1, 1)."""
-    if state.n == 1:
+    return lead_values(state.scores())
+
+
+def lead_values(scores: list[float]) -> list[float]:
+    """heuristic_values of these scores (one per seat)."""
+    if len(scores) == 1:
         return [0.0]
-    scores = state.scores()
     values = []
     for p, mine in enumerate(scores):
         best = max(s for q, s in enumerate(scores) if q != p)
@@ -175,6 +180,7 @@ class SearchAgent(BaseAgent):
         self.clock = clock
         self.iterations_done = 0  # of the last decision, for benchmarks
         self.last_root: Node | None = None  # the last decision's tree, for benchmarks and tests
+        self._native: NativeRollouts | None = None  # this decision's rollouts in C, when they can be
 
     def _rng_for(self, state: State) -> random.Random:
         return random.Random(f"orrery-search:{self.seed}:{len(state.history)}")
@@ -188,6 +194,7 @@ class SearchAgent(BaseAgent):
         rng = self._rng_for(state)
         root = Node(me)
         opts = self.options
+        self._native = NativeRollouts.for_root(state, opts.rollout, opts.depth, opts.horizon)
         deadline = self.clock() + opts.seconds if opts.seconds > 0 else math.inf
         done = 0
         per_world = len(legal) if opts.paired else 1
@@ -229,6 +236,8 @@ class SearchAgent(BaseAgent):
     def _iterate(self, world: State, root: Node, rng: random.Random, me: int, rollout_rng: random.Random,
                  stop_turn: int | None) -> None:
         world.stop_turn = stop_turn
+        if self._native is not None:
+            self._native.begin(world)
         path = [root]
         try:
             values = self._descend(world, root, path, rng, me, rollout_rng)
@@ -284,6 +293,8 @@ class SearchAgent(BaseAgent):
                 child.available = 1
                 node.children[action.text] = child
                 path.append(child)  # before the action: a horizon reached in it still counts the visit
+                if self._native is not None:
+                    self._native.moved(legal.index(action))
                 world.apply_action(action, _named(world, player))
                 steps += 1
                 if certain and world.terminal and world.rng == start_rng:
@@ -294,6 +305,8 @@ class SearchAgent(BaseAgent):
             path.append(node)
             if node.proven is not None:  # the solver knows how this ends: no need to play it
                 return node.proven
+            if self._native is not None:
+                self._native.moved(legal.index(action))
             world.apply_action(action, _named(world, player))
             steps += 1
         return self._rollout(world, rollout_rng, steps)
@@ -313,6 +326,14 @@ class SearchAgent(BaseAgent):
 
     def _rollout(self, world: State, rng: random.Random, steps: int) -> list[float]:
         opts = self.options
+        if self._native is not None and not world.terminal:
+            done = self._native.rollout(rng)  # (the same rollout in C: agents/native_rollouts.py)
+            if done is not None:
+                returns, scores = done
+                if not opts.margin:
+                    return returns
+                return [(1 - opts.margin) * r + opts.margin * v for r, v in zip(returns, lead_values(scores),
+                                                                                 strict=True)]
         if opts.rollout not in ("random", "first"):
             # the game's bot picks inside the state
             seat(world, seating_of([SeatSpec(opts.rollout)] * world.n, world.gd.bots))

@@ -16,9 +16,7 @@ why in one line), `on` (native or a GameError saying why not) or `off`; the
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -26,14 +24,14 @@ import attrs
 from interpreter.agents.builtin import agent_seed
 from interpreter.agents.registry import create_agent
 from interpreter.diagnostics import GameError
-from interpreter.native.build import NativeUnavailable, load_module
-from interpreter.native.expressions import NotNative
-from interpreter.native.module import lower
+from interpreter.native.status import MODES, NativeStatus, native_mode, native_status
+
+__all__ = ["MAX_ACTIONS", "MODES", "NativeStatus", "Playout", "native_mode", "native_rows", "native_status",
+           "playouts", "python_playout", "uses_native"]
 
 if TYPE_CHECKING:
     from interpreter.game.factory import Game
 
-MODES = ("auto", "on", "off")
 MAX_ACTIONS = 10_000  # (play/runner.py's cap: a game that has not ended by then is an error)
 _SEED_MASK = (1 << 64) - 1
 
@@ -51,40 +49,6 @@ class Playout:
     scores: tuple[float, ...] = ()
     reason: str = ""
     error: str | None = None
-
-
-def native_mode(given: str | None = None) -> str:
-    """The mode asked for (`given`, else ORRERY_NATIVE, else auto), checked."""
-    mode = (given or os.environ.get("ORRERY_NATIVE") or "auto").strip().lower()
-    if mode not in MODES:
-        raise GameError(f"native mode must be one of {', '.join(MODES)}, not {mode!r} (from "
-                        f"{'--native' if given else 'ORRERY_NATIVE'})")
-    return mode
-
-
-@attrs.define
-class NativeStatus:
-    """Whether a game runs natively for a player count, and if not, why (one line)."""
-
-    module: ModuleType | None
-    reason: str
-    built: bool = False  # compiled just now (not found in the cache)
-
-
-def native_status(game: Game, num_players: int) -> NativeStatus:
-    """The native module of `game` for `num_players`, built or loaded once per process."""
-    cache: dict[int, NativeStatus] = game.__dict__.setdefault("_native", {})
-    found = cache.get(num_players)
-    if found is None:
-        try:
-            module, built = load_module(lower(game, num_players))
-            found = NativeStatus(module, "native", built)
-        except NotNative as err:
-            found = NativeStatus(None, f"the rules use what the native backend does not cover yet ({err})")
-        except NativeUnavailable as err:
-            found = NativeStatus(None, str(err))
-        cache[num_players] = found
-    return found
 
 
 def uses_native(game: Game, num_players: int, seats: Sequence[str], mode: str) -> NativeStatus | None:

@@ -67,7 +67,7 @@ class _Module:
             done.add(name)
             self._procedure(name)
         parts = [HEADER.format(game=gd.id, n=prog.n), self._constants(nparams), self._struct(),
-                 self._tables(), SUPPORT, *self.functions, self._entry()]
+                 self._tables(), self._switch(), SUPPORT, *self.functions, self._entry()]
         return "\n".join(parts)
 
     # ---- the state ------------------------------------------------------------------------------
@@ -88,7 +88,7 @@ class _Module:
                   "int64_t nwin", "int64_t winners[64]", "uint64_t rng", "uint32_t mt[NPLAYERS][624]",
                   "int64_t mti[NPLAYERS]", "double scores[NPLAYERS]", "double rets[NPLAYERS]",
                   "int64_t zn[NSLOTS]", "int64_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]",
-                  "int64_t kind[NCARDS]", "int64_t ncards"]
+                  "int64_t kind[NCARDS]", "int64_t ncards", "int64_t shared"]
         for ci, counter in enumerate(prog.counters):
             size = counter.width * (prog.n if counter.scope == "player" else 1)
             fields.append(f"int64_t c{ci}[{max(size, 1)}]")
@@ -121,6 +121,19 @@ class _Module:
         lines.append(f"_fill(START.loc, {tuple(tpl.loc) or (0,)!r})")
         lines.append(f"_fill(START.kind, {tuple(tpl.card_def) or (0,)!r})\nSTART.ncards = {len(tpl.card_def)}")
         return "\n".join(lines) + "\n"
+
+    def _switch(self) -> str:
+        """switch_data: the searched state's data (counters, zones, cards, the rules'
+        generator) over the replayed state's, at the decision the search stands at."""
+        copies = [f"    memcpy(g.c{ci}, SWITCH.c{ci}, sizeof(g.c{ci}))" for ci in range(len(self.prog.counters))]
+        copies += [f"    memcpy(g.{f}, SWITCH.{f}, sizeof(g.{f}))" for f in ("zn", "zc", "loc", "kind")]
+        copies += ["    g.ncards = SWITCH.ncards", "    g.rng = SWITCH.rng"]
+        fills = ["cdef void _fill_counter(Py_ssize_t ci, list values):", "    cdef Py_ssize_t j"]
+        for ci in range(len(self.prog.counters)):
+            fills += [f"    if ci == {ci}:", "        for j in range(len(values)):",
+                      f"            SWITCH.c{ci}[j] = values[j]"]
+        return ("cdef St SWITCH\n\n\ncdef void switch_data(St* g) noexcept nogil:\n" + "\n".join(copies)
+                + "\n\n\n" + "\n".join(fills) + "\n    return\n")
 
     # ---- the rules --------------------------------------------------------------------------------
 
@@ -302,11 +315,14 @@ REASONS = {reasons!r}
 def playouts(list seeds, list agent_seeds, int64_t max_actions):
     """Whole games, one per seed: (winners, returns, actions, rounds, turns, scores,
     reason) each, or None for a game the Python path must play."""
+    global NFORCED, SWITCH_AT
     cdef St* g = <St*>malloc(sizeof(St))
     cdef Py_ssize_t i
     cdef int64_t p
     if g == NULL:
         raise MemoryError()
+    NFORCED = 0
+    SWITCH_AT = -1
     out = []
     try:
         for i in range(len(seeds)):
@@ -328,4 +344,62 @@ def playouts(list seeds, list agent_seeds, int64_t max_actions):
     finally:
         free(g)
     return out
+
+
+def set_root(list counters, list zones, list loc, list kinds, uint64_t rng):
+    """The searched state's data, taken over at the decision it stands at (rollout)."""
+    cdef Py_ssize_t i, j
+    if len(kinds) > NCARDS:
+        return False
+    memset(&SWITCH, 0, sizeof(St))
+    for i in range(len(counters)):
+        _fill_counter(i, counters[i])
+    for i in range(len(zones)):
+        SWITCH.zn[i] = len(zones[i])
+        for j in range(len(zones[i])):
+            SWITCH.zc[i][j] = zones[i][j]
+    for i in range(len(kinds)):
+        SWITCH.loc[i] = loc[i]
+        SWITCH.kind[i] = kinds[i]
+    SWITCH.ncards = len(kinds)
+    SWITCH.rng = rng
+    return True
+
+
+def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64_t max_actions):
+    """Replay `forced` from the start (the game seeded `seed`), take the root's data
+    (set_root) at decision `switch_at`, then play on, every seat picking with the
+    Python generator whose state is `mt_state` (random.Random.getstate()[1]).
+    (returns, scores, the generator's state after) of the finished game, or None where
+    the Python path must roll out."""
+    global FORCED, NFORCED, FPOS, SWITCH_AT
+    cdef St* g = <St*>malloc(sizeof(St))
+    cdef int64_t* moves = <int64_t*>malloc(sizeof(int64_t) * (len(forced) + 1))
+    cdef Py_ssize_t i
+    if g == NULL or moves == NULL:
+        free(g)
+        free(moves)
+        raise MemoryError()
+    try:
+        memcpy(g, &START, sizeof(St))
+        g.rng = seed
+        g.shared = 1
+        g.max_actions = max_actions
+        for i in range(624):
+            g.mt[0][i] = <uint32_t>mt_state[i]
+        g.mti[0] = mt_state[624]
+        for i in range(len(forced)):
+            moves[i] = forced[i]
+        FORCED, NFORCED, FPOS, SWITCH_AT = moves, len(forced), 0, switch_at
+        with nogil:
+            run_game(g)
+        FORCED, NFORCED, SWITCH_AT = NULL, 0, -1
+        if g.err or not g.terminal or FPOS < len(forced):
+            return None
+        finalize(g)
+        return (tuple([g.rets[i] for i in range(NPLAYERS)]), tuple([g.scores[i] for i in range(NPLAYERS)]),
+                tuple([g.mt[0][i] for i in range(624)]) + (g.mti[0],))
+    finally:
+        free(g)
+        free(moves)
 '''

@@ -221,30 +221,81 @@ cdef uint32_t mt_next(St* g, int64_t p) noexcept nogil:
     return y
 
 
+cdef uint32_t mt_full(St* g) noexcept nogil:
+    """CPython's genrand_uint32 itself on seat 0's table (a whole twist at a time): the
+    generator of a search's rollouts, whose state comes from and goes back to a Python
+    `random.Random` (getstate/setstate), so it must be kept as CPython keeps it."""
+    cdef uint32_t* mt = g.mt[0]
+    cdef uint32_t y
+    cdef int64_t kk
+    if g.mti[0] >= 624:
+        for kk in range(227):
+            y = (mt[kk] & <uint32_t>0x80000000U) | (mt[kk + 1] & <uint32_t>0x7fffffffU)
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
+        for kk in range(227, 623):
+            y = (mt[kk] & <uint32_t>0x80000000U) | (mt[kk + 1] & <uint32_t>0x7fffffffU)
+            mt[kk] = mt[kk - 227] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
+        y = (mt[623] & <uint32_t>0x80000000U) | (mt[0] & <uint32_t>0x7fffffffU)
+        mt[623] = mt[396] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
+        g.mti[0] = 0
+    y = mt[g.mti[0]]
+    g.mti[0] += 1
+    y ^= (y >> 11)
+    y ^= (y << 7) & <uint32_t>0x9d2c5680U
+    y ^= (y << 15) & <uint32_t>0xefc60000U
+    y ^= (y >> 18)
+    return y
+
+
 cdef int64_t pick(St* g, int64_t p, int64_t n) noexcept nogil:
     cdef int64_t k = 0, m = n
     cdef uint32_t r
     while m:
         k += 1
         m >>= 1
+    if g.shared:
+        r = mt_full(g) >> (32 - k)
+        while r >= n:
+            r = mt_full(g) >> (32 - k)
+        return r
     r = mt_next(g, p) >> (32 - k)
     while r >= n:
         r = mt_next(g, p) >> (32 - k)
     return r
 
 
+# A rollout replays the decisions that led to the searched state (FORCED: the index of
+# each in its listing), takes that state's data at the decision it stands at (SWITCH_AT:
+# switch_data), then picks at random.
+cdef int64_t* FORCED = NULL
+cdef int64_t NFORCED = 0
+cdef int64_t FPOS = 0
+cdef int64_t SWITCH_AT = -1
+
+
 cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
     """One decision of `who` in `group`: 1 when the `take actions` is over (nothing
     legal, or the action ended the turn; or the game must go to the Python path)."""
+    global FPOS, SWITCH_AT
     cdef int64_t n, k, j
     cdef int64_t chosen[NPARAMS]
+    if FPOS == SWITCH_AT:
+        switch_data(g)
+        SWITCH_AT = -1
     n = list_group(g, who, group)
     if n <= 0:
         return 1
-    if g.actions >= g.max_actions:
-        g.err = 1
-        return 1
-    k = pick(g, who, n)
+    if FPOS < NFORCED:
+        k = FORCED[FPOS]
+        FPOS += 1
+        if k < 0 or k >= n:
+            g.err = 7
+            return 1
+    else:
+        if g.actions >= g.max_actions:
+            g.err = 1
+            return 1
+        k = pick(g, who, n)
     g.actions += 1
     for j in range(NPARAMS):
         chosen[j] = CP[k * NPARAMS + j]
