@@ -22,7 +22,7 @@ from typing import Any
 from interpreter.agents import registered
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError
 from interpreter.game import Game, load_game
-from interpreter.game.playouts import MODES, native_mode
+from interpreter.game.playouts import MODES, native_mode, uses_native
 from interpreter.play.analyze_cli import add_analyze, add_run_options, game_backend, run_analyze
 from interpreter.play.describe import (
     generated_code_json,
@@ -639,12 +639,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
                           tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions,
                           native=mode)
-    if mode != "off" and all(seat == "random" for seat in seats):
+    if mode != "off":
         status = game.native_status(n)  # (built here, before any worker starts, so it is built once)
-        if status.module is None:
-            if mode == "on":
-                raise GameError(f"no native backend for {gd.id}: {status.reason}")
+        if status.module is None and mode == "auto":
             print(f"native: playing in Python, {status.reason}", file=sys.stderr)
+        uses_native(game, n, seats, mode)  # (with --native on: why these rules or seats cannot, as an error)
     with game_backend(args) as (backend, workers):
         summary = simulate(spec, args.games, args.seed, workers, game, progress_stream(args.json), backend=backend)
     if args.json:

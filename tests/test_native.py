@@ -84,6 +84,25 @@ def test_the_toy_of_every_lowered_statement_plays_the_same_games():
     assert ended == {"broke", "long", "end-game"}, "the toy reaches each way of ending"
 
 
+@pytest.mark.parametrize(("target", "seats"), [
+    (str(TOYS / "mix.yaml"), ("hoarder", "wild")), (str(TOYS / "mix.yaml"), ("eager", "random", "hoarder")),
+    (str(TOYS / "mix.yaml"), ("wild", "first", "eager")), ("goofspiel", ("matcher", "gambler")),
+    ("goofspiel", ("random", "matcher", "first")), ("tic-tac-toe", ("first", "random"))])
+def test_first_seats_and_game_bots_play_the_same_games(target, seats):
+    # `first` agents, bots that pick first or with the rules' generator (no decision of the
+    # history: not counted as actions), bots that play their `turn` effect instead
+    game = load_game(target)
+    _same(game, 150, len(seats), seats=list(seats), seed=4)
+
+
+def test_seats_the_native_code_does_not_play_keep_the_game_in_python():
+    game = load_game("tic-tac-toe")
+    assert game.playouts(2, seats=["mcts:iterations=5", "random"]) == \
+        game.playouts(2, seats=["mcts:iterations=5", "random"], native="off")
+    with pytest.raises(GameError, match="seat 'mcts:iterations=5' plays in Python"):
+        game.playouts(2, seats=["mcts:iterations=5", "random"], native="on")
+
+
 def test_a_game_the_native_code_cannot_finish_is_played_on_the_python_path():
     game = load_game(str(TOYS / "slips.yaml"))
     native = game.playouts(60, native="on")

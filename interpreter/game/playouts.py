@@ -1,4 +1,4 @@
-"""Whole games with a `random` seat in every seat, many at once (`Game.playouts`): on
+"""Whole games of `random` and `first` seats and game bots, many at once (`Game.playouts`): on
 the native backend when the rules and the machine allow it, else on the Python path,
 with the same outcomes either way.
 
@@ -51,22 +51,59 @@ class Playout:
     error: str | None = None
 
 
-def uses_native(game: Game, num_players: int, seats: Sequence[str], mode: str) -> NativeStatus | None:
-    """The native module to play these seats with, None for the Python path (with mode
-    `on`, a GameError when native play is impossible)."""
+@attrs.frozen
+class NativeSeating:
+    """How the native module plays a seating: its module, and each seat's policy."""
+
+    module: Any
+    policies: list[int]
+    turns: list[int]
+
+
+RANDOM, FIRST, BOT_FIRST, BOT_RANDOM, BOT_TURN = range(5)  # (the module's seat policies)
+
+
+def uses_native(game: Game, num_players: int, seats: Sequence[str], mode: str) -> NativeSeating | None:
+    """The native module and seat policies to play these seats with, None for the
+    Python path (with mode `on`, a GameError saying why native play is impossible)."""
     if mode == "off":
-        return None
-    if any(seat != "random" for seat in seats):
-        if mode == "on":
-            raise GameError("native playouts seat `random` in every seat (other seats play on the Python path: "
-                            "use --native auto)")
         return None
     status = native_status(game, num_players)
     if status.module is None:
         if mode == "on":
             raise GameError(f"no native backend for {game.id}: {status.reason}")
         return None
-    return status
+    seated = seat_policies(game, num_players, seats, status.module)
+    if isinstance(seated, str):
+        if mode == "on":
+            raise GameError(f"no native playouts for these seats: {seated} (use --native auto)")
+        return None
+    return NativeSeating(status.module, *seated)
+
+
+def seat_policies(game: Game, n: int, seats: Sequence[str], module: Any) -> tuple[list[int], list[int]] | str:
+    """Each seat's policy in the native module (`random`, `first`, or a game bot that
+    picks first or at random or plays its `turn` effect), or why a seat keeps the game
+    in Python."""
+    seating = game._seating(n, list(seats))
+    policies, turns = [], []
+    for spec, bot in zip(seating.specs, seating.bots, strict=True):
+        turn = 0
+        if bot is not None:
+            if bot.turn is not None:
+                if spec.kind not in module.BOT_TURNS:
+                    why = module.BOTS_REFUSED.get(spec.kind, "not lowered")
+                    return f"bot '{spec.kind}' plays a turn the native backend does not cover yet ({why})"
+                policy, turn = BOT_TURN, module.BOT_TURNS[spec.kind]
+            else:
+                policy = BOT_FIRST if bot.choose == "first" else BOT_RANDOM
+        elif spec.kind in ("random", "first") and not spec.options:
+            policy = RANDOM if spec.kind == "random" else FIRST
+        else:
+            return f"seat '{spec}' plays in Python"
+        policies.append(policy)
+        turns.append(turn)
+    return policies, turns
 
 
 def playouts(game: Game, count: int, seed: int = 0, seats: Sequence[str] | None = None,
@@ -94,12 +131,13 @@ def native_rows(game: Game, n: int, seats: Sequence[str], seed: int, count: int,
     """Games seed..seed+count-1 played natively, each a tuple of Playout's fields after
     the seed, or None where the Python path must play it; None for them all when they
     do not run natively (mode `on`: a GameError instead)."""
-    status = uses_native(game, n, seats, mode)
-    if status is None or status.module is None:
+    seated = uses_native(game, n, seats, mode)
+    if seated is None:
         return None
     seeds = range(seed, seed + count)
-    rows: list[tuple[Any, ...] | None] = status.module.playouts(
-        [s & _SEED_MASK for s in seeds], [[agent_seed(s, p) for p in range(n)] for s in seeds], max_actions)
+    rows: list[tuple[Any, ...] | None] = seated.module.playouts(
+        [s & _SEED_MASK for s in seeds], [[agent_seed(s, p) for p in range(n)] for s in seeds], max_actions,
+        seated.policies, seated.turns)
     return rows
 
 

@@ -61,6 +61,7 @@ class _Module:
             self._ends(check)
         self._scoring()
         self._game(raw)
+        self._bots(raw)
         done: set[str] = set()
         while prog.wanted_procedures - done:
             name = sorted(prog.wanted_procedures - done)[0]
@@ -78,6 +79,7 @@ class _Module:
                 f"    NCARDS = {max(prog.ncards + (CREATED_CAP if prog.creates else 0), 1)}\n"
                 f"    NSIMUL = {prog.n * nparams}\n"
                 f"    NSLOTS = {max(prog.layout.slots, 1)}\n    NPARAMS = {nparams}\n"
+                f"    RANDOM = 0\n    FIRST = 1\n    BOT_FIRST = 2\n    BOT_RANDOM = 3\n    BOT_TURN = 4\n"
                 f"    MAXC = {MAX_CANDIDATES}\n    LISTCAP = {LIST_CAPACITY}\n"
                 f"cdef int64_t CK[MAXC]\ncdef int64_t CP[MAXC * NPARAMS]\n")
 
@@ -88,7 +90,8 @@ class _Module:
                   "int64_t nwin", "int64_t winners[64]", "uint64_t rng", "uint32_t mt[NPLAYERS][624]",
                   "int64_t mti[NPLAYERS]", "double scores[NPLAYERS]", "double rets[NPLAYERS]",
                   "int64_t zn[NSLOTS]", "int64_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]",
-                  "int64_t kind[NCARDS]", "int64_t ncards", "int64_t shared"]
+                  "int64_t kind[NCARDS]", "int64_t ncards", "int64_t shared",
+                  "int64_t policy[NPLAYERS]", "int64_t botturn[NPLAYERS]"]
         for ci, counter in enumerate(prog.counters):
             size = counter.width * (prog.n if counter.scope == "player" else 1)
             fields.append(f"int64_t c{ci}[{max(size, 1)}]")
@@ -295,6 +298,31 @@ class _Module:
             w.line(f"finish(g, {prog.reason('flow-ended')})")
         self.functions.append(w.function("cdef void run_game(St* g) noexcept nogil:", body))
 
+    def _bots(self, raw: dict[str, Any]) -> None:
+        """Each game bot's `turn` effect as a function (a bot whose effect the subset does
+        not lower keeps the games it plays in Python: BOTS_REFUSED says why)."""
+        prog = self.prog
+        self.bot_turns: dict[str, int] = {}
+        self.bots_refused: dict[str, str] = {}
+        cases = []
+        for name, spec in (raw.get("bots") or {}).items():
+            if not isinstance(spec, dict) or not isinstance(spec.get("turn"), str):
+                continue
+            w = Writer(prog, "me")
+            env = {"me": Bound("c", "me", "int")}
+            k = len(self.bot_turns)
+            try:
+                text = w.function(f"cdef void bot_turn_{k}(St* g, int64_t me) noexcept nogil:",
+                                  lambda w=w, spec=spec, env=env: w.stmts(prog.program(spec["turn"]), env))
+            except NotNative as err:
+                self.bots_refused[str(name)] = str(err)
+                continue
+            self.functions.append(text)
+            self.bot_turns[str(name)] = k
+            cases.append(f"    {'if' if k == 0 else 'elif'} which == {k}:\n        bot_turn_{k}(g, me)\n")
+        self.functions.append("cdef void bot_turn(St* g, int64_t me, int64_t which) noexcept nogil:\n"
+                              + "".join(cases) + "    return\n")
+
     def _procedure(self, name: str) -> None:
         prog = self.prog
         spec = (prog.raw.get("procedures") or {})[name]
@@ -310,11 +338,15 @@ class _Module:
         reasons = tuple(self.prog.reasons)
         return f'''
 REASONS = {reasons!r}
+BOT_TURNS = {self.bot_turns!r}
+BOTS_REFUSED = {self.bots_refused!r}
 
 
-def playouts(list seeds, list agent_seeds, int64_t max_actions):
+def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=None, list turns=None):
     """Whole games, one per seed: (winners, returns, actions, rounds, turns, scores,
-    reason) each, or None for a game the Python path must play."""
+    reason) each, or None for a game the Python path must play. `policies`: per seat,
+    RANDOM (0, the default), FIRST, BOT_FIRST, BOT_RANDOM or BOT_TURN (that bot's
+    index in BOT_TURNS in `turns`)."""
     global NFORCED, SWITCH_AT
     cdef St* g = <St*>malloc(sizeof(St))
     cdef Py_ssize_t i
@@ -332,6 +364,10 @@ def playouts(list seeds, list agent_seeds, int64_t max_actions):
             for p in range(NPLAYERS):
                 mt_seed(g, p, <uint64_t>seats[p])
             g.max_actions = max_actions
+            if policies is not None:
+                for p in range(NPLAYERS):
+                    g.policy[p] = policies[p]
+                    g.botturn[p] = turns[p] if turns is not None else 0
             with nogil:
                 run_game(g)
             if g.err:

@@ -265,7 +265,10 @@ class Writer(Lowering):
                 self.line("if end_action(g, g.active): return")
             self.line(f"if decide(g, {player}, {group}): break")
             self.line("if g.terminal or g.err: return")
-        self.block("while True:", loop)
+        # A seat played by a game bot with a `turn` effect plays that effect instead.
+        self.block(f"if g.policy[{player}] == BOT_TURN:",
+                   lambda: self.line(f"bot_turn(g, {player}, g.botturn[{player}])"))
+        self.block("else:", lambda: self.block("while True:", loop))
 
     def _simultaneous(self, node: ast.TakeActions, env: Env) -> None:
         """Every seat listed (default: every seat) picks from the same state, in the
@@ -284,14 +287,27 @@ class Writer(Lowering):
 
         def seat(item: Bound) -> None:
             who = self._operand(node, item)
-            self.line(f"_n = list_group(g, checked(g, {who}, NPLAYERS), {group})")
+            self.line(f"_n = 0 if g.policy[checked(g, {who}, NPLAYERS)] == BOT_TURN else list_group(g, {who}, {group})")
+
+            def turn() -> None:  # (a bot's `turn` effect, carried out at its place in the order)
+                self.line(f"_sw[{taken}] = {who}")
+                self.line(f"_sk[{taken}] = -1")
+                self.line(f"{taken} += 1")
+            self.block(f"if g.policy[{who}] == BOT_TURN:", turn)
             self.line("if g.err: return")
 
             def pick() -> None:
-                self.line("if g.actions >= g.max_actions: g.err = 1")
-                self.line("if g.err: return")
-                self.line(f"_k = pick(g, {who}, _n)")
-                self.line("g.actions += 1")
+                # a game bot picks at once, with the rules' generator, and is no decision of
+                # the history; an agent seat picks with its own (`first`: the first action)
+                self.block(f"if g.policy[{who}] >= BOT_FIRST:", lambda: self.line(
+                    f"_k = 0 if g.policy[{who}] == BOT_FIRST else randbelow(g, _n)"))
+
+                def agent() -> None:
+                    self.line("if g.actions >= g.max_actions: g.err = 1")
+                    self.line("if g.err: return")
+                    self.line(f"_k = 0 if g.policy[{who}] == FIRST else pick(g, {who}, _n)")
+                    self.line("g.actions += 1")
+                self.block("else:", agent)
                 self.line(f"_sw[{taken}] = {who}")
                 self.line(f"_sk[{taken}] = CK[_k]")
                 self.block("for _j in range(NPARAMS):",
@@ -307,7 +323,8 @@ class Writer(Lowering):
         i = self.temp("i")
 
         def carry_out() -> None:
-            self.line(f"apply_action(g, _sw[{i}], _sk[{i}], &_sp[{i} * NPARAMS])")
+            self.block(f"if _sk[{i}] == -1:", lambda: self.line(f"bot_turn(g, _sw[{i}], g.botturn[_sw[{i}]])"))
+            self.block("else:", lambda: self.line(f"apply_action(g, _sw[{i}], _sk[{i}], &_sp[{i} * NPARAMS])"))
             self.line("if g.terminal or g.err: return")
         self.block(f"for {i} in range({taken}):", carry_out)
 

@@ -285,6 +285,11 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
     n = list_group(g, who, group)
     if n <= 0:
         return 1
+    if g.policy[who] >= BOT_FIRST:  # a game bot picks inside the state: no decision of the history
+        k = 0 if g.policy[who] == BOT_FIRST else randbelow(g, n)
+        for j in range(NPARAMS):
+            chosen[j] = CP[k * NPARAMS + j]
+        return apply_action(g, who, CK[k], chosen)
     if FPOS < NFORCED:
         k = FORCED[FPOS]
         FPOS += 1
@@ -295,7 +300,7 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
         if g.actions >= g.max_actions:
             g.err = 1
             return 1
-        k = pick(g, who, n)
+        k = 0 if g.policy[who] == FIRST else pick(g, who, n)
     g.actions += 1
     for j in range(NPARAMS):
         chosen[j] = CP[k * NPARAMS + j]
