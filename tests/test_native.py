@@ -23,7 +23,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.diagnostics import GameError
-from interpreter.game.playouts import native_mode
+from interpreter.game.playouts import native_final_state, native_mode, played_state
 from interpreter.native import build
 from interpreter.native.build import NativeUnavailable, cached_path, load_module
 from interpreter.native.expressions import NotNative
@@ -57,6 +57,16 @@ def _same(game, count: int, num_players: int, **kw) -> None:
     assert len(native) == len(python) == count
     for a, b in zip(native, python, strict=True):
         assert a == b, f"seed {a.seed}: native {a} != Python {b}"
+    # and the games end with the same data: every counter, every zone in order, every
+    # card's definition, the rules' generator
+    seats = list(kw.get("seats") or ["random"] * num_players)
+    for seed in range(kw.get("seed", 0), kw.get("seed", 0) + 4):
+        ended = native_final_state(game, num_players, seed, seats)
+        if ended is None:  # (a game the native code hands to the Python path)
+            continue
+        state = played_state(game, num_players, seed, seats, 10_000)
+        assert (ended["counters"], ended["zones"], ended["card_def"], ended["rng"]) == \
+            (state.counters, state.zones, state.card_def, state.rng), f"seed {seed}"
 
 
 @pytest.mark.parametrize(("label", "base", "overlays"), _entries(), ids=[e[0] for e in _entries()])

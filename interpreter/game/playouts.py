@@ -142,27 +142,45 @@ def native_rows(game: Game, n: int, seats: Sequence[str], seed: int, count: int,
 
 
 def python_playout(game: Game, n: int, seed: int, seats: Sequence[str], max_actions: int) -> Playout:
-    """One game on the Python path, played as play/runner.py plays it for these seats
-    (written here because the game layer sits below play/: agents that pick from the
-    legal actions and listen to nothing need none of the runner's telling)."""
+    """One game on the Python path, played as play/runner.py plays it for these seats."""
     try:
-        state = game.new_initial_state(n, seed, list(seats))
-        agents: dict[int, Any] = {p: create_agent(spec, game.definition, seed, p)
-                                  for p, spec in enumerate(state.seat_specs) if state.seat_bots[p] is None}
-        while not state.is_terminal():
-            if len(state.history) >= max_actions:
-                raise GameError(f"the game did not end within {max_actions} actions (an endless game?)")
-            waiting = state.players_to_act()
-            if not waiting:
-                raise GameError("the game waits for no one but is not over (a rule error in the flow?)")
-            player = waiting[0]
-            action = agents[player].step(state)
-            if state.is_simultaneous_node():
-                state.apply_action(action, player)
-            else:
-                state.apply_action(action)
+        state = played_state(game, n, seed, seats, max_actions)
     except GameError as err:
         return Playout(seed, error=str(err))
     result = state.result()
     return Playout(seed, tuple(result["winners"]), tuple(float(r) for r in result["returns"]), result["actions"],
                    result["rounds"], result["turns"], tuple(float(s) for s in state.scores()), str(result["reason"]))
+
+
+def played_state(game: Game, n: int, seed: int, seats: Sequence[str], max_actions: int) -> Any:
+    """The final state of the game seeded `seed` on the Python path (written here, not
+    taken from play/runner.py, because the game layer sits below play/: agents that pick
+    from the legal actions and listen to nothing need none of the runner's telling)."""
+    state = game.new_initial_state(n, seed, list(seats))
+    agents: dict[int, Any] = {p: create_agent(spec, game.definition, seed, p)
+                              for p, spec in enumerate(state.seat_specs) if state.seat_bots[p] is None}
+    while not state.is_terminal():
+        if len(state.history) >= max_actions:
+            raise GameError(f"the game did not end within {max_actions} actions (an endless game?)")
+        waiting = state.players_to_act()
+        if not waiting:
+            raise GameError("the game waits for no one but is not over (a rule error in the flow?)")
+        player = waiting[0]
+        action = agents[player].step(state)
+        if state.is_simultaneous_node():
+            state.apply_action(action, player)
+        else:
+            state.apply_action(action)
+    return state
+
+
+def native_final_state(game: Game, n: int, seed: int, seats: Sequence[str],
+                       max_actions: int = MAX_ACTIONS) -> dict[str, Any] | None:
+    """What the native module's game seeded `seed` ends with (counters, zones, each
+    card's definition, the rules' generator), or None: for comparing with
+    `played_state` field by field (tests)."""
+    seated = uses_native(game, n, seats, "on")
+    assert seated is not None
+    found: dict[str, Any] | None = seated.module.final_state(
+        seed & _SEED_MASK, [agent_seed(seed, p) for p in range(n)], max_actions, seated.policies, seated.turns)
+    return found

@@ -131,7 +131,13 @@ class _Module:
         copies = [f"    memcpy(g.c{ci}, SWITCH.c{ci}, sizeof(g.c{ci}))" for ci in range(len(self.prog.counters))]
         copies += [f"    memcpy(g.{f}, SWITCH.{f}, sizeof(g.{f}))" for f in ("zn", "zc", "loc", "kind")]
         copies += ["    g.ncards = SWITCH.ncards", "    g.rng = SWITCH.rng"]
-        fills = ["cdef void _fill_counter(Py_ssize_t ci, list values):", "    cdef Py_ssize_t j"]
+        sizes = [c.width * (self.prog.n if c.scope == "player" else 1) for c in self.prog.counters]
+        reads = ["cdef list _counter(St* g, Py_ssize_t ci):", "    cdef Py_ssize_t j"]
+        for ci, size in enumerate(sizes):
+            reads.append(f"    if ci == {ci}:\n        return [g.c{ci}[j] for j in range({size})]")
+        reads.append("    return []")
+        fills = [f"NCOUNTERS = {len(sizes)}", f"NSLOTS_USED = {self.prog.layout.slots}", *reads, "",
+                 "", "cdef void _fill_counter(Py_ssize_t ci, list values):", "    cdef Py_ssize_t j"]
         for ci in range(len(self.prog.counters)):
             fills += [f"    if ci == {ci}:", "        for j in range(len(values)):",
                       f"            SWITCH.c{ci}[j] = values[j]"]
@@ -380,6 +386,33 @@ def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=No
     finally:
         free(g)
     return out
+
+
+def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, list turns):
+    """One game as `playouts` plays it, and the data it ends with (for tests)."""
+    global NFORCED, SWITCH_AT
+    cdef St* g = <St*>malloc(sizeof(St))
+    cdef int64_t p
+    if g == NULL:
+        raise MemoryError()
+    NFORCED = 0
+    SWITCH_AT = -1
+    try:
+        memcpy(g, &START, sizeof(St))
+        g.rng = seed
+        g.max_actions = max_actions
+        for p in range(NPLAYERS):
+            mt_seed(g, p, <uint64_t>seats[p])
+            g.policy[p] = policies[p]
+            g.botturn[p] = turns[p]
+        run_game(g)
+        if g.err:
+            return None
+        return {{"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
+                "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
+                "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng}}
+    finally:
+        free(g)
 
 
 def set_root(list counters, list zones, list loc, list kinds, uint64_t rng):
