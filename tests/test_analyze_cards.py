@@ -105,3 +105,10 @@ def test_a_new_power_says_how_often_it_ran(tmp_path: pathlib.Path) -> None:
     assert ("effect", "n01.play") in rows and ("effect", "n02.play") not in rows  # only the changed card's powers
     text = render_text(report, "Toy")
     assert f"trigger n01.echo (changed): never ran -> ran {after['runs']} times in {after['games']} of 40 games" in text
+
+
+def test_a_pick_in_a_simultaneous_step_counts_as_its_action() -> None:
+    # the history writes a pick `P2: bid king#5`: it is a play of `bid`, not of `P2:`
+    spec = SimulationSpec("goofspiel", ("four-cards",), (), 2, ("random", "random"))
+    texts = render_text(analyze(spec, 20, 1), "Goofspiel")
+    assert "action bid:" in texts and "action P1:" not in texts and "action P2:" not in texts

@@ -29,6 +29,7 @@ from interpreter.diagnostics import GameError
 from interpreter.runtime.cards import live_cards
 from interpreter.runtime.counters import card_reaching
 from interpreter.runtime.errors import RULE_SLIPS
+from interpreter.runtime.simultaneous import split_pick
 from interpreter.runtime.state import State
 
 BOT_PICK = re.compile(r"^P(\d+) \(([^)]+)\): (.+)$")  # a game bot's pick in the game log
@@ -55,7 +56,7 @@ class Recorder:
 
     def action(self, state: State, player: int, text: str) -> None:
         """After each action applied to the game's own state."""
-        self.plays[(player, "action " + text.split(" ", 1)[0])] += 1
+        self.plays[(player, action_name(text))] += 1
         for card in set(CARD_IN_TEXT.findall(text)):
             self.plays[(player, "card " + card)] += 1
         self._sample(state)
@@ -156,6 +157,12 @@ def count_bot_picks(state: State, recorder: Recorder) -> None:
         seat = int(found.group(1)) - 1
         if 0 <= seat < state.n and found.group(2) == state.seats[seat] and found.group(2) in bots:
             text = found.group(3)
-            recorder.plays[(seat, "action " + text.split(" ", 1)[0])] += 1
+            recorder.plays[(seat, action_name(text))] += 1
             for card in set(CARD_IN_TEXT.findall(text)):
                 recorder.plays[(seat, "card " + card)] += 1
+
+
+def action_name(text: str) -> str:
+    """"action NAME" of an action's text: its first word, past the `P2: ` a pick in a
+    simultaneous step is written with (`P2: bid king#5` is a play of `bid`)."""
+    return "action " + split_pick(text)[1].split(" ", 1)[0]
