@@ -22,7 +22,7 @@ from typing import Any
 from interpreter.agents import registered
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError
 from interpreter.game import Game, load_game
-from interpreter.game.playouts import MODES, native_mode, uses_native
+from interpreter.game.playouts import native_mode, uses_native
 from interpreter.play.analyze_cli import add_analyze, add_run_options, game_backend, run_analyze
 from interpreter.play.describe import (
     generated_code_json,
@@ -226,10 +226,6 @@ def build_parser() -> argparse.ArgumentParser:
                                    "  orrery simulate kuhn-poker --games 100000 --backend ray --address HOST:6379")
     add_run_options(p, 100, _add_table_options, _add_rules_options, _positive_int, _int)
     p.add_argument("--json", action="store_true", help="print one JSON object with the summary")
-    p.add_argument("--native", choices=MODES, default=None,
-                   help="play whole games of random seats in compiled code (auto: when Cython and a C compiler "
-                        "are here and the rules are covered, else Python, said in one line; default: "
-                        "ORRERY_NATIVE or auto). The results are the same either way")
     add_analyze(commands, _Formatter, _add_table_options, _add_rules_options, _positive_int, _int)
 
     p = commands.add_parser("replay", help="re-run a game log", formatter_class=_Formatter,

@@ -15,6 +15,7 @@ from typing import Any
 from interpreter.agents import create_agent, is_bot
 from interpreter.diagnostics import GameError
 from interpreter.game import Game, load_game
+from interpreter.game.playouts import MODES, native_mode
 from interpreter.model import GameDef
 from interpreter.play.analyze import ANALYZE_EXAMPLE, ANALYZE_HELP, analyze
 from interpreter.play.logs import target_for_log
@@ -47,6 +48,10 @@ def add_run_options(parser: argparse.ArgumentParser, games: int, table: AddOptio
                              "without it a local Ray instance is started")
     parser.add_argument("--max-actions", type=positive, default=MAX_ACTIONS, metavar="N",
                         help=f"a game with more actions is an error (default {MAX_ACTIONS})")
+    parser.add_argument("--native", choices=MODES, default=None,
+                        help="play whole games of random and first seats and game bots in compiled code (auto: when "
+                             "Cython and a C compiler are here and the rules are covered, else Python; default: "
+                             "ORRERY_NATIVE or auto). The results are the same either way (docs/native.md)")
     rules(parser)
 
 
@@ -109,7 +114,8 @@ def run_analyze(args: argparse.Namespace, game: Game) -> int:
         load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with],
                   strict=args.strict)
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
-                          tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions)
+                          tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions,
+                          native=native_mode(args.native))
     with game_backend(args) as (backend, workers):
         report = analyze(spec, args.games, args.seed, workers, game, compare_with, progress_stream(args.json),
                          backend=backend, duplicate_deals=args.duplicate, tournament_kinds=tournament_kinds,
