@@ -247,3 +247,13 @@ def test_search_rollouts_in_c_decide_exactly_as_in_python(name, kind, iterations
     assert any(used for _, used, _ in native) and not any(used for _, used, _ in python)
     # the same moves, the same trees: visits and the values backed up, to the last bit
     assert [(a, t) for a, _, t in native] == [(a, t) for a, _, t in python]
+
+
+def test_the_module_works_out_the_seats_seeds_as_python_does():
+    module = load_game("tic-tac-toe").native_status(2).module
+    from interpreter.agents.builtin import agent_seed
+    for seed in [*range(300), 10**18, 2**63 - 1]:
+        for seat in range(3):
+            assert module.seat_seed(seed, seat) == agent_seed(seed, seat)
+    game = load_game("kuhn-poker")  # (a first seed below zero: the seats' seeds come from Python)
+    assert game.playouts(40, seed=-20) == game.playouts(40, seed=-20, native="off")

@@ -134,10 +134,14 @@ def native_rows(game: Game, n: int, seats: Sequence[str], seed: int, count: int,
     seated = uses_native(game, n, seats, mode)
     if seated is None:
         return None
+    rows: list[tuple[Any, ...] | None]
+    if 0 <= seed and seed + count < 1 << 63:  # the seats' seeds worked out in the module
+        rows = seated.module.playouts_from(seed, count, max_actions, seated.policies, seated.turns)
+        return rows
     seeds = range(seed, seed + count)
-    rows: list[tuple[Any, ...] | None] = seated.module.playouts(
-        [s & _SEED_MASK for s in seeds], [[agent_seed(s, p) for p in range(n)] for s in seeds], max_actions,
-        seated.policies, seated.turns)
+    rows = seated.module.playouts([s & _SEED_MASK for s in seeds], [[agent_seed(s, p) for p in range(n)]
+                                                                      for s in seeds], max_actions,
+                                  seated.policies, seated.turns)
     return rows
 
 

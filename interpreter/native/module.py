@@ -100,6 +100,8 @@ class _Module:
     def _tables(self) -> str:
         prog = self.prog
         lines = ["cdef void _fill(int64_t* to, tuple values):\n    cdef Py_ssize_t i\n"
+                 "    for i in range(len(values)):\n        to[i] = values[i]\n",
+                 "cdef void _fill_u32(uint32_t* to, tuple values):\n    cdef Py_ssize_t i\n"
                  "    for i in range(len(values)):\n        to[i] = values[i]\n"]
 
         def table(cname: str, values: list[int]) -> None:
@@ -386,6 +388,46 @@ def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=No
     finally:
         free(g)
     return out
+
+
+def playouts_from(int64_t first, int64_t count, int64_t max_actions, list policies, list turns):
+    """`playouts` of the games seeded first..first+count-1 (0 <= first, first + count <
+    2**63), the seats' seeds worked out here (agent_seed), as tuples or None."""
+    global NFORCED, SWITCH_AT
+    cdef St* g = <St*>malloc(sizeof(St))
+    cdef int64_t i, p, seed
+    if g == NULL:
+        raise MemoryError()
+    NFORCED = 0
+    SWITCH_AT = -1
+    out = []
+    try:
+        for i in range(count):
+            seed = first + i
+            memcpy(g, &START, sizeof(St))
+            g.rng = <uint64_t>seed
+            g.max_actions = max_actions
+            for p in range(NPLAYERS):
+                mt_seed(g, p, agent_seed(<uint64_t>seed, p))
+                g.policy[p] = policies[p]
+                g.botturn[p] = turns[p]
+            with nogil:
+                run_game(g)
+            if g.err:
+                out.append(None)
+                continue
+            finalize(g)
+            out.append((tuple([g.winners[p] for p in range(g.nwin)]),
+                        tuple([g.rets[p] for p in range(NPLAYERS)]), g.actions, g.round_no, g.turn_no,
+                        tuple([g.scores[p] for p in range(NPLAYERS)]), REASONS[g.reason]))
+    finally:
+        free(g)
+    return out
+
+
+def seat_seed(uint64_t game_seed, int64_t seat):
+    """agent_seed, as the module works it out (for tests)."""
+    return agent_seed(game_seed, seat)
 
 
 def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, list turns):

@@ -247,6 +247,91 @@ cdef uint32_t mt_full(St* g) noexcept nogil:
     return y
 
 
+# SHA-256 (FIPS 180-4), for the `random` seats' seeds: agents/builtin.agent_seed is the
+# first 8 bytes, big-endian, of SHA-256("orrery-agent:{game seed}:{seat}").
+cdef uint32_t SHA_K[64]
+_fill_u32(SHA_K, (
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2))
+
+
+cdef inline uint32_t _rotr(uint32_t x, int n) noexcept nogil:
+    return (x >> n) | (x << (32 - n))
+
+
+cdef uint64_t agent_seed(uint64_t game_seed, int64_t seat) noexcept nogil:
+    """agents/builtin.agent_seed for a game seed in [0, 2**63): one SHA-256 block."""
+    cdef unsigned char block[64]
+    cdef char digits[24]
+    cdef int n = 0, d, i, length
+    cdef uint64_t v
+    cdef uint32_t w[64]
+    cdef uint32_t h[8]
+    cdef uint32_t a, b, c, e, f, gg, hh, dd, s0, s1, t1, t2
+    memset(block, 0, 64)
+    memcpy(block, b"orrery-agent:", 13)
+    length = 13
+    v = game_seed
+    if v == 0:
+        digits[0] = 48
+        n = 1
+    while v:
+        digits[n] = <char>(48 + v % 10)
+        v //= 10
+        n += 1
+    for d in range(n):
+        block[length] = digits[n - 1 - d]
+        length += 1
+    block[length] = 58  # ':'
+    length += 1
+    v = <uint64_t>seat
+    n = 0
+    if v == 0:
+        digits[0] = 48
+        n = 1
+    while v:
+        digits[n] = <char>(48 + v % 10)
+        v //= 10
+        n += 1
+    for d in range(n):
+        block[length] = digits[n - 1 - d]
+        length += 1
+    block[length] = 0x80
+    v = <uint64_t>length * 8
+    for i in range(8):
+        block[63 - i] = <unsigned char>(v >> (8 * i))
+    for i in range(16):
+        w[i] = (<uint32_t>block[4 * i] << 24) | (<uint32_t>block[4 * i + 1] << 16) | \
+               (<uint32_t>block[4 * i + 2] << 8) | <uint32_t>block[4 * i + 3]
+    for i in range(16, 64):
+        s0 = _rotr(w[i - 15], 7) ^ _rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+        s1 = _rotr(w[i - 2], 17) ^ _rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1
+    h[0], h[1], h[2], h[3] = 0x6a09e667U, 0xbb67ae85U, 0x3c6ef372U, 0xa54ff53aU
+    h[4], h[5], h[6], h[7] = 0x510e527fU, 0x9b05688cU, 0x1f83d9abU, 0x5be0cd19U
+    a, b, c, dd, e, f, gg, hh = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+    for i in range(64):
+        s1 = _rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)
+        t1 = hh + s1 + ((e & f) ^ ((~e) & gg)) + SHA_K[i] + w[i]
+        s0 = _rotr(a, 2) ^ _rotr(a, 13) ^ _rotr(a, 22)
+        t2 = s0 + ((a & b) ^ (a & c) ^ (b & c))
+        hh = gg
+        gg = f
+        f = e
+        e = dd + t1
+        dd = c
+        c = b
+        b = a
+        a = t1 + t2
+    return ((<uint64_t>(h[0] + a)) << 32) | <uint64_t>(h[1] + b)
+
+
 cdef int64_t pick(St* g, int64_t p, int64_t n) noexcept nogil:
     cdef int64_t k = 0, m = n
     cdef uint32_t r
