@@ -362,21 +362,10 @@ class Lowering:
 
     def b_pick_random(self, node: ast.Call, env: Env) -> Bound:
         self._draw_here(node)
-        count, items = self.temp("count"), self.temp("items")
-        self.decls[f"{items}[LISTCAP]"] = "int64_t"
-        del self.decls[items]
-        self.line(f"{count} = 0")
-        kinds: set[str] = set()
-
-        def add(item: Bound) -> None:
-            kinds.add(item.type if item.kind == "c" else "int")
-            self.line(f"if {count} < LISTCAP: {items}[{count}] = {self._operand(node, item)}")
-            self.line(f"if {count} >= LISTCAP: g.err = 5")
-            self.line(f"{count} += 1")
-        self.each(node.args[0], env, add)
+        items, kind = self.collect(node.args[0], env)
         picked = self.temp("picked")
-        self.line(f"{picked} = {items}[randbelow(g, {count})] if 0 < {count} <= LISTCAP else -1")
-        return Bound("c", picked, kinds.pop() if len(kinds) == 1 else "int")
+        self.line(f"{picked} = {items}[randbelow(g, {items}_n)] if {items}_n > 0 else -1")
+        return Bound("c", picked, kind)
 
     def b_top(self, node: ast.Call, env: Env) -> Bound:
         if len(node.args) != 1:
@@ -488,6 +477,26 @@ class Lowering:
                        lambda: body(Bound("c", f"g.zc[{slot}][{i}]", "card")))
             return
         raise NotNative(f"{_where(node)}: walking this list ({type(node).__name__.lower()})")
+
+    def collect(self, source: ast.Node, env: Env) -> tuple[str, str]:
+        """The list `source` makes, copied into a scratch array of its own: (its name,
+        the element type); its length is NAME_n. (More than LISTCAP items: the game
+        goes to the Python path, the length kept within the array.)"""
+        self._n += 1
+        items = f"_items{self._n}"
+        self.decls[f"{items}[LISTCAP]"] = "int64_t"
+        self.decls[f"{items}_n"] = "int64_t"
+        self.line(f"{items}_n = 0")
+        kinds: set[str] = set()
+
+        def add(item: Bound) -> None:
+            kinds.add(item.type if item.kind == "c" else "int")
+            self.line(f"if {items}_n < LISTCAP: {items}[{items}_n] = {self._operand(source, item)}")
+            self.line(f"{items}_n += 1")
+        self.each(source, env, add)
+        self.line(f"if {items}_n > LISTCAP: g.err = 5")
+        self.line(f"if {items}_n > LISTCAP: {items}_n = LISTCAP")
+        return items, kinds.pop() if len(kinds) == 1 else "int"
 
     def _range(self, start: str, stop: str, body: Body) -> None:
         i = self.temp("i")

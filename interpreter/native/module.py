@@ -350,79 +350,70 @@ BOT_TURNS = {self.bot_turns!r}
 BOTS_REFUSED = {self.bots_refused!r}
 
 
-def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=None, list turns=None):
-    """Whole games, one per seed: (winners, returns, actions, rounds, turns, scores,
-    reason) each, or None for a game the Python path must play. `policies`: per seat,
-    RANDOM (0, the default), FIRST, BOT_FIRST, BOT_RANDOM or BOT_TURN (that bot's
-    index in BOT_TURNS in `turns`)."""
+cdef object _play_one(St* g, uint64_t seed, uint64_t* seats, int64_t max_actions, list policies, list turns):
+    """One whole game from the start: its outcome's tuple, or None (the Python path's)."""
+    cdef int64_t p
+    memcpy(g, &START, sizeof(St))
+    g.rng = seed
+    g.max_actions = max_actions
+    for p in range(NPLAYERS):
+        mt_seed(g, p, seats[p])
+        if policies is not None:
+            g.policy[p] = policies[p]
+            g.botturn[p] = turns[p] if turns is not None else 0
+    with nogil:
+        run_game(g)
+    if g.err:
+        return None
+    finalize(g)
+    return (tuple([g.winners[p] for p in range(g.nwin)]), tuple([g.rets[p] for p in range(NPLAYERS)]), g.actions,
+            g.round_no, g.turn_no, tuple([g.scores[p] for p in range(NPLAYERS)]), REASONS[g.reason])
+
+
+cdef St* _fresh():
     global NFORCED, SWITCH_AT
     cdef St* g = <St*>malloc(sizeof(St))
-    cdef Py_ssize_t i
-    cdef int64_t p
     if g == NULL:
         raise MemoryError()
     NFORCED = 0
     SWITCH_AT = -1
-    out = []
+    return g
+
+
+def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=None, list turns=None):
+    """Whole games, one per seed: (winners, returns, actions, rounds, turns, scores,
+    reason) each, or None for a game the Python path must play. `agent_seeds`: per
+    game, each seat's seed. `policies`: per seat, RANDOM (0, the default), FIRST,
+    BOT_FIRST, BOT_RANDOM or BOT_TURN (that bot's index in BOT_TURNS in `turns`)."""
+    cdef St* g = _fresh()
+    cdef uint64_t seats[NPLAYERS]
+    cdef Py_ssize_t i, p
     try:
+        out = []
         for i in range(len(seeds)):
-            memcpy(g, &START, sizeof(St))
-            g.rng = <uint64_t>seeds[i]
-            seats = agent_seeds[i]
             for p in range(NPLAYERS):
-                mt_seed(g, p, <uint64_t>seats[p])
-            g.max_actions = max_actions
-            if policies is not None:
-                for p in range(NPLAYERS):
-                    g.policy[p] = policies[p]
-                    g.botturn[p] = turns[p] if turns is not None else 0
-            with nogil:
-                run_game(g)
-            if g.err:
-                out.append(None)
-                continue
-            finalize(g)
-            out.append((tuple([g.winners[p] for p in range(g.nwin)]),
-                        tuple([g.rets[p] for p in range(NPLAYERS)]), g.actions, g.round_no, g.turn_no,
-                        tuple([g.scores[p] for p in range(NPLAYERS)]), REASONS[g.reason]))
+                seats[p] = agent_seeds[i][p]
+            out.append(_play_one(g, seeds[i], seats, max_actions, policies, turns))
+        return out
     finally:
         free(g)
-    return out
 
 
 def playouts_from(int64_t first, int64_t count, int64_t max_actions, list policies, list turns):
     """`playouts` of the games seeded first..first+count-1 (0 <= first, first + count <
-    2**63), the seats' seeds worked out here (agent_seed), as tuples or None."""
-    global NFORCED, SWITCH_AT
-    cdef St* g = <St*>malloc(sizeof(St))
-    cdef int64_t i, p, seed
-    if g == NULL:
-        raise MemoryError()
-    NFORCED = 0
-    SWITCH_AT = -1
-    out = []
+    2**63), the seats' seeds worked out here (agent_seed)."""
+    cdef St* g = _fresh()
+    cdef uint64_t seats[NPLAYERS]
+    cdef int64_t i, p
     try:
-        for i in range(count):
-            seed = first + i
-            memcpy(g, &START, sizeof(St))
-            g.rng = <uint64_t>seed
-            g.max_actions = max_actions
+        out = []
+        for i in range(first, first + count):
             for p in range(NPLAYERS):
-                mt_seed(g, p, agent_seed(<uint64_t>seed, p))
-                g.policy[p] = policies[p]
-                g.botturn[p] = turns[p]
-            with nogil:
-                run_game(g)
-            if g.err:
-                out.append(None)
-                continue
-            finalize(g)
-            out.append((tuple([g.winners[p] for p in range(g.nwin)]),
-                        tuple([g.rets[p] for p in range(NPLAYERS)]), g.actions, g.round_no, g.turn_no,
-                        tuple([g.scores[p] for p in range(NPLAYERS)]), REASONS[g.reason]))
+                seats[p] = agent_seed(<uint64_t>i, p)
+            out.append(_play_one(g, i, seats, max_actions, policies, turns))
+        return out
     finally:
         free(g)
-    return out
 
 
 def seat_seed(uint64_t game_seed, int64_t seat):
@@ -432,23 +423,13 @@ def seat_seed(uint64_t game_seed, int64_t seat):
 
 def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, list turns):
     """One game as `playouts` plays it, and the data it ends with (for tests)."""
-    global NFORCED, SWITCH_AT
-    cdef St* g = <St*>malloc(sizeof(St))
-    cdef int64_t p
-    if g == NULL:
-        raise MemoryError()
-    NFORCED = 0
-    SWITCH_AT = -1
+    cdef St* g = _fresh()
+    cdef uint64_t seeds[NPLAYERS]
+    cdef Py_ssize_t p
     try:
-        memcpy(g, &START, sizeof(St))
-        g.rng = seed
-        g.max_actions = max_actions
         for p in range(NPLAYERS):
-            mt_seed(g, p, <uint64_t>seats[p])
-            g.policy[p] = policies[p]
-            g.botturn[p] = turns[p]
-        run_game(g)
-        if g.err:
+            seeds[p] = seats[p]
+        if _play_one(g, seed, seeds, max_actions, policies, turns) is None:
             return None
         return {{"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
                 "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],

@@ -110,24 +110,11 @@ class Writer(Lowering):
             self.lists.add(cname)
             self.decls[f"{cname}[LISTCAP]"] = "int64_t"
             self.decls[f"{cname}_n"] = "int64_t"
-        self._n += 1
-        scratch = f"_list{self._n}"
-        self.decls[f"{scratch}[LISTCAP]"] = "int64_t"
-        count = self.temp("n")
-        self.line(f"{count} = 0")
-        kinds: set[str] = set()
-
-        def add(item: Bound) -> None:
-            kinds.add(item.type if item.kind == "c" else "int")
-            self.line(f"if {count} >= LISTCAP: g.err = 5")
-            self.line(f"if {count} >= LISTCAP: return")
-            self.line(f"{scratch}[{count}] = {self._operand(value, item)}")
-            self.line(f"{count} += 1")
-        self.each(value, env, add)
+        scratch, kind = self.collect(value, env)
         i = self.temp("i")
-        self.block(f"for {i} in range({count}):", lambda: self.line(f"{cname}[{i}] = {scratch}[{i}]"))
-        self.line(f"{cname}_n = {count}")
-        return Bound("list", cname, kinds.pop() if len(kinds) == 1 else "int")
+        self.block(f"for {i} in range({scratch}_n):", lambda: self.line(f"{cname}[{i}] = {scratch}[{i}]"))
+        self.line(f"{cname}_n = {scratch}_n")
+        return Bound("list", cname, kind)
 
     def s_Change(self, node: ast.Change, env: Env) -> None:
         amount = self.temp("amount")
@@ -195,27 +182,9 @@ class Writer(Lowering):
             return
         # The engine walks a copy of the list made before the first pass (the body may
         # move the cards or change the counters it was made of): so does this.
-        items, kind = self.snapshot(source, env)
+        items, kind = self.collect(source, env)
         i = self.temp("i")
         self.block(f"for {i} in range({items}_n):", lambda: body(Bound("c", f"{items}[{i}]", kind)))
-
-    def snapshot(self, source: ast.Node, env: Env) -> tuple[str, str]:
-        """The list `source` makes, copied into a scratch array (name, element type)."""
-        self._n += 1
-        items = f"_items{self._n}"
-        self.decls[f"{items}[LISTCAP]"] = "int64_t"
-        self.decls[f"{items}_n"] = "int64_t"
-        self.line(f"{items}_n = 0")
-        kinds: set[str] = set()
-
-        def add(item: Bound) -> None:
-            kinds.add(item.type if item.kind == "c" else "int")
-            self.line(f"if {items}_n >= LISTCAP: g.err = 5")
-            self.line(f"if {items}_n >= LISTCAP: return")
-            self.line(f"{items}[{items}_n] = {self._operand(source, item)}")
-            self.line(f"{items}_n += 1")
-        self.each(source, env, add)
-        return items, kinds.pop() if len(kinds) == 1 else "int"
 
     def s_Repeat(self, node: ast.Repeat, env: Env) -> None:
         if node.count is None:
@@ -317,7 +286,7 @@ class Writer(Lowering):
         if node.player is None:
             self._range("0", "NPLAYERS", seat)
         else:
-            items, _ = self.snapshot(node.player, env)
+            items, _ = self.collect(node.player, env)
             i = self.temp("i")
             self.block(f"for {i} in range({items}_n):", lambda: seat(Bound("c", f"{items}[{i}]")))
         i = self.temp("i")
@@ -360,7 +329,7 @@ class Writer(Lowering):
             self.line(f"{card} = {single.code}")
             self.line(f"if {card} != -1: place_card(g, {card}, {slot}, {top})")
             return
-        items, _ = self.snapshot(node.cards, env)  # (the engine moves a copy of the list, bottom first)
+        items, _ = self.collect(node.cards, env)  # (the engine moves a copy of the list, bottom first)
         i = self.temp("i")
         self.block(f"for {i} in range({items}_n):",
                    lambda: self.line(f"if {items}[{i}] != -1: place_card(g, {items}[{i}], {slot}, {top})"))

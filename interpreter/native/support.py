@@ -265,43 +265,35 @@ cdef inline uint32_t _rotr(uint32_t x, int n) noexcept nogil:
     return (x >> n) | (x << (32 - n))
 
 
+cdef int _decimal(unsigned char* block, int at, uint64_t v) noexcept nogil:
+    """`v` written in decimal into `block` from `at`; where it ends."""
+    cdef char digits[24]
+    cdef int n = 0, d
+    if v == 0:
+        digits[0] = 48
+        n = 1
+    while v:
+        digits[n] = <char>(48 + v % 10)
+        v //= 10
+        n += 1
+    for d in range(n):
+        block[at + d] = digits[n - 1 - d]
+    return at + n
+
+
 cdef uint64_t agent_seed(uint64_t game_seed, int64_t seat) noexcept nogil:
     """agents/builtin.agent_seed for a game seed in [0, 2**63): one SHA-256 block."""
     cdef unsigned char block[64]
-    cdef char digits[24]
-    cdef int n = 0, d, i, length
+    cdef int i, length
     cdef uint64_t v
     cdef uint32_t w[64]
     cdef uint32_t h[8]
     cdef uint32_t a, b, c, e, f, gg, hh, dd, s0, s1, t1, t2
     memset(block, 0, 64)
     memcpy(block, b"orrery-agent:", 13)
-    length = 13
-    v = game_seed
-    if v == 0:
-        digits[0] = 48
-        n = 1
-    while v:
-        digits[n] = <char>(48 + v % 10)
-        v //= 10
-        n += 1
-    for d in range(n):
-        block[length] = digits[n - 1 - d]
-        length += 1
+    length = _decimal(block, 13, game_seed)
     block[length] = 58  # ':'
-    length += 1
-    v = <uint64_t>seat
-    n = 0
-    if v == 0:
-        digits[0] = 48
-        n = 1
-    while v:
-        digits[n] = <char>(48 + v % 10)
-        v //= 10
-        n += 1
-    for d in range(n):
-        block[length] = digits[n - 1 - d]
-        length += 1
+    length = _decimal(block, length + 1, <uint64_t>seat)
     block[length] = 0x80
     v = <uint64_t>length * 8
     for i in range(8):
