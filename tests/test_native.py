@@ -257,3 +257,13 @@ def test_the_module_works_out_the_seats_seeds_as_python_does():
             assert module.seat_seed(seed, seat) == agent_seed(seed, seat)
     game = load_game("kuhn-poker")  # (a first seed below zero: the seats' seeds come from Python)
     assert game.playouts(40, seed=-20) == game.playouts(40, seed=-20, native="off")
+
+
+def test_a_simultaneous_step_naming_a_seat_twice_is_the_python_paths_error(tmp_path):
+    rules = (TOYS / "slips.yaml").read_text(encoding="utf-8").replace(
+        "      turn p:\n        take actions turn", "      take actions turn simultaneously for [p, 0]")
+    (tmp_path / "game.yaml").write_text(rules, encoding="utf-8")
+    game = load_game(str(tmp_path / "game.yaml"))
+    native = game.playouts(6, native="on")
+    assert native == game.playouts(6, native="off")
+    assert all(p.error and "twice" in p.error for p in native)

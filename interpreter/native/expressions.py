@@ -233,7 +233,7 @@ class Lowering:
             i = int(index.value)
             if row is None:
                 return Bound("c", table.read(None, str(i), node), "int") if not table.nested else \
-                    Bound("row", str(i), value=table)
+                    Bound("row", f"checked(g, {i}, {len(table.rows)})", value=table)
             return Bound("c", table.read(row, str(i), node), "int")
         code = self._operand(node, index)
         if row is None and table.nested:

@@ -256,7 +256,7 @@ class Writer(Lowering):
 
         def seat(item: Bound) -> None:
             who = self._operand(node, item)
-            self.line(f"_n = 0 if g.policy[checked(g, {who}, NPLAYERS)] == BOT_TURN else list_group(g, {who}, {group})")
+            self.line(f"_n = 0 if g.policy[{who}] == BOT_TURN else list_group(g, {who}, {group})")
 
             def turn() -> None:  # (a bot's `turn` effect, carried out at its place in the order)
                 self.line(f"_sw[{taken}] = {who}")
@@ -288,6 +288,12 @@ class Writer(Lowering):
         else:
             items, _ = self.collect(node.player, env)
             i = self.temp("i")
+
+            def valid() -> None:  # (the engine refuses a seat that is not one, or one named twice)
+                self.line(f"if {items}[{i}] < 0 or {items}[{i}] >= NPLAYERS: g.err = 2")
+                self.block(f"for _j in range({i}):", lambda: self.line(f"if {items}[_j] == {items}[{i}]: g.err = 2"))
+            self.block(f"for {i} in range({items}_n):", valid)
+            self.line("if g.err: return")
             self.block(f"for {i} in range({items}_n):", lambda: seat(Bound("c", f"{items}[{i}]")))
         i = self.temp("i")
 
