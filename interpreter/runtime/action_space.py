@@ -245,13 +245,18 @@ class ActionSpace:
                 return last[2]  # (callers only read it)
         found: dict[int, Action] = {}
         ids_of = self._ids_of
+        ascending, last_id = True, -1
         for action in (listing if listing is not None and (player is None or player == seat)
                        else st.legal_actions(player)):
             known = ids_of.get(id(action))  # (id_of's own memo, read here: the usual case)
             a = known[1] if known is not None and known[0] is action else self.id_of(st, action)
-            if a not in found:
+            if a > last_id:  # (listers mostly list in id order: then nothing is to sort)
+                last_id = a
                 found[a] = action
-        ids = dict(sorted(found.items()))
+            elif a not in found:
+                ascending = False
+                found[a] = action
+        ids = found if ascending else dict(sorted(found.items()))
         if listing is not None and st.legal_cache is listing and (player is None or player == seat):
             self._last = (listing, seat, ids)
         return ids
