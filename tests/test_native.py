@@ -131,7 +131,8 @@ def test_simulate_gives_the_same_summary_native_or_not():
     summaries = []
     for native, workers in (("on", 2), ("off", 1)):
         summary = simulate(attrs.evolve(spec, native=native), 600, 5, workers)
-        for key in ("seconds", "games_per_second", "workers"):
+        assert summary["native"] == (native == "on")
+        for key in ("seconds", "games_per_second", "workers", "native"):
             summary.pop(key, None)
         summaries.append(summary)
     assert summaries[0] == summaries[1]
@@ -158,7 +159,7 @@ def test_the_command_line_chooses_and_reports_the_backend(tmp_path):
 
 def _without_time(text: str) -> str:
     data = json.loads(text)
-    for key in ("seconds", "games_per_second"):
+    for key in ("seconds", "games_per_second", "native"):
         data.pop(key, None)
     return json.dumps(data, sort_keys=True)
 

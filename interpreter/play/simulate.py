@@ -411,6 +411,9 @@ def simulate(spec: SimulationSpec, games: int, seed: int, workers: int = 1, game
     summary["workers"] = max(1, min(workers, games))
     summary["seconds"] = round(clock() - started, 3)
     summary["games_per_second"] = round(games / max(summary["seconds"], 1e-9), 1)
+    # how the games were played (in C where the module builds), like `seconds`: the
+    # results are the same either way
+    summary["native"] = plays_native(spec)
     return summary
 
 
@@ -469,7 +472,8 @@ def render_summary(summary: dict[str, Any], name: str) -> str:
     for sample in summary["error_samples"]:
         lines.append(f"  seed {sample['seed']}: {sample['message']}")
     seconds = summary["seconds"]  # (rounded to the millisecond: 0 when too quick to time)
-    lines.append(f"Time: {seconds} s ({rate_text(summary['games'] / seconds) if seconds > 0 else 'too quick to time'})")
+    lines.append(f"Time: {seconds} s ({rate_text(summary['games'] / seconds) if seconds > 0 else 'too quick to time'}"
+                 f"{', in C' if summary.get('native') else ''})")
     return "\n".join(lines)
 
 
