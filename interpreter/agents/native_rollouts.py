@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from interpreter.native.status import native_mode, native_status
+from interpreter.runtime.records import PendingActions
 
 if TYPE_CHECKING:
     from interpreter.runtime.state import State
@@ -43,7 +44,8 @@ class NativeRollouts:
     def for_root(cls, state: State, rollout: str, depth: int, horizon: int) -> NativeRollouts | None:
         gd = state.gd
         if rollout != "random" or depth or horizon or state.explicit or gd.facts.uses_simultaneous \
-                or any(bot is not None for bot in state.seat_bots) or native_mode() == "off":
+                or any(bot is not None for bot in state.seat_bots) or native_mode() == "off" \
+                or not isinstance(state.pending, PendingActions):  # (the data is taken over at a `take actions`)
             return None
         status = native_status(state.game, state.n)
         if status.module is None:

@@ -58,6 +58,7 @@ class NativeSeating:
     module: Any
     policies: list[int]
     turns: list[int]
+    firsts: list[int]  # per seat: 1 when its game bot answers choices with the first option
 
 
 RANDOM, FIRST, BOT_FIRST, BOT_RANDOM, BOT_TURN = range(5)  # (the module's seat policies)
@@ -81,12 +82,13 @@ def uses_native(game: Game, num_players: int, seats: Sequence[str], mode: str) -
     return NativeSeating(status.module, *seated)
 
 
-def seat_policies(game: Game, n: int, seats: Sequence[str], module: Any) -> tuple[list[int], list[int]] | str:
+def seat_policies(game: Game, n: int, seats: Sequence[str],
+                  module: Any) -> tuple[list[int], list[int], list[int]] | str:
     """Each seat's policy in the native module (`random`, `first`, or a game bot that
     picks first or at random or plays its `turn` effect), or why a seat keeps the game
     in Python."""
     seating = game._seating(n, list(seats))
-    policies, turns = [], []
+    policies, turns, firsts = [], [], []
     for spec, bot in zip(seating.specs, seating.bots, strict=True):
         turn = 0
         if bot is not None:
@@ -103,7 +105,8 @@ def seat_policies(game: Game, n: int, seats: Sequence[str], module: Any) -> tupl
             return f"seat '{spec}' plays in Python"
         policies.append(policy)
         turns.append(turn)
-    return policies, turns
+        firsts.append(1 if bot is not None and bot.choose == "first" else 0)
+    return policies, turns, firsts
 
 
 def playouts(game: Game, count: int, seed: int = 0, seats: Sequence[str] | None = None,
@@ -136,12 +139,12 @@ def native_rows(game: Game, n: int, seats: Sequence[str], seed: int, count: int,
         return None
     rows: list[tuple[Any, ...] | None]
     if 0 <= seed and seed + count < 1 << 63:  # the seats' seeds worked out in the module
-        rows = seated.module.playouts_from(seed, count, max_actions, seated.policies, seated.turns)
+        rows = seated.module.playouts_from(seed, count, max_actions, seated.policies, seated.turns, seated.firsts)
         return rows
     seeds = range(seed, seed + count)
     rows = seated.module.playouts([s & _SEED_MASK for s in seeds], [[agent_seed(s, p) for p in range(n)]
                                                                       for s in seeds], max_actions,
-                                  seated.policies, seated.turns)
+                                  seated.policies, seated.turns, seated.firsts)
     return rows
 
 
@@ -186,5 +189,6 @@ def native_final_state(game: Game, n: int, seed: int, seats: Sequence[str],
     seated = uses_native(game, n, seats, "on")
     assert seated is not None
     found: dict[str, Any] | None = seated.module.final_state(
-        seed & _SEED_MASK, [agent_seed(seed, p) for p in range(n)], max_actions, seated.policies, seated.turns)
+        seed & _SEED_MASK, [agent_seed(seed, p) for p in range(n)], max_actions, seated.policies, seated.turns,
+        seated.firsts)
     return found

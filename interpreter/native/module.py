@@ -91,7 +91,7 @@ class _Module:
                   "int64_t mti[NPLAYERS]", "double scores[NPLAYERS]", "double rets[NPLAYERS]",
                   "int64_t zn[NSLOTS]", "int64_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]",
                   "int64_t kind[NCARDS]", "int64_t ncards", "int64_t shared",
-                  "int64_t policy[NPLAYERS]", "int64_t botturn[NPLAYERS]"]
+                  "int64_t policy[NPLAYERS]", "int64_t botturn[NPLAYERS]", "int64_t botfirst[NPLAYERS]"]
         for ci, counter in enumerate(prog.counters):
             size = counter.width * (prog.n if counter.scope == "player" else 1)
             fields.append(f"int64_t c{ci}[{max(size, 1)}]")
@@ -350,7 +350,8 @@ BOT_TURNS = {self.bot_turns!r}
 BOTS_REFUSED = {self.bots_refused!r}
 
 
-cdef object _play_one(St* g, uint64_t seed, uint64_t* seats, int64_t max_actions, list policies, list turns):
+cdef object _play_one(St* g, uint64_t seed, uint64_t* seats, int64_t max_actions, list policies, list turns,
+                      list firsts=None):
     """One whole game from the start: its outcome's tuple, or None (the Python path's)."""
     cdef int64_t p
     memcpy(g, &START, sizeof(St))
@@ -361,6 +362,7 @@ cdef object _play_one(St* g, uint64_t seed, uint64_t* seats, int64_t max_actions
         if policies is not None:
             g.policy[p] = policies[p]
             g.botturn[p] = turns[p] if turns is not None else 0
+            g.botfirst[p] = firsts[p] if firsts is not None else 0
     with nogil:
         run_game(g)
     if g.err:
@@ -380,7 +382,8 @@ cdef St* _fresh():
     return g
 
 
-def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=None, list turns=None):
+def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=None, list turns=None,
+             list firsts=None):
     """Whole games, one per seed: (winners, returns, actions, rounds, turns, scores,
     reason) each, or None for a game the Python path must play. `agent_seeds`: per
     game, each seat's seed. `policies`: per seat, RANDOM (0, the default), FIRST,
@@ -393,13 +396,14 @@ def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=No
         for i in range(len(seeds)):
             for p in range(NPLAYERS):
                 seats[p] = agent_seeds[i][p]
-            out.append(_play_one(g, seeds[i], seats, max_actions, policies, turns))
+            out.append(_play_one(g, seeds[i], seats, max_actions, policies, turns, firsts))
         return out
     finally:
         free(g)
 
 
-def playouts_from(int64_t first, int64_t count, int64_t max_actions, list policies, list turns):
+def playouts_from(int64_t first, int64_t count, int64_t max_actions, list policies, list turns,
+                  list firsts=None):
     """`playouts` of the games seeded first..first+count-1 (0 <= first, first + count <
     2**63), the seats' seeds worked out here (agent_seed)."""
     cdef St* g = _fresh()
@@ -410,7 +414,7 @@ def playouts_from(int64_t first, int64_t count, int64_t max_actions, list polici
         for i in range(first, first + count):
             for p in range(NPLAYERS):
                 seats[p] = agent_seed(<uint64_t>i, p)
-            out.append(_play_one(g, i, seats, max_actions, policies, turns))
+            out.append(_play_one(g, i, seats, max_actions, policies, turns, firsts))
         return out
     finally:
         free(g)
@@ -421,7 +425,7 @@ def seat_seed(uint64_t game_seed, int64_t seat):
     return agent_seed(game_seed, seat)
 
 
-def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, list turns):
+def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, list turns, list firsts=None):
     """One game as `playouts` plays it, and the data it ends with (for tests)."""
     cdef St* g = _fresh()
     cdef uint64_t seeds[NPLAYERS]
@@ -429,7 +433,7 @@ def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, l
     try:
         for p in range(NPLAYERS):
             seeds[p] = seats[p]
-        if _play_one(g, seed, seeds, max_actions, policies, turns) is None:
+        if _play_one(g, seed, seeds, max_actions, policies, turns, firsts) is None:
             return None
         return {{"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
                 "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],

@@ -303,6 +303,86 @@ class Writer(Lowering):
             self.line("if g.terminal or g.err: return")
         self.block(f"for {i} in range({taken}):", carry_out)
 
+    def s_Choose(self, node: ast.Choose, env: Env) -> None:
+        """`choose VAR from OPTIONS [by P] [up to N]` (compile/choose_one.py): the
+        options without repeats, first kept; none is none, one is taken without asking;
+        else the chooser picks among them (a game bot inside the state, an agent seat as
+        a decision of the history, after the `check: action` end conditions), `up to`
+        one at a time with `done` offered last, the options worked out again each time."""
+        if self.game.gd.facts.hidden.choices:
+            raise NotNative(f"{_where(node)}: a choice that may offer cards its chooser cannot see")
+        who = self.temp("chooser")
+        self.line(f"{who} = checked(g, {self.code(node.by, env) if node.by is not None else self.me}, NPLAYERS)")
+        pick = self.temp("pick")
+        if node.up_to is None:
+            items, kind = self._options(node.options, env, None)
+            cname = self.local(node.var)
+            self.block(f"if {items}_n == 0:", lambda: self.line(f"{cname} = -1"))
+
+            def ask() -> None:
+                self._ask(who, f"{items}_n", pick)
+                self.line(f"{cname} = {items}[{pick}]")
+            self.block(f"elif {items}_n == 1:", lambda: self.line(f"{cname} = {items}[0]"))
+            self.block("else:", ask)
+            env[node.var] = Bound("c", cname, kind)
+            return
+        cname = f"l_{node.var}"
+        if self.locals.get(node.var) == cname and cname not in self.lists:
+            raise NotNative(f"{_where(node)}: '{node.var}' holds a number and a list")
+        self.locals[node.var] = cname
+        if cname not in self.lists:
+            self.lists.add(cname)
+            self.decls[f"{cname}[LISTCAP]"] = "int64_t"
+            self.decls[f"{cname}_n"] = "int64_t"
+        self.line(f"{cname}_n = 0")
+        kinds: list[str] = []
+        up_to = node.up_to
+
+        def step() -> None:
+            items, kind = self._options(node.options, env, cname)
+            kinds.append(kind)
+            self.line(f"if {cname}_n >= {self.code(up_to, env)} or {items}_n == 0: break")
+            self._ask(who, f"{items}_n + 1", pick)
+            self.line(f"if {pick} == {items}_n: break")  # done
+            self.line(f"if {cname}_n >= LISTCAP: g.err = 5")
+            self.line("if g.err: return")
+            self.line(f"{cname}[{cname}_n] = {items}[{pick}]")
+            self.line(f"{cname}_n += 1")
+        self.block("while True:", step)
+        env[node.var] = Bound("list", cname, kinds[0] if kinds else "int")
+
+    def _options(self, options: ast.Node, env: Env, picked: str | None) -> tuple[str, str]:
+        """A choice's options in a scratch array, repeats dropped (first kept) and, with
+        `picked` (a list local), what it holds left out."""
+        items, kind = self.collect(options, env)
+        kept, i, j, seen = self.temp("kept"), self.temp("i"), self.temp("j"), self.temp("seen")
+        self.line(f"{kept} = 0")
+
+        def one() -> None:
+            self.line(f"{seen} = 0")
+            self.block(f"for {j} in range({kept}):", lambda: self.line(f"if {items}[{j}] == {items}[{i}]: {seen} = 1"))
+            if picked is not None:
+                self.block(f"for {j} in range({picked}_n):",
+                           lambda: self.line(f"if {picked}[{j}] == {items}[{i}]: {seen} = 1"))
+
+            def keep() -> None:
+                self.line(f"{items}[{kept}] = {items}[{i}]")
+                self.line(f"{kept} += 1")
+            self.block(f"if not {seen}:", keep)
+        self.block(f"for {i} in range({items}_n):", one)
+        self.line(f"{items}_n = {kept}")
+        return items, kind
+
+    def _ask(self, who: str, count: str, pick: str) -> None:
+        self.block(f"if g.policy[{who}] >= BOT_FIRST:", lambda: self.line(f"{pick} = bot_pick(g, {who}, {count})"))
+
+        def agent() -> None:
+            if self.game.ends_at("action"):
+                self.line("if end_action(g, g.active): return")
+            self.line(f"{pick} = agent_pick(g, {who}, {count})")
+            self.line(f"if {pick} < 0: return")
+        self.block("else:", agent)
+
     def s_CallStmt(self, node: ast.CallStmt, env: Env) -> None:
         args = [self.code(a, env) for a in node.args]
         self.line(f"proc_{self.game.procedure(node.name, len(args), node)}(g, {', '.join([self.me, *args])})")

@@ -350,10 +350,36 @@ cdef int64_t FPOS = 0
 cdef int64_t SWITCH_AT = -1
 
 
+cdef int64_t agent_pick(St* g, int64_t who, int64_t n) noexcept nogil:
+    """The index an agent seat picks among `n` listed (a decision of the history: the
+    next forced one in a rollout's replay, else `first` or the seat's generator); -1
+    when the game must go to the Python path."""
+    global FPOS
+    cdef int64_t k
+    if FPOS < NFORCED:
+        k = FORCED[FPOS]
+        FPOS += 1
+        if k < 0 or k >= n:
+            g.err = 7
+            return -1
+    else:
+        if g.actions >= g.max_actions:
+            g.err = 1
+            return -1
+        k = 0 if g.policy[who] == FIRST else pick(g, who, n)
+    g.actions += 1
+    return k
+
+
+cdef inline int64_t bot_pick(St* g, int64_t who, int64_t n) noexcept nogil:
+    """A game bot's pick among `n`, inside the state: the first, or with the rules' generator."""
+    return 0 if g.botfirst[who] else randbelow(g, n)
+
+
 cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
     """One decision of `who` in `group`: 1 when the `take actions` is over (nothing
     legal, or the action ended the turn; or the game must go to the Python path)."""
-    global FPOS, SWITCH_AT
+    global SWITCH_AT
     cdef int64_t n, k, j
     cdef int64_t chosen[NPARAMS]
     if FPOS == SWITCH_AT:
@@ -363,22 +389,11 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
     if n <= 0:
         return 1
     if g.policy[who] >= BOT_FIRST:  # a game bot picks inside the state: no decision of the history
-        k = 0 if g.policy[who] == BOT_FIRST else randbelow(g, n)
-        for j in range(NPARAMS):
-            chosen[j] = CP[k * NPARAMS + j]
-        return apply_action(g, who, CK[k], chosen)
-    if FPOS < NFORCED:
-        k = FORCED[FPOS]
-        FPOS += 1
-        if k < 0 or k >= n:
-            g.err = 7
-            return 1
+        k = bot_pick(g, who, n)
     else:
-        if g.actions >= g.max_actions:
-            g.err = 1
+        k = agent_pick(g, who, n)
+        if k < 0:
             return 1
-        k = 0 if g.policy[who] == FIRST else pick(g, who, n)
-    g.actions += 1
     for j in range(NPARAMS):
         chosen[j] = CP[k * NPARAMS + j]
     return apply_action(g, who, CK[k], chosen)
