@@ -268,3 +268,17 @@ def test_a_simultaneous_step_naming_a_seat_twice_is_the_python_paths_error(tmp_p
     native = game.playouts(6, native="on")
     assert native == game.playouts(6, native="off")
     assert all(p.error and "twice" in p.error for p in native)
+
+
+def test_names_from_the_rules_never_reach_the_generated_source(tmp_path):
+    # Every name the lowering writes from rule files is numbered (parameters,
+    # procedures, properties): no text of the rules may become code, whatever the schema
+    # lets through. (Locals of the effect language are identifiers by its grammar.)
+    rules = (TOYS / "slips.yaml").read_text(encoding="utf-8").replace(
+        'params: {k: "range(4)"}', 'params: {k: "range(4)", side_note: "range(1)"}')
+    (tmp_path / "game.yaml").write_text(rules, encoding="utf-8")
+    game = load_game(str(tmp_path / "game.yaml"))
+    source = lower(game, 2)
+    assert "side_note" not in source and "mark" not in source and "native-slips" not in source
+    assert game.native_status(2).module is not None, game.native_status(2).reason
+    assert game.playouts(30, native="on") == game.playouts(30, native="off")

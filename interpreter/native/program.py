@@ -196,7 +196,7 @@ class Program:
                     raise NotNative(f"{_where(node)}: property '{prop}' is not a number on every card")
                 values.append(int(value))
             self.props[prop] = values
-        return f"P_{prop}[g.kind[checked(g, {card}, g.ncards)]]"
+        return f"P{list(self.props).index(prop)}[g.kind[checked(g, {card}, g.ncards)]]"
 
     def card_definition(self, card_id: str, node: ast.Node) -> int:
         if card_id not in self.gd.card_index:
@@ -264,7 +264,11 @@ class Program:
         if len(spec.get("params") or []) != nargs:
             raise NotNative(f"{_where(node)}: procedure '{name}' called with {nargs} arguments")
         self.wanted_procedures.add(name)
-        return name
+        return str(self.procedure_number(name))
+
+    def procedure_number(self, name: str) -> int:
+        """A procedure's number: the C name it is written under (proc3), never its text."""
+        return list(self.raw.get("procedures") or {}).index(name)
 
     def winners_into(self, lw: Lowering, node: ast.Node | None, env: Env) -> None:
         """Write the winners of `end game`/an end condition into `g.winners` (none

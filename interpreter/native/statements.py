@@ -385,7 +385,7 @@ class Writer(Lowering):
 
     def s_CallStmt(self, node: ast.CallStmt, env: Env) -> None:
         args = [self.code(a, env) for a in node.args]
-        self.line(f"proc_{self.game.procedure(node.name, len(args), node)}(g, {', '.join([self.me, *args])})")
+        self.line(f"proc{self.game.procedure(node.name, len(args), node)}(g, {', '.join([self.me, *args])})")
 
     def s_EndGame(self, node: ast.EndGame, env: Env) -> None:
         self.game.winners_into(self, node.winners, env)
