@@ -23,8 +23,8 @@ def native_mode(given: str | None = None) -> str:
     """The mode asked for (`given`, else ORRERY_NATIVE, else auto), checked."""
     mode = (given or os.environ.get("ORRERY_NATIVE") or "auto").strip().lower()
     if mode not in MODES:
-        raise GameError(f"native mode must be one of {', '.join(MODES)}, not {mode!r} (from "
-                        f"{'--native' if given else 'ORRERY_NATIVE'})")
+        raise GameError(f"native mode must be one of {', '.join(MODES)}, not {mode!r}"
+                        f"{'' if given else ' (from ORRERY_NATIVE)'}")
     return mode
 
 
