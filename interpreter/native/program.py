@@ -36,7 +36,8 @@ _SCORING_KEYS = {"score", "returns", "label", "description"}
 _GAME_KEYS = {"orrery", "id", "name", "version", "description", "players", "constants", "counters", "zones",
               "cards", "actions", "procedures", "functions", "boards", "setup", "flow", "end", "scoring", "views",
               "assumptions", "max_moves", "utility", "table", "seats", "seat_options", "sources", "variants",
-              "rulebook", "credits", "authors", "license", "tags", "notes", "bots"}
+              "rulebook", "credits", "authors", "license", "tags", "notes", "bots",
+              "include"}  # (included files are merged into the rules by the time they are read)
 MAX_CANDIDATES = 4096  # legal actions one listing may hold natively (more: the Python path)
 LIST_CAPACITY = 64  # items a local list may hold natively (more: the Python path)
 CREATED_CAP = 128  # cards a game may create natively (more: the Python path)
@@ -118,34 +119,41 @@ class Program:
     # ---- what the rules hold -------------------------------------------------------------------
 
     def _refuse_unsupported(self) -> None:
+        """NotNative naming every part of the rules, seen as a whole, that the subset does
+        not lower (statements and built-ins are refused as they are met, later)."""
         gd, raw = self.gd, self.raw
-        extra = sorted(set(raw) - _GAME_KEYS)
+        found = []
+        extra = sorted(set(raw) - _GAME_KEYS - {"triggers", "values", "modifiers"})
         if extra:
-            raise NotNative(f"the sections {', '.join(extra)}")
+            found.append(f"the sections {', '.join(extra)}")
         if gd.triggers:
-            raise NotNative("triggers")
+            found.append("triggers")
         if gd.values or gd.modifiers:
-            raise NotNative("declared values and modifiers")
-        # (game bots are fine: native playouts seat `random` everywhere, so none plays)
+            found.append("declared values and modifiers")
+        # (game bots are fine: only the ones with a `turn` effect outside the subset are not)
         if any(c.keys or c.fractions for c in gd.counters):
-            raise NotNative("counters with named keys or fractions")
+            found.append("counters with named keys or fractions")
         if any(z.refill_from is not None for z in gd.zones):
-            raise NotNative("zones that refill")
+            found.append("zones that refill")
         if any(card.effects or card.uses for card in gd.cards):
-            raise NotNative("card effects")
+            found.append("card effects")
+        costly = [a.id for a in gd.actions if set((raw.get("actions") or {}).get(a.id) or {}) - _ACTION_KEYS
+                  or a.cost or a.limits]
+        if costly:
+            more = " ..." if len(costly) > 3 else ""
+            found.append(f"actions with a cost or a use limit ({', '.join(costly[:3])}{more})")
         for action in gd.actions:
             spec = (raw.get("actions") or {}).get(action.id) or {}
-            if set(spec) - _ACTION_KEYS or action.cost or action.limits:
-                raise NotNative(f"action '{action.id}' has a cost or a use limit")
-            for value in (spec.get("params") or {}).values():
-                if isinstance(value, dict) and set(value) - _PARAM_KEYS:
-                    raise NotNative(f"action '{action.id}' has a parameter the subset does not list")
-        for end in gd.ends:
-            if end.then != "end":
-                raise NotNative(f"end condition '{end.id}' finishes a turn or round")
-        scoring = raw.get("scoring") or {}
-        if set(scoring) - _SCORING_KEYS:
-            raise NotNative("scoring with eligibility or tie-breaks")
+            if any(isinstance(v, dict) and set(v) - _PARAM_KEYS for v in (spec.get("params") or {}).values()):
+                found.append(f"action '{action.id}' has a parameter the subset does not list")
+                break
+        finishing = [end.id for end in gd.ends if end.then != "end"]
+        if finishing:
+            found.append(f"end conditions that finish a turn or round ({', '.join(finishing)})")
+        if set(raw.get("scoring") or {}) - _SCORING_KEYS:
+            found.append("scoring with eligibility or tie-breaks")
+        if found:
+            raise NotNative("; ".join(found))
 
     def table(self, name: str, node: ast.Node) -> Table:
         table = self.tables.get(name)
