@@ -2,7 +2,10 @@
 
 For each game: random playouts as decisions per CPU second on
 * orrery native — `Game.playouts` in batches (whole games in C, the seats' picks too);
-* orrery Python — the per-step public API (`bench_loops.OrreryLoop`), today's engine;
+* orrery native per step — the per-step public API on native states
+  (`new_initial_state(native="on")`), by Action (`step`) and by integer id (`step_ids`);
+* orrery Python — the per-step public API (`bench_loops.OrreryLoop`), today's engine,
+  by Action (`python`) and by id (`python_ids`);
 * the 0.1 engine — the same loop in a worker process running commit 9a45214's tree;
 * OpenSpiel C++ — pyspiel's own game, the same per-step loop from Python;
 * OpenSpiel Python — OpenSpiel's hand-written Python game, where it has one;
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -71,6 +75,39 @@ class NativeLoop:
                 return Counts(playouts, decisions, 0, 0, now - start)
 
 
+class StepLoop:
+    """Random playouts through the per-step API (as bench_loops.OrreryLoop), on native
+    states or Python ones, picking Actions or integer ids."""
+
+    def __init__(self, game: Any, native: str, ids: bool):
+        self.game, self.native, self.ids = game, native, ids
+        self.rng = random.Random(bench_loops.BASE_SEED)
+
+    def __call__(self, seconds: float) -> Counts:
+        choice, getrandbits = self.rng.choice, self.rng.getrandbits
+        new_state, native, ids = self.game.new_initial_state, self.native, self.ids
+        now_ = bench_loops.clock
+        playouts = decisions = 0
+        start = now_()
+        deadline = start + seconds
+        while True:
+            state = new_state(seed=getrandbits(32), native=native)
+            steps = 0
+            if ids:
+                while not state.is_terminal():
+                    state.apply_action_id(choice(state.legal_action_ids()))
+                    steps += 1
+            else:
+                while not state.is_terminal():
+                    state.apply_action(choice(state.legal_actions()))
+                    steps += 1
+            playouts += 1
+            decisions += steps
+            now = now_()
+            if now >= deadline:
+                return Counts(playouts, decisions, 0, 0, now - start)
+
+
 def _openspiel(name: str | None) -> Any:
     if name is None:
         return None
@@ -101,9 +138,13 @@ def bench_game(name: str, seconds: float, rounds: int, old: Worker | None) -> di
     status = game.native_status()
     row: dict[str, Any] = {"game": name, "players": game.definition.default_players, "native": status.reason}
     cpp_name, py_name = GAMES[name]
-    loops: dict[str, Any] = {"python": OrreryLoop(game, None)}
+    loops: dict[str, Any] = {"python": OrreryLoop(game, None), "python_ids": StepLoop(game, "off", True)}
     if status.module is not None:
         loops["native"] = NativeLoop(game)
+    if game.native_status(step=True).module is not None:
+        game.new_initial_state(native="on")  # (the per-step module built before the clock starts)
+        loops["step"] = StepLoop(game, "on", False)
+        loops["step_ids"] = StepLoop(game, "on", True)
     cpp, ospy = _openspiel(cpp_name), _openspiel(py_name)
     if cpp is not None:
         loops["openspiel_cpp"] = OpenSpielLoop(cpp)
@@ -156,8 +197,9 @@ def bench_search(name: str, kind: str, iterations: int, decisions: int = 4) -> d
 
 
 def render(rows: list[dict[str, Any]]) -> str:
-    cols = ["native", "python", "orrery_0.1", "openspiel_cpp", "openspiel_python"]
-    out = ["decisions per CPU second (random playouts); ratios: native over each",
+    cols = ["native", "step", "step_ids", "python", "python_ids", "orrery_0.1", "openspiel_cpp", "openspiel_python"]
+    out = ["decisions per CPU second (random playouts): native batched, native per step (Actions, ids),",
+           "Python per step (Actions, ids), the 0.1 engine, OpenSpiel; ratios: native over each",
            f"{'game':<16}" + "".join(f"{c:>18}" for c in cols) + f"{'cold':>8}{'cached':>8}"]
     for row in rows:
         cells = []
@@ -172,6 +214,12 @@ def render(rows: list[dict[str, Any]]) -> str:
             ratios = [f"{c} {native['decisions_per_s'] / row[c]['decisions_per_s']:.1f}x"
                       for c in cols[1:] if isinstance(row.get(c), dict) and row[c]["decisions_per_s"]]
             out.append(f"{'':<16}native over: " + ", ".join(ratios))
+        step = row.get("step") if isinstance(row.get("step"), dict) else None
+        if step:
+            ratios = [f"{c} {step['decisions_per_s'] / row[c]['decisions_per_s']:.2f}x"
+                      for c in ("step_ids", "python", "orrery_0.1", "openspiel_cpp")
+                      if isinstance(row.get(c), dict) and row[c]["decisions_per_s"]]
+            out.append(f"{'':<16}per step over: " + ", ".join(ratios))
         else:
             out.append(f"{'':<16}{row['native']}")
     return "\n".join(out)

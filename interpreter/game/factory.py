@@ -22,6 +22,7 @@ from interpreter.analysis.length import length_bounds
 from interpreter.compile.build import build
 from interpreter.compile.lint import lint
 from interpreter.diagnostics import Diagnostic, GameError, RuleFileError
+from interpreter.game.native_states import native_state
 from interpreter.game.playouts import MAX_ACTIONS as MAX_PLAYOUT_ACTIONS
 from interpreter.game.playouts import NativeStatus, Playout, native_status, playouts
 from interpreter.game.summary import describe_cards, describe_game
@@ -177,17 +178,26 @@ class Game:
     # ---- states ------------------------------------------------------------------
 
     def new_initial_state(self, num_players: int | None = None, seed: int = 0,
-                          seats: Sequence[str | SeatSpec] | None = None, chance: str = "seeded") -> State:
+                          seats: Sequence[str | SeatSpec] | None = None, chance: str = "seeded",
+                          native: str = "off") -> Any:
         """A new game for `num_players` seats (default: the game's default), seeded.
         A seat is a spec's text (`random`, `ismcts:iterations=50`) or a SeatSpec, checked
-        here, once. With `chance="explicit"`, random events are chance nodes (docs/chance.md)."""
+        here, once. With `chance="explicit"`, random events are chance nodes (docs/chance.md).
+        With `native` `auto` or `on`, a NativeState: the same API and results, each
+        decision in C where the rules allow it (game/native_states.py)."""
         gd = self.definition
         n = gd.default_players if num_players is None else _whole(num_players, "num_players")
         if not gd.min_players <= n <= gd.max_players:
             raise GameError(f"{gd.name} is for {gd.min_players}-{gd.max_players} players, not {n}")
         if isinstance(seats, str):
             raise GameError(f"seats is a list of seats, one per player, not the text {seats!r}")
-        return new_state(self, n, seed if type(seed) is int else _whole(seed, "seed"), self._seating(n, seats), chance)
+        seed = seed if type(seed) is int else _whole(seed, "seed")
+        seating = self._seating(n, seats)  # (checks the seats, whichever state is made)
+        if native != "off":
+            found = native_state(self, n, seed, list(seats) if seats else [], chance, native)
+            if found is not None:
+                return found
+        return new_state(self, n, seed, seating, chance)
 
     def playouts(self, n: int, seed: int = 0, seats: Sequence[str] | None = None,
                  num_players: int | None = None, max_actions: int = MAX_PLAYOUT_ACTIONS,
@@ -198,10 +208,10 @@ class Game:
         the same on either path (game/playouts.py)."""
         return playouts(self, n, seed, seats, num_players, max_actions, native)
 
-    def native_status(self, num_players: int | None = None) -> NativeStatus:
-        """Whether these rules run natively for `num_players` here, and why not (built on
-        first use and cached)."""
-        return native_status(self, self._players(num_players))
+    def native_status(self, num_players: int | None = None, step: bool = False) -> NativeStatus:
+        """Whether these rules run natively for `num_players` here (with `step`: one
+        decision at a time, as native states), and why not (built on first use and cached)."""
+        return native_status(self, self._players(num_players), step)
 
     def _seating(self, n: int, seats: Sequence[str | SeatSpec] | None) -> Seating:
         """The seating of `n` seats (default: every seat random), made once per seating:

@@ -17,8 +17,10 @@ from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression
 from interpreter.native.expressions import Bound, NotNative
 from interpreter.native.program import CREATED_CAP, LIST_CAPACITY, MAX_CANDIDATES, Program
+from interpreter.native.resumable import StepWriter
 from interpreter.native.statements import Writer
-from interpreter.native.support import SUPPORT
+from interpreter.native.stepping import STEP_DECIDE, STEP_FIELDS, step_entry
+from interpreter.native.support import BASE, SUPPORT
 
 HEADER = """# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False, infer_types=False
@@ -30,10 +32,11 @@ from libc.string cimport memcpy, memset
 """
 
 
-def lower(game: Any, n: int) -> str:
-    """The Cython source of `game` for `n` players."""
+def lower(game: Any, n: int, step: bool = False) -> str:
+    """The Cython source of `game` for `n` players: whole playouts, or with `step` one
+    state played a decision at a time (stepping.py)."""
     try:
-        return _Module(Program(game, n)).source()
+        return _Module(Program(game, n, step)).source()
     except RecursionError:
         raise NotNative("functions that call themselves") from None
 
@@ -49,12 +52,13 @@ class _Module:
     def __init__(self, prog: Program):
         self.prog = prog
         self.functions: list[str] = []
+        self.writer = StepWriter if prog.step else Writer  # (for the functions that may wait for a seat)
 
     def source(self) -> str:
         prog = self.prog
         gd, raw = prog.gd, prog.raw
         actions = [a for group in gd.groups.values() for a in group]
-        nparams = max([len(a.params) for a in actions] + [1])
+        nparams = prog.nparams
         # Functions first (they find the tables, boards and properties the struct needs).
         self._effects(actions)
         self._listers()
@@ -68,8 +72,17 @@ class _Module:
             name = sorted(prog.wanted_procedures - done)[0]
             done.add(name)
             self._procedure(name)
+        if prog.step:
+            _refuse_recursion(prog)
+            params = [len(a.params) for a in actions]
+            cards = [1 if j < len(a.params) and a.params[j].type == "card" else 0
+                     for a in actions for j in range(nparams)]
+            support, entry = BASE + STEP_DECIDE, step_entry(list(prog.reasons), self.bot_turns, self.bots_refused,
+                                                             params, cards, prog.asks)
+        else:
+            support, entry = SUPPORT, self._entry()
         parts = [HEADER.format(n=prog.n), self._constants(nparams), self._struct(),
-                 self._tables(), self._switch(), SUPPORT, *self.functions, self._entry()]
+                 self._tables(), self._switch(), support, *self.functions, entry]
         return "\n".join(parts)
 
     # ---- the state ------------------------------------------------------------------------------
@@ -82,13 +95,16 @@ class _Module:
                 f"    NSLOTS = {max(prog.layout.slots, 1)}\n    NPARAMS = {nparams}\n"
                 f"    RANDOM = 0\n    FIRST = 1\n    BOT_FIRST = 2\n    BOT_RANDOM = 3\n    BOT_TURN = 4\n"
                 f"    MAXC = {MAX_CANDIDATES}\n    LISTCAP = {LIST_CAPACITY}\n"
+                # (a per-step module's seats are played from outside: it never seeds or
+                # draws from their Mersenne Twisters, so it keeps no room for them)
+                f"    MTN = {1 if prog.step else 624}\n"
                 f"cdef int64_t CK[MAXC]\ncdef int64_t CP[MAXC * NPARAMS]\n")
 
     def _struct(self) -> str:
         prog = self.prog
         fields = ["int64_t active", "int64_t turn_no", "int64_t round_no", "int64_t actions",
                   "int64_t max_actions", "int64_t terminal", "int64_t err", "int64_t reason",
-                  "int64_t nwin", "int64_t winners[64]", "uint64_t rng", "uint32_t mt[NPLAYERS][624]",
+                  "int64_t nwin", "int64_t winners[64]", "uint64_t rng", "uint32_t mt[NPLAYERS][MTN]",
                   "int64_t mti[NPLAYERS]", "double scores[NPLAYERS]", "double rets[NPLAYERS]",
                   "int64_t zn[NSLOTS]", "int64_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]",
                   "int64_t kind[NCARDS]", "int64_t ncards", "int64_t shared",
@@ -96,6 +112,8 @@ class _Module:
         for ci, counter in enumerate(prog.counters):
             size = counter.width * (prog.n if counter.scope == "player" else 1)
             fields.append(f"int64_t c{ci}[{max(size, 1)}]")
+        if prog.step:
+            fields += [*STEP_FIELDS, *(f"{ctype} {name}" for name, ctype in prog.step_fields.items())]
         return "cdef struct St:\n" + "".join(f"    {f}\n" for f in fields)
 
     def _tables(self) -> str:
@@ -154,7 +172,7 @@ class _Module:
         cases = []
         for k, action in enumerate(actions):
             spec = (prog.raw.get("actions") or {}).get(action.id) or {}
-            w = Writer(prog, "me")
+            w = self.writer(prog, "me")
             env = {p.name: Bound("c", f"p[{j}]", "card" if p.type == "card" else "int")
                    for j, p in enumerate(action.params)}
             env["me"] = Bound("c", "me", "int")
@@ -297,7 +315,7 @@ class _Module:
 
     def _game(self, raw: dict[str, Any]) -> None:
         prog = self.prog
-        w = Writer(prog, "g.active")
+        w = self.writer(prog, "g.active")
 
         def body() -> None:
             env: dict[str, Bound] = {"me": Bound("c", "g.active", "int")}
@@ -318,7 +336,7 @@ class _Module:
         for name, spec in (raw.get("bots") or {}).items():
             if not isinstance(spec, dict) or not isinstance(spec.get("turn"), str):
                 continue
-            w = Writer(prog, "me")
+            w = self.writer(prog, "me")
             env = {"me": Bound("c", "me", "int")}
             k = len(self.bot_turns)
             try:
@@ -337,9 +355,15 @@ class _Module:
         prog = self.prog
         spec = (prog.raw.get("procedures") or {})[name]
         params = [str(p) for p in spec.get("params") or []]
-        w = Writer(prog, "me")
-        env = {p: Bound("c", f"a{k}", "int") for k, p in enumerate(params)}  # (numbered, as every name here)
-        env["me"] = Bound("c", "me", "int")
+        w = self.writer(prog, "me")
+        names = ["me", *(f"a{k}" for k in range(len(params)))]  # (numbered, as every name here)
+        if isinstance(w, StepWriter):  # the arguments kept in the struct: a resumed call is given none
+            kept = [w.field("arg") for _ in names]
+            for arg, field in zip(names, kept, strict=True):
+                w.once(f"{field} = {arg}")
+            names, w.me = kept, kept[0]
+        env = {p: Bound("c", names[k + 1], "int") for k, p in enumerate(params)}
+        env["me"] = Bound("c", names[0], "int")
         args = "".join(f", int64_t a{k}" for k in range(len(params)))
         self.functions.append(w.function(f"cdef void proc{prog.procedure_number(name)}(St* g, int64_t me{args}) "
                                          "noexcept nogil:",
@@ -502,3 +526,20 @@ def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64
         free(g)
         free(moves)
 '''
+
+
+def _refuse_recursion(prog: Program) -> None:
+    """A per-step module keeps each function's locals in the struct, once: a procedure
+    that calls itself (through others or not) stays on the Python path."""
+    raw = prog.raw.get("procedures") or {}
+    calls = {name: {s.name for s in ast.statements(prog.program(spec.get("effect")))
+                    if isinstance(s, ast.CallStmt)} for name, spec in raw.items() if isinstance(spec, dict)}
+    for start in calls:
+        todo, seen = list(calls[start]), set()
+        while todo:
+            name = todo.pop()
+            if name == start:
+                raise NotNative(f"procedure '{start}' calls itself, one decision at a time")
+            if name not in seen:
+                seen.add(name)
+                todo.extend(calls.get(name, ()))

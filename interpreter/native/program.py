@@ -96,7 +96,7 @@ class NativeBoard:
 class Program:
     """The lowering of one game for one player count."""
 
-    def __init__(self, game: Any, n: int):
+    def __init__(self, game: Any, n: int, step: bool = False):
         self.gd = gd = game.definition
         self.raw: dict[str, Any] = game.raw
         self.n = n
@@ -115,6 +115,14 @@ class Program:
         self.reasons: list[str] = ["flow-ended", "end-game"]
         self.wanted_procedures: set[str] = set()
         self.creates = False  # some statement creates cards: room is kept for CREATED_CAP more
+        # A per-step module (resumable.py): what its functions keep in the struct, and
+        # each choice that may wait for a seat (1 when its options are cards).
+        self.step = step
+        self.nparams = max([len(a.params) for group in gd.groups.values() for a in group] + [1])
+        self.list_capacity = LIST_CAPACITY
+        self.step_fields: dict[str, str] = {}
+        self.asks: list[bool] = []
+        self._functions = 0
 
     # ---- what the rules hold -------------------------------------------------------------------
 
@@ -255,6 +263,15 @@ class Program:
         return parse_program(str(text)) if isinstance(text, str) and text.strip() else ()
 
     # ---- what statements ask of the game --------------------------------------------------------
+
+    def new_function(self) -> int:
+        self._functions += 1
+        return self._functions
+
+    def new_ask(self, cards: bool) -> int:
+        """The number of a choice that may wait for a seat (2 on: 1 is a listing)."""
+        self.asks.append(cards)
+        return len(self.asks) + 1
 
     def ends_at(self, check: str) -> bool:
         return bool(self.gd.ends_by_check.get(check))

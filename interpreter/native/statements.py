@@ -46,6 +46,23 @@ class Writer(Lowering):
             self.decls[cname] = "int64_t"
         return cname
 
+    def list_local(self, name: str, node: ast.Node) -> str:
+        """The C array (LISTCAP numbers, its length NAME_n) of a local holding a list."""
+        cname = self.locals.get(name)
+        if cname is not None and cname not in self.lists:
+            raise NotNative(f"{_where(node)}: '{name}' holds a number and a list")
+        if cname is None:
+            cname = self.locals[name] = f"l_{name}"
+            self.lists.add(cname)
+            self.decls[f"{cname}[LISTCAP]"] = "int64_t"
+            self.decls[f"{cname}_n"] = "int64_t"
+        return cname
+
+    def once(self, text: str) -> None:
+        """A line that starts a statement's work (a resumable writer skips it when
+        resuming: resumable.py)."""
+        self.line(text)
+
     def function(self, head: str, body: Any, tail: str = "") -> str:
         """The whole function: its head, declarations, then the body written by `body()`."""
         body()
@@ -93,7 +110,7 @@ class Writer(Lowering):
             if bound.kind == "list":
                 env[target.name] = self._fill_list(target.name, node.value, env, node)
                 return
-            if bound.kind != "c" or not bound.code.startswith("l_") or _is_list(node.value, env):
+            if bound.kind != "c" or bound.code not in self.locals.values() or _is_list(node.value, env):
                 raise NotNative(f"{_where(node)}: setting '{target.name}'")
             self.line(f"{bound.code} = {self.code(node.value, env)}")
             return
@@ -102,14 +119,7 @@ class Writer(Lowering):
     def _fill_list(self, name: str, value: ast.Node, env: Env, node: ast.Node) -> Bound:
         """A local holding a list: a C array of LISTCAP numbers and its length, filled
         through a scratch array (the new list may read the old one)."""
-        cname = f"l_{name}"
-        if self.locals.get(name) == cname and cname not in self.lists:
-            raise NotNative(f"{_where(node)}: '{name}' holds a number and a list")
-        self.locals[name] = cname
-        if cname not in self.lists:
-            self.lists.add(cname)
-            self.decls[f"{cname}[LISTCAP]"] = "int64_t"
-            self.decls[f"{cname}_n"] = "int64_t"
+        cname = self.list_local(name, node)
         scratch, kind = self.collect(value, env)
         i = self.temp("i")
         self.block(f"for {i} in range({scratch}_n):", lambda: self.line(f"{cname}[{i}] = {scratch}[{i}]"))
@@ -320,21 +330,14 @@ class Writer(Lowering):
             self.block(f"if {items}_n == 0:", lambda: self.line(f"{cname} = -1"))
 
             def ask() -> None:
-                self._ask(who, f"{items}_n", pick)
+                self._ask(who, items, False, pick)
                 self.line(f"{cname} = {items}[{pick}]")
             self.block(f"elif {items}_n == 1:", lambda: self.line(f"{cname} = {items}[0]"))
             self.block("else:", ask)
             env[node.var] = Bound("c", cname, kind)
             return
-        cname = f"l_{node.var}"
-        if self.locals.get(node.var) == cname and cname not in self.lists:
-            raise NotNative(f"{_where(node)}: '{node.var}' holds a number and a list")
-        self.locals[node.var] = cname
-        if cname not in self.lists:
-            self.lists.add(cname)
-            self.decls[f"{cname}[LISTCAP]"] = "int64_t"
-            self.decls[f"{cname}_n"] = "int64_t"
-        self.line(f"{cname}_n = 0")
+        cname = self.list_local(node.var, node)
+        self.once(f"{cname}_n = 0")
         kinds: list[str] = []
         up_to = node.up_to
 
@@ -342,7 +345,7 @@ class Writer(Lowering):
             items, kind = self._options(node.options, env, cname)
             kinds.append(kind)
             self.line(f"if {cname}_n >= {self.code(up_to, env)} or {items}_n == 0: break")
-            self._ask(who, f"{items}_n + 1", pick)
+            self._ask(who, items, True, pick)
             self.line(f"if {pick} == {items}_n: break")  # done
             self.line(f"if {cname}_n >= LISTCAP: g.err = 5")
             self.line("if g.err: return")
@@ -373,7 +376,9 @@ class Writer(Lowering):
         self.line(f"{items}_n = {kept}")
         return items, kind
 
-    def _ask(self, who: str, count: str, pick: str) -> None:
+    def _ask(self, who: str, items: str, done: bool, pick: str) -> None:
+        """`pick` = the chooser's answer among the options in `items` (and `done` last)."""
+        count = f"{items}_n + 1" if done else f"{items}_n"
         self.block(f"if g.policy[{who}] >= BOT_FIRST:", lambda: self.line(f"{pick} = bot_pick(g, {who}, {count})"))
 
         def agent() -> None:

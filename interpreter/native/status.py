@@ -37,19 +37,20 @@ class NativeStatus:
     built: bool = False  # compiled just now (not found in the cache)
 
 
-def native_status(game: Any, num_players: int) -> NativeStatus:
-    """The native module of `game` for `num_players`, built or loaded once per process."""
-    cache: dict[int, NativeStatus] = game.__dict__.setdefault("_native", {})
-    found = cache.get(num_players)
+def native_status(game: Any, num_players: int, step: bool = False) -> NativeStatus:
+    """The native module of `game` for `num_players` (with `step`: the per-step one),
+    built or loaded once per process."""
+    cache: dict[tuple[int, bool], NativeStatus] = game.__dict__.setdefault("_native", {})
+    found = cache.get((num_players, step))
     if found is None:
         try:
-            module, built = load_module(lower(game, num_players))
+            module, built = load_module(lower(game, num_players, step))
             found = NativeStatus(module, "native", built)
         except NotNative as err:
             found = NativeStatus(None, f"the rules use what the native backend does not cover yet ({err})")
         except NativeUnavailable as err:
             found = NativeStatus(None, str(err))
-        cache[num_players] = found
+        cache[num_players, step] = found
     return found
 
 

@@ -11,7 +11,7 @@ repeats), and `mt_seed`/`mt_next`/`pick` are CPython's `random.Random(seed)` and
 words; `getrandbits(k)` with rejection), so the `random` seat picks the same action.
 """
 
-SUPPORT = r'''
+BASE = r'''
 cdef inline int64_t checked(St* g, int64_t i, int64_t size) noexcept nogil:
     if i < 0 or i >= size:
         g.err = 2
@@ -376,6 +376,10 @@ cdef inline int64_t bot_pick(St* g, int64_t who, int64_t n) noexcept nogil:
     return 0 if g.botfirst[who] else randbelow(g, n)
 
 
+'''
+
+# The batched module's decision: every seat picks where the flow waits.
+DECIDE = r'''
 cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
     """One decision of `who` in `group`: 1 when the `take actions` is over (nothing
     legal, or the action ended the turn; or the game must go to the Python path)."""
@@ -398,3 +402,4 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
         chosen[j] = CP[k * NPARAMS + j]
     return apply_action(g, who, CK[k], chosen)
 '''
+SUPPORT = BASE + DECIDE

@@ -1,0 +1,85 @@
+"""Per-step states on the native backend (`Game.new_initial_state(..., native=...)`):
+whether this game, player count and seating can be played a decision at a time in C,
+and the NativeState if so (native/native_state.py).
+
+A seat played by a game bot plays inside the state, as on the Python path; every other
+seat is played from outside (the caller answers each of its decisions), so only the bots
+decide whether the seating runs natively. The mode is that of `Game.playouts`: `auto`
+(native when it can be, else the Python state), `on` (native or a GameError saying why
+not), `off`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from interpreter.diagnostics import GameError
+from interpreter.game.playouts import BOT_FIRST, BOT_RANDOM, BOT_TURN
+from interpreter.native.native_state import NativeState, new_native_state
+from interpreter.native.status import native_mode, native_status
+
+if TYPE_CHECKING:
+    from interpreter.game.factory import Game
+
+OUTSIDE = 0  # (a seat whose decisions the caller makes: the module stops for it)
+
+
+def native_state(game: Game, n: int, seed: int, seats: list[Any], chance: str, mode: str | None) -> NativeState | None:
+    """The game's NativeState, or None for the Python state (mode `on`: a GameError
+    saying why it cannot be native)."""
+    mode = native_mode(mode)
+    if mode == "off":
+        return None
+    plans: dict[Any, _Plan | str] = game.__dict__.setdefault("_native_plans", {})
+    key = (n, tuple(str(s) for s in seats), chance)
+    plan = plans.get(key)
+    if plan is None:
+        plan = plans[key] = _plan(game, n, seats, chance)
+    if isinstance(plan, str):
+        if mode == "on":
+            raise GameError(f"no native states for {game.id}: {plan}")
+        return None
+    found: NativeState = new_native_state(plan.module, game, n, seed, seats, plan.policies)
+    return found
+
+
+@attrs.frozen
+class _Plan:
+    """How states of one player count and seating are made natively."""
+
+    module: Any
+    policies: tuple[list[int], list[int], list[int]]
+
+
+def _plan(game: Game, n: int, seats: list[Any], chance: str) -> _Plan | str:
+    """The plan, or why there is none."""
+    if chance != "seeded":
+        return "explicit chance is played in Python"
+    status = native_status(game, n, step=True)
+    if status.module is None:
+        return status.reason
+    policies = _policies(game, n, seats, status.module)
+    if isinstance(policies, str):
+        return policies
+    return _Plan(status.module, policies)
+
+
+def _policies(game: Game, n: int, seats: list[Any], module: Any) -> tuple[list[int], list[int], list[int]] | str:
+    seating = game._seating(n, seats)
+    policies, turns, firsts = [], [], []
+    for spec, bot in zip(seating.specs, seating.bots, strict=True):
+        policy, turn = OUTSIDE, 0
+        if bot is not None:
+            if bot.turn is not None:
+                if spec.kind not in module.BOT_TURNS:
+                    why = module.BOTS_REFUSED.get(spec.kind, "not lowered")
+                    return f"bot '{spec.kind}' plays a turn the native backend does not cover yet ({why})"
+                policy, turn = BOT_TURN, module.BOT_TURNS[spec.kind]
+            else:
+                policy = BOT_FIRST if bot.choose == "first" else BOT_RANDOM
+        policies.append(policy)
+        turns.append(turn)
+        firsts.append(1 if bot is not None and bot.choose == "first" else 0)
+    return policies, turns, firsts

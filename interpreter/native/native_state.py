@@ -1,0 +1,326 @@
+"""A game state on the native backend, one decision at a time: the State API over a
+C struct, with the Python engine's state behind it for everything the struct does
+not answer.
+
+A state's class derives from its module's `Stepper` (stepping.py: the struct, and the
+calls made at every step of a search or a learning loop, in C: whose turn it is, the
+legal actions as Actions or ids, applying one, clone as one memcpy, the returns) and
+from `NativeState` here: the rest of those calls (a simultaneous step, a text for an
+Action, a player named) and everything else. Observations, saves, the log, undo and
+the like are asked of the Python state of the same history, made by replaying it on the
+Python engine the first time one is needed; from then on that state is the game (the
+native state moves on in Python, so nothing can drift apart). A rule slip or a cap met
+natively hands over the same way, so the error raised is the engine's own.
+
+The Actions and ids of a stop's options come from a cache shared by every state of the
+game and player count, indexed by each option's key (stepping.py): a key not seen yet
+is looked up once on the Python state of the same history, which offers the same
+options in the same order (tests/test_native_state.py checks every step of every native
+game against the Python state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from interpreter.diagnostics import GameError
+from interpreter.runtime.action_space import ActionSpaceError
+from interpreter.runtime.actions import Action
+from interpreter.runtime.simultaneous import pick_text, split_pick
+
+TERMINAL = -4  # (runtime/state.py's: OpenSpiel's kTerminalPlayerId)
+SIMULTANEOUS = -2  # (several seats pick at once)
+RUNNING, OVER = 0, 1
+Entry = tuple[Action, "int | None"]
+
+
+class NativeState:
+    """See the module's docstring. Made by `Game.new_initial_state(..., native=...)`."""
+
+    if not TYPE_CHECKING:  # (the instance's fields are the Stepper's, in C: see stepping.py)
+        __slots__ = ()
+    _game: Any
+    _py: Any
+    _listing: list[Entry] | None
+    _ids: list[int] | bool | None
+    _wait: list[int] | None
+    _history: list[str]
+    _picks: dict[int, int]
+    _seat_lists: dict[int, list[Entry]]
+    _status: int
+    n: int
+    seed: int
+    seats: list[Any]
+
+    def _stopped(self) -> None:
+        """A new stop: a simultaneous step's seats (`_wait`, their picks so far in
+        `_picks`, their listings in `_seat_lists`), or one seat's decision."""
+        self._listing = self._ids = None
+        self._picks = {}
+        self._seat_lists = {}
+        self._wait = (self._waiting() or None) if self._status == RUNNING else None
+
+    # ---- the Python state of the same history -------------------------------------------------
+
+    def python_state(self) -> Any:
+        """The Python engine's state of this game (made once, then the game itself)."""
+        if self._py is None:
+            self._take_over()
+        return self._py
+
+    def _take_over(self) -> None:
+        self._py = self._replayed(self._history)
+
+    def _hand_over(self) -> None:
+        """The native run could not go on: the Python path plays the last pick again
+        from the state before it, and says what went wrong."""
+        last = self._history.pop()
+        self._take_over()
+        self._py.apply_action(last)
+
+    def _replayed(self, history: Sequence[str]) -> Any:
+        state = self._game.new_initial_state(self.n, self.seed, self.seats)
+        for text in history:
+            state.apply_action(text)
+        return state
+
+    def __getattr__(self, name: str) -> Any:
+        # (only for what the classes do not define: the rest of the State API)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.python_state(), name)
+
+    def __str__(self) -> str:
+        return str(self.python_state())
+
+    def __eq__(self, other: object) -> bool:
+        mine = self.python_state()
+        return bool(mine == (other.python_state() if isinstance(other, NativeState) else other))
+
+    # (as State: equal by value, and mutable)
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---- the State API off the usual path -----------------------------------------------------------
+
+    @property
+    def native(self) -> bool:
+        """Whether the struct still plays this game (not the Python state)."""
+        return self._py is None
+
+    @property
+    def history(self) -> list[str]:
+        return list(self._py.history if self._py is not None else self._history)
+
+    @property
+    def terminal(self) -> bool:
+        return bool(self.is_terminal())
+
+    def is_chance_node(self) -> bool:
+        return self._py.is_chance_node() if self._py is not None else False
+
+    def is_simultaneous_node(self) -> bool:
+        return self._py.is_simultaneous_node() if self._py is not None else self._wait is not None
+
+    def _current_player(self) -> int:
+        if self._py is not None:
+            return int(self._py.current_player())
+        if self._status == OVER:
+            return TERMINAL
+        return SIMULTANEOUS if self._wait is not None else int(self._who())
+
+    def players_to_act(self) -> list[int]:
+        if self._py is not None:
+            return list(self._py.players_to_act())
+        if self._status == OVER:
+            return []
+        if self._wait is not None:
+            return [p for p in self._wait if p not in self._picks]
+        return [int(self._who())]
+
+    def player_asked(self) -> int:
+        if self._py is not None:
+            return int(self._py.player_asked())
+        waiting = self.players_to_act()
+        return waiting[0] if waiting else self._current_player()
+
+    def _seat(self, player: int | None) -> int | None:
+        """The seat whose options a call with `player` is about (None: no decision of theirs now)."""
+        if self._status != RUNNING:
+            return None
+        if self._wait is None:
+            who = int(self._who())
+            return who if player is None or player == who else None
+        waiting = [p for p in self._wait if p not in self._picks]
+        if player is None:
+            return waiting[0] if waiting else None
+        return player if player in waiting else None
+
+    def _options(self, seat: int) -> list[Entry]:
+        """The Action and id of each option of `seat` at this stop."""
+        if self._wait is None:
+            listing = self._listing
+            if listing is None:
+                listing = self._listing = self._cached() or self._learn(seat)
+            return listing
+        found = self._seat_lists.get(seat)
+        if found is None:
+            found = self._seat_lists[seat] = \
+                self._seat_cached(seat) or self._learn(seat)
+        return found
+
+    def _learn(self, seat: int) -> list[Entry]:
+        """The options of `seat` at this stop as the Python engine makes them, kept by key."""
+        keys = self._keys() if self._wait is None else self._seat_keys(seat)
+        oracle = self._replayed(self._history)
+        legal = oracle.legal_actions(seat)
+        if len(legal) != len(keys):
+            raise GameError(f"internal error: the native state offers {len(keys)} options where the engine offers "
+                            f"{len(legal)} (set ORRERY_NATIVE=off and report it)")
+        space = self._game.action_space(self.n)
+        remember = self._remember
+        learned = []
+        for key, action in zip(keys, legal, strict=True):
+            try:
+                a: int | None = space.id_of(oracle, action)
+            except ActionSpaceError:
+                a = None  # (asked for, the Python state says why there is no id)
+            remember(key, (action, a))
+            learned.append((action, a))
+        return learned
+
+    def _legal_actions(self, player: int | None) -> list[Action]:
+        if self._py is not None:
+            return list(self._py.legal_actions(player))
+        seat = self._seat(player)
+        return [] if seat is None else [entry[0] for entry in self._options(seat)]
+
+    def _legal_action_ids(self, player: int | None) -> list[int]:
+        if self._py is not None:
+            return list(self._py.legal_action_ids(player))
+        seat = self._seat(player)
+        if seat is None:
+            return []
+        ids = [entry[1] for entry in self._options(seat)]
+        if None in ids:
+            return list(self.python_state().legal_action_ids(player))
+        # (copies sharing an id: one, ascending)
+        return sorted({a for a in ids if a is not None})
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        if self._py is not None:
+            return list(self._py.legal_actions_mask(player))
+        mask = [0] * self._game.action_space(self.n).size
+        for a in self.legal_action_ids(player):
+            mask[a] = 1
+        return mask
+
+    def _find(self, seat: int, action: Any, by_id: bool) -> int | None:
+        options = self._options(seat)
+        if by_id:
+            if type(action) is int:
+                for k, entry in enumerate(options):
+                    if entry[1] == action:
+                        return k
+            return None
+        for k, entry in enumerate(options):
+            if entry[0] is action:
+                return k
+        for k, entry in enumerate(options):
+            if entry[0] == action:
+                return k
+        return None
+
+    def _apply_action(self, action: Action | str, player: int | None) -> None:
+        if self._py is None:
+            if self._wait is not None and isinstance(action, str):
+                named, rest = split_pick(action)
+                if named is not None and (player is None or player == named):
+                    action, player = rest, named
+            seat = self._seat(player)
+            k = None if seat is None else self._find(seat, action, False)
+            if k is not None:
+                assert seat is not None
+                self._take(seat, k)
+                return
+        self.python_state().apply_action(action, player)  # (it says what is wrong, or plays on)
+
+    def _apply_action_id(self, action: int, player: int | None) -> None:
+        if self._py is None:
+            seat = self._seat(player)
+            k = None if seat is None else self._find(seat, action, True)
+            if k is not None:
+                assert seat is not None
+                self._take(seat, k)
+                return
+        self.python_state().apply_action_id(action, player)
+
+    def apply_actions(self, joint: Sequence[Action | str | None]) -> None:
+        self._joint(joint, False)
+
+    def apply_action_ids(self, joint: Sequence[int | None]) -> None:
+        self._joint(joint, True)
+
+    def _joint(self, joint: Sequence[Any], by_id: bool) -> None:
+        """A simultaneous step's picks at once, checked whole (anything amiss: the
+        Python state says what, changing nothing)."""
+        if self._py is None and self._wait is not None and isinstance(joint, Sequence) \
+                and not isinstance(joint, str | bytes) and len(joint) == self.n:
+            waiting = [p for p in self._wait if p not in self._picks]
+            picks = [(p, self._find(p, joint[p], by_id)) for p in waiting]
+            if all(k is not None for _, k in picks) and \
+                    all(joint[p] is None for p in range(self.n) if p not in waiting):
+                for p, k in picks:
+                    assert k is not None
+                    self._take(p, k)
+                return
+        state = self.python_state()
+        if by_id:
+            state.apply_action_ids(joint)
+        else:
+            state.apply_actions(joint)
+
+    def _take(self, seat: int, k: int) -> None:
+        """Option k of `seat`: a decision, or a pick of a simultaneous step (the last
+        one carries the step out)."""
+        text = self._options(seat)[k][0].text
+        if self._wait is None:
+            self._history.append(text)
+            self._listing = self._ids = None
+            self._status = self._answer(k)
+        else:
+            self._history.append(pick_text(seat, text))
+            self._picks[seat] = k
+            if len(self._picks) < len(self._wait):
+                return
+            self._status = self._answer_all([self._picks.get(p, -1) for p in range(self.n)])
+        if self._status < 0:
+            self._hand_over()
+            return
+        self._stopped()
+
+    def _returns(self) -> list[float]:
+        if self._py is not None:
+            return list(self._py.returns())
+        return [0.0] * self.n
+
+
+_CLASSES: dict[str, type] = {}  # a module's state class, by the module's name (its source's hash)
+
+
+def new_native_state(module: Any, game: Any, n: int, seed: int, seats: list[Any],
+                     policies: tuple[list[int], list[int], list[int]]) -> Any:
+    """A new state of `game` on `module` (a per-step module), run to its first stop."""
+    cls = _CLASSES.get(module.__name__)
+    if cls is None:
+        cls = _CLASSES[module.__name__] = type("NativeState", (module.Stepper, NativeState),
+                                               {"__slots__": (), "_remember": staticmethod(module.remember)})
+    state = cls()
+    state._game, state.n, state.seed, state.seats = game, n, seed, seats
+    state._history, state._py = [], None
+    state._status = state._start(seed & ((1 << 64) - 1), *policies)
+    if state._status < 0:
+        state._take_over()
+    else:
+        state._stopped()
+    return state

@@ -1,0 +1,406 @@
+"""Resumable lowering: the rules written so that a run can stop at a decision and go on
+from there later, for the native per-step state (native/stepping.py, native_state.py).
+
+The batched module lets every seat pick where the flow waits. A per-step state must
+instead hand each decision of a seat played from outside back to its caller and, once
+answered, carry on exactly there. C has no coroutines and Cython no `goto`, so each
+function that may stop is written to be entered again ("structured resume"):
+
+* what must outlive a stop lives in the state struct, not on the C stack: the rules'
+  locals, a loop's index and the copy of the list it walks, a turn's previous player,
+  a procedure's arguments. A clone (one memcpy) carries it; a resumed run finds it;
+* each place where a function may stop (a decision, or a call of a function that may
+  stop) has a number, stored (`g.atF`) by every function on the way out;
+* resuming (`g.resuming`) enters again from the top. A statement with no stopping place
+  in it is skipped. One whose places hold the stored number is entered: a condition is
+  not worked out again, the branch holding the place is taken; a loop keeps its stored
+  index. The decision takes the answer and clears `g.resuming`; from there the code
+  runs as the batched module's does.
+
+Work done before a decision that only reads the state (a choice's options, its chooser,
+a listing) is done again when resuming, with the same result: nothing changed between
+the stop and the answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.lang import ast
+from interpreter.native.expressions import Bound, Env, NotNative, _where
+from interpreter.native.statements import _QUIET, Writer
+
+_STOPS = (ast.TakeActions, ast.Choose, ast.CallStmt)  # statements that may wait for a seat
+
+
+def may_stop(node: ast.Node) -> bool:
+    """Whether running `node` may stop at a decision (a call counts: procedures may)."""
+    return any(isinstance(s, _STOPS) for s in ast.statements([node]))
+
+
+class StepWriter(Writer):
+    """Writes one function of a per-step module (see the module's docstring)."""
+
+    def __init__(self, game: Any, me: str):
+        super().__init__(game, me)
+        self.fid = game.new_function()
+        self.at = f"g.at{self.fid}"
+        game.step_fields[f"at{self.fid}"] = "int64_t"
+        self.points = 0
+        self.plain = 0  # inside a statement that cannot stop: written as the batched writer does
+
+    # ---- what outlives a stop -------------------------------------------------------------------
+
+    def field(self, stem: str, array: bool = False) -> str:
+        """A variable of this function kept in the state struct (an array: LISTCAP
+        numbers, and its length NAME_n)."""
+        self._n += 1
+        name = f"f{self.fid}_{stem}{self._n}"
+        if array:
+            self.game.step_fields[f"{name}[LISTCAP]"] = "int64_t"
+            self.game.step_fields[f"{name}_n"] = "int64_t"
+        else:
+            self.game.step_fields[name] = "int64_t"
+        return f"g.{name}"
+
+    def local(self, name: str) -> str:
+        cname = self.locals.get(name)
+        if cname is None:
+            cname = self.locals[name] = self.field("l")
+        return cname
+
+    def list_local(self, name: str, node: ast.Node) -> str:
+        cname = self.locals.get(name)
+        if cname is not None and cname not in self.lists:
+            raise NotNative(f"{_where(node)}: '{name}' holds a number and a list")
+        if cname is None:
+            cname = self.locals[name] = self.field("l", array=True)
+            self.lists.add(cname)
+        return cname
+
+    def once(self, text: str) -> None:
+        if self.plain:
+            self.line(text)
+        else:
+            self.block("if not g.resuming:", lambda: self.line(text))
+
+    def point(self) -> int:
+        self.points += 1
+        return self.points
+
+    def stop_at(self, point: int) -> None:
+        """After a call that may stop: on a stop, say where, and return."""
+        def out() -> None:
+            self.line(f"{self.at} = {point}")
+            self.line("return")
+        self.block("if g.susp:", out)
+
+    # ---- statements -----------------------------------------------------------------------------
+
+    def stmts(self, body: tuple[ast.Node, ...], env: Env) -> None:
+        if self.plain:
+            super().stmts(body, env)
+            return
+        for node in body:
+            method = getattr(self, "s_" + type(node).__name__, None)
+            if method is None:
+                raise NotNative(f"{_where(node)}: the statement {type(node).__name__.lower()}")
+            if not may_stop(node):
+                def plain(node: ast.Node = node, method: Any = method) -> None:
+                    self.plain += 1
+                    method(node, env)
+                    if not isinstance(node, _QUIET):
+                        self.line("if g.terminal or g.err: return")
+                    self.plain -= 1
+                self.block("if not g.resuming:", plain)
+                continue
+            first = self.points + 1
+            mark = len(self.out)
+            self.line("#")
+            self.depth += 1
+            method(node, env)
+            self.line("if g.terminal or g.err: return")
+            self.depth -= 1
+            last = self.points
+            self.out[mark] = "    " * self.depth + (
+                f"if not g.resuming or {first} <= {self.at} <= {last}:" if last >= first else "if not g.resuming:")
+
+    def s_If(self, node: ast.If, env: Env) -> None:
+        if self.plain:
+            super().s_If(node, env)
+            return
+
+        def branch(i: int) -> None:
+            if i == len(node.branches):
+                self.stmts(node.orelse, env)
+                return
+            condition, body = node.branches[i]
+            taken = self.temp("c")
+            self.line("if g.resuming:")
+            slot = len(self.out)
+            self.line("#")
+            self.block("else:", lambda: self.line(f"{taken} = {self.cond(condition, env)}"))
+            first = self.points + 1
+            self.block(f"if {taken}:", lambda: self.stmts(body, env))
+            last = self.points
+            self.out[slot] = "    " * (self.depth + 1) + (
+                f"{taken} = {first} <= {self.at} <= {last}" if last >= first else f"{taken} = 0")
+            if i + 1 < len(node.branches) or node.orelse:
+                self.block("else:", lambda: branch(i + 1))
+        branch(0)
+
+    def s_ForEach(self, node: ast.ForEach, env: Env) -> None:
+        if self.plain:
+            super().s_ForEach(node, env)
+            return
+        if node.unpack:
+            raise NotNative(f"{_where(node)}: a loop that unpacks")
+        cname = self.local(node.var)
+        items, index = self.field("items", array=True), self.field("i")
+        kinds: list[str] = []
+
+        def fill() -> None:  # (the engine walks a copy of the list made before the first pass)
+            scratch, kind = self.collect(node.source, env)
+            kinds.append(kind)
+            j = self.temp("j")
+            self.block(f"for {j} in range({scratch}_n):", lambda: self.line(f"{items}[{j}] = {scratch}[{j}]"))
+            self.line(f"{items}_n = {scratch}_n")
+            self.line(f"{index} = 0")
+        self.block("if not g.resuming:", fill)
+        self.line("if g.err: return")
+
+        def body() -> None:
+            self.block("if not g.resuming:", lambda: self.line(f"{cname} = {items}[{index}]"))
+            env[node.var] = Bound("c", cname, kinds[0])
+            self.stmts(node.body, env)
+            self.line(f"{index} += 1")
+        self.block(f"while {index} < {items}_n:", body)
+
+    def s_Repeat(self, node: ast.Repeat, env: Env) -> None:
+        if self.plain or node.count is None:
+            super().s_Repeat(node, env)
+            return
+        times, index = self.field("times"), self.field("i")
+        count = node.count
+
+        def start() -> None:
+            self.line(f"{times} = {self.code(count, env)}")
+            self.line(f"{index} = 0")
+        self.block("if not g.resuming:", start)
+
+        def body() -> None:
+            self.stmts(node.body, env)
+            self.line(f"{index} += 1")
+        self.block(f"while {index} < {times}:", body)
+
+    def s_While(self, node: ast.While, env: Env) -> None:
+        if self.plain:
+            super().s_While(node, env)
+            return
+
+        def test() -> None:
+            self.block(f"if not {self.cond(node.condition, env)}:", lambda: self.line("break"))
+            self.line("if g.err: return")
+
+        def body() -> None:
+            self.block("if not g.resuming:", test)
+            self.stmts(node.body, env)
+        self.block("while True:", body)
+
+    def s_Turn(self, node: ast.Turn, env: Env) -> None:
+        if self.plain:
+            super().s_Turn(node, env)
+            return
+        prev = self.field("prev")
+
+        def enter() -> None:
+            player = self.code(node.player, env)
+            self.line(f"{prev} = g.active")
+            self.line(f"g.active = checked(g, {player}, {self.game.n})")
+            self.line("g.turn_no += 1")
+        self.block("if not g.resuming:", enter)
+        self.stmts(node.body, env)
+        if self.game.ends_at("turn"):
+            self.line("if end_turn(g, g.active): return")
+        self.line(f"g.active = {prev}")
+
+    def s_Round(self, node: ast.Round, env: Env) -> None:
+        if self.plain:
+            super().s_Round(node, env)
+            return
+        self.once("g.round_no += 1")
+        self.stmts(node.body, env)
+        if self.game.ends_at("round"):
+            self.line("if end_round(g, g.active): return")
+
+    def s_TakeActions(self, node: ast.TakeActions, env: Env) -> None:
+        if node.simultaneous:
+            self._simultaneous(node, env)
+            return
+        group = self.game.group(node.group, node)
+        who = self.field("who")
+        self.once(f"{who} = g.active" if node.player is None else
+                  f"{who} = checked(g, {self.code(node.player, env)}, {self.game.n})")
+        by_bot, by_seat = self.point(), self.point()
+
+        def bot() -> None:
+            self.line(f"bot_turn(g, {who}, g.botturn[{who}])")
+            self.stop_at(by_bot)
+
+        def loop() -> None:
+            if self.game.ends_at("action"):  # (the engine checks `check: action` before each wait)
+                self.once("if end_action(g, g.active): return")
+            self.line(f"if decide(g, {who}, {group}): break")
+            self.stop_at(by_seat)
+            self.line("if g.terminal or g.err: return")
+        self.block(f"if g.policy[{who}] == BOT_TURN:", bot)
+        self.block("else:", lambda: self.block("while True:", loop))
+
+    def _simultaneous(self, node: ast.TakeActions, env: Env) -> None:
+        """As the batched writer's, but the seats played from outside are asked all at
+        once: the run stops with them listed (g.wait), and the answers (g.answers, by
+        seat) are taken when it resumes; then the picks are carried out in order."""
+        if self.game.n * self.game.nparams > self.game.list_capacity:
+            raise NotNative(f"{_where(node)}: a simultaneous step of this many seats, one decision at a time")
+        group = self.game.group(node.group, node)
+        taken, index, waiting = self.field("taken"), self.field("i"), self.temp("waiting")
+        seats, kinds, values = self.field("sw", array=True), self.field("sk", array=True), self.field("sp", array=True)
+        stop, by_bot, by_seat = self.point(), self.point(), self.point()
+        n, k, j = self.temp("n"), self.temp("k"), self.temp("j")
+
+        def seat(item: Bound) -> None:
+            who = self._operand(node, item)
+            self.line(f"{n} = 0 if g.policy[{who}] == BOT_TURN else list_group(g, {who}, {group})")
+
+            def turn() -> None:  # (a bot's `turn` effect, carried out at its place in the order)
+                self.line(f"{seats}[{taken}] = {who}")
+                self.line(f"{kinds}[{taken}] = -1")
+                self.line(f"{taken} += 1")
+            self.block(f"if g.policy[{who}] == BOT_TURN:", turn)
+            self.line("if g.err: return")
+
+            def bot() -> None:  # (a game bot picks at once, with the rules' generator)
+                self.line(f"{k} = 0 if g.policy[{who}] == BOT_FIRST else randbelow(g, {n})")
+                self.line(f"{kinds}[{taken}] = CK[{k}]")
+                self.block(f"for {j} in range(NPARAMS):",
+                           lambda: self.line(f"{values}[{taken} * NPARAMS + {j}] = CP[{k} * NPARAMS + {j}]"))
+
+            def outside() -> None:
+                self.line(f"{kinds}[{taken}] = -2")
+                self.line(f"g.wait[{waiting}] = {who}")
+                self.line(f"{waiting} += 1")
+
+            def pick() -> None:
+                self.line(f"{seats}[{taken}] = {who}")
+                self.block(f"if g.policy[{who}] >= BOT_FIRST:", bot)
+                self.block("else:", outside)
+                self.line(f"{taken} += 1")
+            self.block(f"if {n} > 0:", pick)
+
+        def start() -> None:
+            if self.game.ends_at("action"):
+                self.line("if end_action(g, g.active): return")
+            self.line(f"{taken} = 0")
+            self.line(f"{waiting} = 0")
+            if node.player is None:
+                self._range("0", "NPLAYERS", seat)
+            else:
+                items, _ = self.collect(node.player, env)
+                i = self.temp("i")
+
+                def valid() -> None:  # (the engine refuses a seat that is not one, or one named twice)
+                    self.line(f"if {items}[{i}] < 0 or {items}[{i}] >= NPLAYERS: g.err = 2")
+                    self.block(f"for {j} in range({i}):",
+                               lambda: self.line(f"if {items}[{j}] == {items}[{i}]: g.err = 2"))
+                self.block(f"for {i} in range({items}_n):", valid)
+                self.line("if g.err: return")
+                self.block(f"for {i} in range({items}_n):", lambda: seat(Bound("c", f"{items}[{i}]")))
+            self.line("unlisted()")
+            self.line(f"{index} = 0")
+
+            def ask() -> None:
+                self.line("g.nwait = " + waiting)
+                self.line(f"g.ask_group = {group}")
+                self.line("stop_simultaneous(g)")
+                self.line(f"{self.at} = {stop}")
+                self.line("return")
+            self.block(f"if {waiting} > 0:", ask)
+
+        def answers() -> None:  # the seats' answers, each an index in its own listing
+            self.line("g.resuming = 0")
+            self.line("g.simul = 0")
+
+            def one() -> None:
+                self.line(f"{n} = list_group(g, {seats}[{j}], {group})")
+                self.line(f"{k} = g.answers[{seats}[{j}]]")
+                self.line(f"if {k} < 0 or {k} >= {n}: g.err = 7")
+                self.line("if g.err: return")
+                self.line(f"{kinds}[{j}] = CK[{k}]")
+                i = self.temp("i")
+                self.block(f"for {i} in range(NPARAMS):",
+                           lambda: self.line(f"{values}[{j} * NPARAMS + {i}] = CP[{k} * NPARAMS + {i}]"))
+            self.block(f"for {j} in range({taken}):", lambda: self.block(f"if {kinds}[{j}] == -2:", one))
+            self.line("unlisted()")
+
+        self.block("if not g.resuming:", start)
+        self.block(f"elif {self.at} == {stop}:", answers)
+
+        def carry_out() -> None:
+            def turn() -> None:
+                self.line(f"bot_turn(g, {seats}[{index}], g.botturn[{seats}[{index}]])")
+                self.stop_at(by_bot)
+
+            def act() -> None:
+                self.line(f"apply_action(g, {seats}[{index}], {kinds}[{index}], &{values}[{index} * NPARAMS])")
+                self.stop_at(by_seat)
+            self.block(f"if {kinds}[{index}] == -1:", turn)
+            self.block("else:", act)
+            self.line("if g.terminal or g.err: return")
+            self.line(f"{index} += 1")
+        self.block(f"while {index} < {taken}:", carry_out)
+
+    def _ask(self, who: str, items: str, done: bool, pick: str) -> None:
+        count = f"{items}_n + 1" if done else f"{items}_n"
+        self.block(f"if g.policy[{who}] >= BOT_FIRST:", lambda: self.line(f"{pick} = bot_pick(g, {who}, {count})"))
+        here, ask = self.point(), self.game.new_ask(self._card_options)
+
+        def answer() -> None:
+            self.line("g.resuming = 0")
+            self.line(f"{pick} = g.answer")
+
+        def stop() -> None:
+            if self.game.ends_at("action"):
+                self.line("if end_action(g, g.active): return")
+            j = self.temp("j")
+            self.line(f"g.ask = {ask}")
+            self.line(f"g.ask_who = {who}")
+            self.block(f"for {j} in range({items}_n):", lambda: self.line(f"g.opt[{j}] = {items}[{j}]"))
+            self.line(f"g.ask_n = {count}")
+            self.line(f"g.optdone = {1 if done else 0}")
+            self.line("g.susp = 1")
+            self.line(f"{self.at} = {here}")
+            self.line("return")
+        def agent() -> None:
+            self.block("if g.resuming:", answer)
+            self.block("else:", stop)
+        self.block("else:", agent)
+
+    _card_options = False
+
+    def s_Choose(self, node: ast.Choose, env: Env) -> None:
+        # (which options are cards is known once they are worked out: _options records it)
+        super().s_Choose(node, env)
+
+    def _options(self, options: ast.Node, env: Env, picked: str | None) -> tuple[str, str]:
+        items, kind = super()._options(options, env, picked)
+        self._card_options = kind == "card"
+        return items, kind
+
+    def s_CallStmt(self, node: ast.CallStmt, env: Env) -> None:
+        number = self.game.procedure(node.name, len(node.args), node)
+        here = self.point()
+        # Resuming, the callee runs on the arguments it kept: they are not worked out again.
+        self.block("if g.resuming:", lambda: self.line(f"proc{number}(g, {', '.join(['0'] * (1 + len(node.args)))})"))
+        self.block("else:", lambda: self.line(
+            f"proc{number}(g, {', '.join([self.me, *[self.code(a, env) for a in node.args]])})"))
+        self.stop_at(here)

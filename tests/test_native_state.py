@@ -1,0 +1,236 @@
+"""Native states, one decision at a time: `new_initial_state(..., native="on")` plays
+the very game the Python state plays, step by step.
+
+Each game the native subset covers is played beside the Python state with random
+moves, by every route into the API (an Action, its text, an id, a simultaneous pick by
+seat, by `P2: ...` text, a joint action), with clones branching off; at every step both
+states must agree on whose turn it is, the legal actions (texts and ids), the seats to
+act, and at the end on the returns, the history and the data (counters, zones, cards,
+the rules' generator). Then what leaves the usual path: a question only the Python
+state answers (it takes over), an illegal move, a rule slip, a refused game.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+from interpreter.diagnostics import GameError, IllegalActionError
+from interpreter.native.expressions import NotNative
+from interpreter.native.module import lower
+from interpreter.native.native_state import NativeState
+from interpreter.rules.loader import bundled_entries
+from interpreter.runtime.state import State
+
+pytestmark = pytest.mark.xdist_group("native_state")  # one worker compiles the modules
+
+TOYS = Path(__file__).parent / "native_toys"
+# Games the per-step modules cover, with games compared per player count.
+STEPPED = {"tic-tac-toe": 60, "kuhn-poker": 60, "leduc-poker": 40, "rock-paper-scissors": 40, "breakthrough": 6,
+           "goofspiel": 8, "goofspiel-drawn": 8}
+
+
+def _ids(state, player=None):
+    try:
+        return state.legal_action_ids(player)
+    except GameError as err:  # (a game without an integer numbering says so on both paths)
+        return str(err)
+
+
+def _agree(native, python) -> None:
+    assert native.is_terminal() == python.is_terminal()
+    assert native.current_player() == python.current_player()
+    assert native.players_to_act() == python.players_to_act()
+    assert native.is_simultaneous_node() == python.is_simultaneous_node()
+
+
+def play_beside(game, n: int, seed: int, rng: random.Random, seats=None) -> NativeState:
+    """One game on both paths, compared at every step; the native state at the end."""
+    native = game.new_initial_state(n, seed, seats, native="on")
+    python = game.new_initial_state(n, seed, seats)
+    assert isinstance(native, NativeState) and type(python) is State
+    branches = []
+    while True:
+        _agree(native, python)
+        if python.is_terminal():
+            break
+        if python.is_simultaneous_node():
+            for p in range(n):
+                assert [a.text for a in native.legal_actions(p)] == [a.text for a in python.legal_actions(p)]
+                assert _ids(native, p) == _ids(python, p)
+            todo = python.players_to_act()
+            route = rng.randrange(3)
+            if route == 0:  # a joint action, every seat at once
+                joint = [None] * n
+                for p in todo:
+                    joint[p] = rng.choice(python.legal_actions(p)).text
+                native.apply_actions(joint)
+                python.apply_actions(joint)
+            else:
+                p = rng.choice(todo)
+                text = rng.choice(python.legal_actions(p)).text
+                for state in (native, python):
+                    state.apply_action(text, p) if route == 1 else state.apply_action(f"P{p + 1}: {text}")
+            continue
+        mine, theirs = native.legal_actions(), python.legal_actions()
+        assert [a.text for a in mine] == [a.text for a in theirs]
+        ids = _ids(python)
+        assert _ids(native) == ids
+        k = rng.randrange(len(mine))
+        if rng.random() < 0.2:
+            branches.append((native.clone(), python.clone(), len(python.history)))
+        route = rng.randrange(3)
+        if route == 0:
+            native.apply_action(mine[k])
+            python.apply_action(theirs[k])
+        elif route == 1 or not isinstance(ids, list):
+            native.apply_action(mine[k].text)
+            python.apply_action(theirs[k].text)
+        else:
+            a = rng.choice(ids)
+            native.apply_action_id(a)
+            python.apply_action_id(a)
+    assert native.returns() == python.returns()
+    assert native.history == python.history
+    assert native.native, "the native state played the whole game"
+    data = native._data()
+    assert (data["counters"], data["zones"], data["card_def"], data["rng"]) == \
+        (python.counters, python.zones, python.card_def, python.rng)
+    for mine, theirs, moved in branches:  # a clone is a state of its own, at the step it was made
+        assert mine.history == theirs.history and len(theirs.history) == moved
+        _agree(mine, theirs)
+    return native
+
+
+def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
+    found = []
+    for entry in bundled_entries():
+        if entry["kind"] in ("game", "example"):
+            found.append((entry["id"], entry["id"], ()))
+        else:
+            found.append((entry["id"], entry["base"], (entry["id"],)))
+    return found
+
+
+@pytest.mark.parametrize(("label", "base", "overlays"), _entries(), ids=[e[0] for e in _entries()])
+def test_every_bundled_game_steps_natively_or_is_refused_with_a_reason(label, base, overlays):
+    game = load_game(base, overlays=list(overlays))
+    gd = game.definition
+    for n in range(gd.min_players, gd.max_players + 1):
+        try:
+            source = lower(game, n, step=True)
+        except NotNative as err:
+            assert str(err), "a refusal says why"
+            assert label not in STEPPED, f"{label} should step natively: {err}"
+            assert type(game.new_initial_state(n, 1, native="auto")) is State
+            continue
+        assert "cdef class Stepper" in source
+        if label in STEPPED:
+            rng = random.Random(n)
+            for seed in range(STEPPED[label]):
+                play_beside(game, n, seed, rng)
+
+
+@pytest.mark.parametrize(("n", "seats"), [(2, None), (3, None), (2, ("hoarder", "random")),
+                                          (3, ("random", "wild", "eager"))])
+def test_the_toy_of_every_lowered_statement_steps_the_same(n, seats):
+    # choices (one, up to N), procedures, loops, simultaneous steps over a list, bots
+    # that pick inside the state or play a `turn` effect, all stopped at and resumed
+    game = load_game(str(TOYS / "mix.yaml"))
+    rng = random.Random(7)
+    ends = set()
+    for seed in range(40):
+        state = play_beside(game, n, seed, rng, list(seats) if seats else None)
+        ends.add(state.result()["reason"])
+    if seats is None:
+        assert len(ends) >= 2, "the games end in more than one way"
+
+
+def test_a_question_only_the_python_state_answers_hands_the_game_over():
+    game = load_game("tic-tac-toe")
+    state = game.new_initial_state(2, 5, native="on")
+    state.apply_action(state.legal_actions()[4])
+    before = state.clone()
+    assert state.native
+    text = state.observation_string(1)  # (not kept natively: asked of the Python state)
+    assert not state.native and before.native
+    python = game.new_initial_state(2, 5)
+    python.apply_action(python.legal_actions()[4])
+    assert text == python.observation_string(1)
+    state.apply_action(state.legal_actions()[0])
+    python.apply_action(python.legal_actions()[0])
+    assert state.to_json() == python.to_json() and state == python
+    before.apply_action(before.legal_actions()[0])
+    assert before.native and before.history == state.history
+
+
+def test_an_illegal_move_is_refused_as_the_python_state_refuses_it():
+    game = load_game("tic-tac-toe")
+    native, python = game.new_initial_state(2, 1, native="on"), game.new_initial_state(2, 1)
+    errors = []
+    for state in (native, python):
+        with pytest.raises(IllegalActionError) as err:
+            state.apply_action("place 99")
+        errors.append(str(err.value))
+    assert errors[0] == errors[1]
+    assert native.history == [] and native.legal_action_ids() == python.legal_action_ids()
+    with pytest.raises(IllegalActionError):
+        native.apply_action_id(10**6)
+    with pytest.raises(GameError):
+        native.apply_action(native.legal_actions()[0], player=1)  # (not P2's turn)
+
+
+def test_a_rule_slip_met_natively_raises_the_engines_own_error():
+    game = load_game(str(TOYS / "slips.yaml"))
+    rng = random.Random(3)
+    slipped = 0
+    for seed in range(40):
+        native, python = game.new_initial_state(2, seed, native="on"), game.new_initial_state(2, seed)
+        while not python.is_terminal():
+            k = rng.randrange(len(python.legal_actions()))
+            outcome = []
+            for state in (native, python):
+                try:
+                    state.apply_action(state.legal_actions()[k].text)
+                    outcome.append(None)
+                except GameError as err:
+                    outcome.append(str(err))
+            assert outcome[0] == outcome[1]
+            if outcome[0] is not None:
+                slipped += 1
+                assert not native.native
+                break
+    assert slipped, "the toy slips in some game"
+
+
+def test_refusals_and_modes():
+    game = load_game("race-to-mars")
+    assert type(game.new_initial_state(native="auto")) is State
+    with pytest.raises(GameError, match="no native states for race-to-mars"):
+        game.new_initial_state(native="on")
+    with pytest.raises(GameError, match="native mode must be one of"):
+        load_game("tic-tac-toe").new_initial_state(native="fast")
+    ttt = load_game("tic-tac-toe")
+    assert type(ttt.new_initial_state(native="off")) is State
+    assert type(ttt.new_initial_state(chance="explicit", native="auto")) is State
+    with pytest.raises(GameError, match="explicit chance"):
+        load_game("kuhn-poker").new_initial_state(chance="explicit", native="on")
+    with pytest.raises(GameError, match="seats"):
+        ttt.new_initial_state(seats="random", native="on")
+
+
+def test_the_returns_and_scores_of_a_finished_game():
+    game = load_game("leduc-poker")
+    rng = random.Random(1)
+    for seed in range(20):
+        native, python = game.new_initial_state(2, seed, native="on"), game.new_initial_state(2, seed)
+        while not python.is_terminal():
+            text = rng.choice(python.legal_actions()).text
+            native.apply_action(text)
+            python.apply_action(text)
+        assert native.returns() == python.returns()
+        assert native.native
+    assert native.scores() == python.scores() and native.result() == python.result()
