@@ -94,7 +94,7 @@ def play_beside(game, n: int, seed: int, rng: random.Random, seats=None) -> Nati
             native.apply_action_id(a)
             python.apply_action_id(a)
     assert native.returns() == python.returns()
-    assert native.history == python.history
+    assert native.history == python.history and native.seats == python.seats
     assert native.native, "the native state played the whole game"
     data = native._data()
     assert (data["counters"], data["zones"], data["card_def"], data["rng"]) == \

@@ -64,6 +64,7 @@ from interpreter.adapters.openspiel_core import CHANCE, Core, Move, PlayerAction
 from interpreter.adapters.parameters import Source, parameters_of, rules_with, source_of
 from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.game import Game, load_game
+from interpreter.native.status import native_mode
 from interpreter.runtime.learning import (
     Seen,
     information_state_string,
@@ -94,7 +95,7 @@ _types_by_kind: dict[tuple[str, str, str, bool], Any] = {}  # (short name, rules
 def load(game: str | Game, *, players: int | None = None, seed: int = 0, variants: list[str] | tuple[str, ...] = (),
          overlays: list[str] | tuple[str, ...] = (), utility: str | None = None, min_utility: float | None = None,
          max_utility: float | None = None, max_game_length: int | None = None, chance: str | None = None,
-         max_events: int | None = None, parameters: dict[str, Any] | None = None) -> Any:
+         max_events: int | None = None, parameters: dict[str, Any] | None = None, native: str = "off") -> Any:
     """An orrery game (an id, a path, or a loaded Game) as a `pyspiel.Game` for
     `players` seats (default: the game's default). `seed` seeds the first new game
     (the next ones take the following seeds). `utility` is one of zero_sum,
@@ -105,7 +106,9 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
     events (decisions and chance outcomes) the information-state tensor holds
     (default: the rules' bound, Game.max_events; a game they do not bound has no
     tensor unless it is given; runtime/info_tensor.py). `parameters` sets the game's own parameters:
-    its constants and variant flags (adapters/parameters.py)."""
+    its constants and variant flags (adapters/parameters.py). `native` "auto" or "on"
+    plays the states on the native backend where the rules allow it (docs/native.md:
+    the same ids, moves and returns, each decision in C)."""
     rules = game if isinstance(game, Game) else load_game(game, variants=list(variants), overlays=list(overlays))
     if utility is not None and utility not in _UTILITIES:
         raise GameError(f"utility '{utility}' is not one of {', '.join(_UTILITIES)}")
@@ -127,7 +130,12 @@ def load(game: str | Game, *, players: int | None = None, seed: int = 0, variant
         params["max_game_length"] = int(max_game_length)
     if max_events is not None:
         params["max_events"] = int(max_events)
-    return _classes[name](params)
+    mode = native_mode(native)
+    made = _classes[name](params)
+    made.native = mode
+    if mode == "on":
+        made.new_engine_state(seed)  # (says now, as a GameError, why the states cannot be native)
+    return made
 
 
 def short_name(rules: Game, utility: str | None = None, chance: str | None = None) -> str:
@@ -262,6 +270,7 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         events = int(values["max_events"])
         self.max_events: int | None = rules.max_events(players) if events == FROM_RULES else events
         self.recording = False  # some information state was asked: states record their steps (Core)
+        self.native = "off"  # states on the native backend (load's `native`)
         self.replays = Replays()  # the replays asked so far, for states made before recording began
         game_type = self._type_for(name, rules, self.num_seats, self.max_events is not None)
         self.explicit = game_type.chance_mode == _CHANCE.EXPLICIT_STOCHASTIC  # states stop at chance nodes
@@ -314,7 +323,8 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
     def new_engine_state(self, seed: int) -> State:
         """The orrery state of a new game with this seed."""
         mode = "explicit" if self.explicit else "seeded"
-        return self.rules.new_initial_state(self.num_seats, seed=seed, chance=mode)
+        state: State = self.rules.new_initial_state(self.num_seats, seed=seed, chance=mode, native=self.native)
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         if params:
@@ -369,6 +379,8 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
             player = st.current_player()
         if player == SIMULTANEOUS:
             return self._legal_actions(player)
+        if type(st) is not State and getattr(st, "native", False):  # a native state (native_state.py) answers in C
+            return st.legal_action_ids(player) if player >= 0 else []
         if player >= 0 and not st.terminal and type(st.pending) is PendingActions and st.pending.player == player:
             return list(self.core.legal_ids())  # the usual case: kept until the next move
         return st.legal_action_ids(player) if player >= CHANCE else []

@@ -128,6 +128,14 @@ class Core:
     def apply(self, action: int) -> None:
         """One id: a decision, a chance outcome, or a flat joint action."""
         st = self.state
+        if type(st) is not State and getattr(st, "native", False) and self._steps is None and not self.game.recording \
+                and not st.is_simultaneous_node():  # a native state (native_state.py), nothing recorded
+            player = int(st.current_player())
+            st.apply_action_id(action)  # (IllegalActionError, changing nothing, for an id not legal now)
+            self._ids = None
+            self.moves.append((player, action, False))
+            self._decided()
+            return
         if st.is_simultaneous_node():
             self._joint(self.joint_of_flat(action))
             self._ids = None

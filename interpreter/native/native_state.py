@@ -51,7 +51,7 @@ class NativeState:
     _status: int
     n: int
     seed: int
-    seats: list[Any]
+    _seats: list[Any]  # (the seats as given to new_initial_state)
 
     def _stopped(self) -> None:
         """A new stop: a simultaneous step's seats (`_wait`, their picks so far in
@@ -80,7 +80,7 @@ class NativeState:
         self._py.apply_action(last)
 
     def _replayed(self, history: Sequence[str]) -> Any:
-        state = self._game.new_initial_state(self.n, self.seed, self.seats)
+        state = self._game.new_initial_state(self.n, self.seed, self._seats)
         for text in history:
             state.apply_action(text)
         return state
@@ -90,6 +90,14 @@ class NativeState:
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(self.python_state(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The engine's functions, handed this state, may set what the Python state has
+        # (its work budget, its memo): that is the Python state's, which takes over.
+        if hasattr(type(self), name):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self.python_state(), name, value)
 
     def __str__(self) -> str:
         return str(self.python_state())
@@ -107,6 +115,11 @@ class NativeState:
     def native(self) -> bool:
         """Whether the struct still plays this game (not the Python state)."""
         return self._py is None
+
+    @property
+    def seats(self) -> list[str]:
+        """Who plays each seat, as the Python state's `seats` (canonical texts)."""
+        return list(self._game._seating(self.n, self._seats or None).texts)
 
     @property
     def history(self) -> list[str]:
@@ -316,7 +329,7 @@ def new_native_state(module: Any, game: Any, n: int, seed: int, seats: list[Any]
         cls = _CLASSES[module.__name__] = type("NativeState", (module.Stepper, NativeState),
                                                {"__slots__": (), "_remember": staticmethod(module.remember)})
     state = cls()
-    state._game, state.n, state.seed, state.seats = game, n, seed, seats
+    state._game, state.n, state.seed, state._seats = game, n, seed, seats
     state._history, state._py = [], None
     state._status = state._start(seed & ((1 << 64) - 1), *policies)
     if state._status < 0:

@@ -239,7 +239,7 @@ cdef class Stepper:
     NativeState, which the state's class also derives from)."""
 
     cdef St* g
-    cdef public object _game, _py, _listing, _ids, _wait, seats, seed
+    cdef public object _game, _py, _listing, _ids, _wait, _seats, seed
     cdef public list _history
     cdef public dict _picks, _seat_lists
     cdef public int64_t n, _status
@@ -507,7 +507,7 @@ cdef class Stepper:
     def clone(self):
         cdef Stepper other = type(self).__new__(type(self))
         memcpy(other.g, self.g, sizeof(St))
-        other._game, other.n, other.seed, other.seats = self._game, self.n, self.seed, self.seats
+        other._game, other.n, other.seed, other._seats = self._game, self.n, self.seed, self._seats
         other._status, other._listing, other._ids = self._status, self._listing, self._ids
         other._wait = self._wait
         if self._wait is None:  # (empty, and only changed during a simultaneous step: shared)
