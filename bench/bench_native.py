@@ -175,13 +175,15 @@ SEARCHES = (("breakthrough", "mcts", 100), ("tic-tac-toe", "mcts", 400), ("leduc
 
 def bench_search(name: str, kind: str, iterations: int, decisions: int = 4) -> dict[str, Any]:
     """Search iterations per CPU second over the first decisions of a game between two
-    search seats, with rollouts in C and in Python (the same decisions: tested)."""
+    search seats, natively (mcts: worlds on native states; ismcts: rollouts in C) and in
+    Python (the same decisions: tested)."""
     from interpreter.agents.registry import create_agent
     game = load_game(name)
     row: dict[str, Any] = {"game": name, "agent": f"{kind}:iterations={iterations}"}
     for mode in ("on", "off"):
         os.environ["ORRERY_NATIVE"] = mode
         game.native_status()  # (built or loaded before the clock starts)
+        game.native_status(step=True)
         state = game.new_initial_state(None, 11)
         agents = [create_agent(row["agent"], game.definition, 3, p) for p in range(2)]
         done, start = 0, time.process_time()
@@ -257,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             extracted.remove()
     searches = [bench_search(*s) for s in SEARCHES if not args.only or s[0] in args.only]
     print(render(rows))
-    print("\nsearch iterations per CPU second, rollouts in C / in Python")
+    print("\nsearch iterations per CPU second, native (mcts: native worlds; ismcts: rollouts in C) / Python")
     for r in searches:
         print(f"{r['game']:<16}{r['agent']:<26}{r['native']:>10,.0f}{r['python']:>10,.0f}"
               f"{r['native'] / r['python']:>8.1f}x")

@@ -12,6 +12,7 @@ state answers (it takes over), an illegal move, a rule slip, a refused game.
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
@@ -165,6 +166,8 @@ def test_a_question_only_the_python_state_answers_hands_the_game_over():
     assert state.to_json() == python.to_json() and state == python
     before.apply_action(before.legal_actions()[0])
     assert before.native and before.history == state.history
+    twin = copy.deepcopy(before)  # (a copy is a clone: the struct, and the history)
+    assert twin.native and twin.history == before.history and copy.copy(twin).legal_actions() == twin.legal_actions()
 
 
 def test_an_illegal_move_is_refused_as_the_python_state_refuses_it():
@@ -234,3 +237,33 @@ def test_the_returns_and_scores_of_a_finished_game():
         assert native.returns() == python.returns()
         assert native.native
     assert native.scores() == python.scores() and native.result() == python.result()
+
+
+def _search(game, spec: str, moves: int, mode: str, monkeypatch) -> list:
+    from interpreter.agents.registry import create_agent
+    monkeypatch.setenv("ORRERY_NATIVE", mode)
+    state = game.new_initial_state(2, 11)
+    agents = [create_agent(spec, game.definition, 3, p) for p in range(2)]
+    seen = []
+    while not state.is_terminal() and len(seen) < moves:
+        agent = agents[state.current_player()]
+        action = agent.step(state)
+        root = agent.last_root
+        seen.append((action.text, agent._root is not None, None if root is None else sorted(
+            (text, child.visits, child.total, child.proven) for text, child in root.children.items())))
+        state.apply_action(action)
+    return seen
+
+
+@pytest.mark.parametrize(("name", "spec", "moves"), [
+    ("tic-tac-toe", "mcts:iterations=200", 9), ("tic-tac-toe", "mcts:iterations=150,solver=1", 9),
+    ("breakthrough", "mcts:iterations=40", 4), ("breakthrough", "mcts:iterations=40,margin=0.3", 3),
+    ("tic-tac-toe", "mcts:iterations=100,paired=1", 5)])
+def test_mcts_over_native_worlds_decides_exactly_as_over_python_worlds(name, spec, moves, monkeypatch):
+    # the tree's moves applied in C, the rollouts in C from where each world stands: the
+    # same decisions and the same trees (visits, values, proofs), to the last bit
+    game = load_game(name)
+    native = _search(game, spec, moves, "on", monkeypatch)
+    python = _search(game, spec, moves, "off", monkeypatch)
+    assert all(used for _, used, _ in native) and not any(used for _, used, _ in python)
+    assert [(a, t) for a, _, t in native] == [(a, t) for a, _, t in python]

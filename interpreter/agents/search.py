@@ -36,11 +36,13 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import attrs
 
 from interpreter.agents.builtin import legal_or_fail
 from interpreter.agents.native_rollouts import NativeRollouts
+from interpreter.agents.native_worlds import native_rollout, native_root
 from interpreter.agents.protocol import BaseAgent
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
@@ -181,6 +183,7 @@ class SearchAgent(BaseAgent):
         self.iterations_done = 0  # of the last decision, for benchmarks
         self.last_root: Node | None = None  # the last decision's tree, for benchmarks and tests
         self._native: NativeRollouts | None = None  # this decision's rollouts in C, when they can be
+        self._root: Any = None  # this decision's native state, the worlds' origin, when there is one
 
     def _rng_for(self, state: State) -> random.Random:
         return random.Random(f"orrery-search:{self.seed}:{len(state.history)}")
@@ -194,7 +197,11 @@ class SearchAgent(BaseAgent):
         rng = self._rng_for(state)
         root = Node(me)
         opts = self.options
-        self._native = NativeRollouts.for_root(state, opts.rollout, opts.depth, opts.horizon)
+        # Worlds on native states where the game has them (agents/native_worlds.py), else
+        # Python worlds, whose rollouts may still run in C (agents/native_rollouts.py).
+        self._root = None if self.determinizing else native_root(state, opts.rollout, opts.depth, opts.horizon)
+        self._native = None if self._root is not None else \
+            NativeRollouts.for_root(state, opts.rollout, opts.depth, opts.horizon)
         deadline = self.clock() + opts.seconds if opts.seconds > 0 else math.inf
         done = 0
         per_world = len(legal) if opts.paired else 1
@@ -228,8 +235,11 @@ class SearchAgent(BaseAgent):
     def _sample(self, state: State, me: int, rng: random.Random) -> State:
         if self.determinizing:
             return resample(state, me, rng)
-        world = state.clone()
-        forget_sealed_picks(world, me)
+        if self._root is None:
+            world = state.clone()
+            forget_sealed_picks(world, me)
+        else:  # (a game with no simultaneous step: no sealed pick to forget)
+            world = self._root.clone()
         world.rng = rng.getrandbits(64)
         return world
 
@@ -326,14 +336,16 @@ class SearchAgent(BaseAgent):
 
     def _rollout(self, world: State, rng: random.Random, steps: int) -> list[float]:
         opts = self.options
-        if self._native is not None and not world.terminal:
+        done = None
+        if self._root is not None:  # (a native world rolls out in C from where it stands)
+            done = native_rollout(world, rng)
+        elif self._native is not None and not world.terminal:
             done = self._native.rollout(rng)  # (the same rollout in C: agents/native_rollouts.py)
-            if done is not None:
-                returns, scores = done
-                if not opts.margin:
-                    return returns
-                return [(1 - opts.margin) * r + opts.margin * v for r, v in zip(returns, lead_values(scores),
-                                                                                 strict=True)]
+        if done is not None:
+            returns, scores = done
+            if not opts.margin:
+                return returns
+            return [(1 - opts.margin) * r + opts.margin * v for r, v in zip(returns, lead_values(scores), strict=True)]
         if opts.rollout not in ("random", "first"):
             # the game's bot picks inside the state
             seat(world, seating_of([SeatSpec(opts.rollout)] * world.n, world.gd.bots))

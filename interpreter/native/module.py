@@ -95,23 +95,23 @@ class _Module:
                 f"    NSLOTS = {max(prog.layout.slots, 1)}\n    NPARAMS = {nparams}\n"
                 f"    RANDOM = 0\n    FIRST = 1\n    BOT_FIRST = 2\n    BOT_RANDOM = 3\n    BOT_TURN = 4\n"
                 f"    MAXC = {MAX_CANDIDATES}\n    LISTCAP = {LIST_CAPACITY}\n"
-                # (a per-step module's seats are played from outside: it never seeds or
-                # draws from their Mersenne Twisters, so it keeps no room for them)
-                f"    MTN = {1 if prog.step else 624}\n"
+
                 f"cdef int64_t CK[MAXC]\ncdef int64_t CP[MAXC * NPARAMS]\n")
 
     def _struct(self) -> str:
         prog = self.prog
         fields = ["int64_t active", "int64_t turn_no", "int64_t round_no", "int64_t actions",
                   "int64_t max_actions", "int64_t terminal", "int64_t err", "int64_t reason",
-                  "int64_t nwin", "int64_t winners[64]", "uint64_t rng", "uint32_t mt[NPLAYERS][MTN]",
-                  "int64_t mti[NPLAYERS]", "double scores[NPLAYERS]", "double rets[NPLAYERS]",
+                  "int64_t nwin", "int64_t winners[64]", "uint64_t rng", "double scores[NPLAYERS]",
+                  "double rets[NPLAYERS]",
                   "int64_t zn[NSLOTS]", "int64_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]",
                   "int64_t kind[NCARDS]", "int64_t ncards", "int64_t shared",
                   "int64_t policy[NPLAYERS]", "int64_t botturn[NPLAYERS]", "int64_t botfirst[NPLAYERS]"]
         for ci, counter in enumerate(prog.counters):
             size = counter.width * (prog.n if counter.scope == "player" else 1)
             fields.append(f"int64_t c{ci}[{max(size, 1)}]")
+        if not prog.step:  # (a per-step module's seats are played from outside: no generator of theirs)
+            fields += ["uint32_t mt[NPLAYERS][624]", "int64_t mti[NPLAYERS]"]
         if prog.step:
             fields += [*STEP_FIELDS, *(f"{ctype} {name}" for name, ctype in prog.step_fields.items())]
         return "cdef struct St:\n" + "".join(f"    {f}\n" for f in fields)
@@ -495,7 +495,7 @@ def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64
     Python generator whose state is `mt_state` (random.Random.getstate()[1]).
     (returns, scores, the generator's state after) of the finished game, or None where
     the Python path must roll out."""
-    global FORCED, NFORCED, FPOS, SWITCH_AT
+    global FORCED, NFORCED, FPOS, SWITCH_AT, SHARED_MTI
     cdef St* g = <St*>malloc(sizeof(St))
     cdef int64_t* moves = <int64_t*>malloc(sizeof(int64_t) * (len(forced) + 1))
     cdef Py_ssize_t i
@@ -509,8 +509,8 @@ def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64
         g.shared = 1
         g.max_actions = max_actions
         for i in range(624):
-            g.mt[0][i] = <uint32_t>mt_state[i]
-        g.mti[0] = mt_state[624]
+            SHARED_MT[i] = <uint32_t>mt_state[i]
+        SHARED_MTI = mt_state[624]
         for i in range(len(forced)):
             moves[i] = forced[i]
         FORCED, NFORCED, FPOS, SWITCH_AT = moves, len(forced), 0, switch_at
@@ -521,7 +521,7 @@ def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64
             return None
         finalize(g)
         return (tuple([g.rets[i] for i in range(NPLAYERS)]), tuple([g.scores[i] for i in range(NPLAYERS)]),
-                tuple([g.mt[0][i] for i in range(624)]) + (g.mti[0],))
+                tuple([SHARED_MT[i] for i in range(624)]) + (SHARED_MTI,))
     finally:
         free(g)
         free(moves)

@@ -99,6 +99,12 @@ class NativeState:
         else:
             setattr(self.python_state(), name, value)
 
+    def __copy__(self) -> Any:
+        return self.clone()  # type: ignore[attr-defined]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self.clone()  # type: ignore[attr-defined]
+
     def __str__(self) -> str:
         return str(self.python_state())
 
@@ -115,6 +121,16 @@ class NativeState:
     def native(self) -> bool:
         """Whether the struct still plays this game (not the Python state)."""
         return self._py is None
+
+    @property
+    def stop_turn(self) -> int | None:
+        return self._py.stop_turn if self._py is not None else None
+
+    @stop_turn.setter
+    def stop_turn(self, value: int | None) -> None:
+        # (a search's horizon: the Python state's; none is what a native state does anyway)
+        if value is not None or self._py is not None:
+            self.python_state().stop_turn = value
 
     @property
     def seats(self) -> list[str]:

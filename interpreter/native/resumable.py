@@ -286,6 +286,7 @@ class StepWriter(Writer):
                            lambda: self.line(f"{values}[{taken} * NPARAMS + {j}] = CP[{k} * NPARAMS + {j}]"))
 
             def outside() -> None:
+                self.line("if g.rolling: g.err = 8")  # (a rollout through a simultaneous step: Python's)
                 self.line(f"{kinds}[{taken}] = -2")
                 self.line(f"g.wait[{waiting}] = {who}")
                 self.line(f"{waiting} += 1")
@@ -380,8 +381,14 @@ class StepWriter(Writer):
             self.line("g.susp = 1")
             self.line(f"{self.at} = {here}")
             self.line("return")
+        def roll() -> None:  # (a search's rollout: the seat picks at random, stepping.py)
+            if self.game.ends_at("action"):
+                self.line("if end_action(g, g.active): return")
+            self.line(f"{pick} = shared_pick(g, {count})")
+
         def agent() -> None:
             self.block("if g.resuming:", answer)
+            self.block("elif g.rolling:", roll)
             self.block("else:", stop)
         self.block("else:", agent)
 

@@ -20,8 +20,9 @@ id) for every state of the game: the rules and the player count make the module.
 
 from __future__ import annotations
 
-STEP_FIELDS = ("int64_t resuming", "int64_t susp", "int64_t answer", "int64_t ask", "int64_t ask_who",
-               "int64_t ask_group", "int64_t ask_n", "int64_t optdone", "int64_t opt[LISTCAP]", "int64_t dat",
+STEP_FIELDS = ("int64_t rolling", "int64_t resuming", "int64_t susp", "int64_t answer", "int64_t ask",
+               "int64_t ask_who", "int64_t ask_group", "int64_t ask_n", "int64_t optdone", "int64_t opt[LISTCAP]",
+               "int64_t dat",
                "int64_t dkind", "int64_t dp[NPARAMS]", "int64_t stamp", "int64_t simul",
                "int64_t wait[NPLAYERS]", "int64_t nwait", "int64_t answers[NPLAYERS]")
 
@@ -72,6 +73,13 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
             if g.policy[who] >= BOT_FIRST:  # a game bot picks inside the state
                 LISTED = -1
                 k = bot_pick(g, who, n)
+            elif g.rolling:  # a search's rollout: every seat picks at random (Stepper._rollout)
+                LISTED = -1
+                if g.actions >= g.max_actions:
+                    g.err = 1
+                    return 1
+                g.actions += 1
+                k = shared_pick(g, n)
             else:
                 STAMPS += 1
                 g.stamp = STAMPS
@@ -233,6 +241,9 @@ cdef object _option_at(St* g, int64_t k):
     return BIG.get(_option_key(g, k))
 
 
+cdef St* ROLL = <St*>malloc(sizeof(St))  # (a rollout's scratch copy of a state)
+
+
 cdef class Stepper:
     """One game state of the module: the struct, and the State API's calls made at
     every step (the rest, and every case off the usual path, is native_state.py's
@@ -313,6 +324,18 @@ cdef class Stepper:
 
     def _who(self):
         return self.g.ask_who
+
+    @property
+    def rng(self):
+        """The rules' generator (the engine's splitmix64 state), as the Python state's `rng`."""
+        return self._py.rng if self._py is not None else self.g.rng
+
+    @rng.setter
+    def rng(self, value):
+        if self._py is not None:
+            self._py.rng = value
+        else:
+            self.g.rng = <uint64_t>value
 
     def _waiting(self):
         """The seats a simultaneous step waits for, in its order ([] elsewhere)."""
@@ -463,7 +486,7 @@ cdef class Stepper:
     def apply_action(self, action, player=None):
         cdef list listing
         cdef Py_ssize_t k
-        if player is None:
+        if player is None or player == self.g.ask_who:
             listing = self._options_here()
             if listing is not None:
                 for k in range(len(listing)):
@@ -503,6 +526,32 @@ cdef class Stepper:
         if self._py is None and self._status == 1:
             return [float(self.g.rets[p]) for p in range(NPLAYERS)]
         return self._returns()
+
+    def _rollout(self, tuple state, int64_t max_actions):
+        """A search's random rollout from this stop to the end, on a copy of the struct:
+        each seat picks as the search's `random.Random` would (`randrange` over the legal
+        actions), its generator's words and position in `state`. (returns, scores, the
+        generator's state after), or None where the Python path must roll out."""
+        global SHARED_MTI
+        cdef St* g = ROLL
+        cdef Py_ssize_t i
+        if self._py is not None or self._status != 0 or self.g.simul or len(state) != 625:
+            return None
+        memcpy(g, self.g, sizeof(St))
+        for i in range(624):
+            SHARED_MT[i] = <uint32_t>state[i]
+        SHARED_MTI = state[624]
+        g.shared, g.rolling, g.actions, g.max_actions = 1, 1, 1, max_actions
+        g.answer = shared_pick(g, g.ask_n)  # (this stop's own decision, first)
+        g.resuming = 1
+        with nogil:
+            run_game(g)
+        unlisted()
+        if g.err or g.resuming or not g.terminal:
+            return None
+        finalize(g)
+        return ([g.rets[i] for i in range(NPLAYERS)], [g.scores[i] for i in range(NPLAYERS)],
+                tuple([SHARED_MT[i] for i in range(624)]) + (SHARED_MTI,))
 
     def clone(self):
         cdef Stepper other = type(self).__new__(type(self))

@@ -159,6 +159,61 @@ cdef void finish(St* g, int64_t reason) noexcept nogil:
     g.reason = reason
 
 
+# The generator of a search's rollouts (g.shared): a Python `random.Random`'s state,
+# handed in and back by the rollout's entry; one rollout runs at a time.
+cdef uint32_t SHARED_MT[624]
+cdef int64_t SHARED_MTI = 624
+
+
+cdef uint32_t mt_full(St* g) noexcept nogil:
+    """CPython's genrand_uint32 itself (a whole twist at a time) on the shared table:
+    the generator of a search's rollouts, whose state comes from and goes back to a
+    Python `random.Random` (getstate/setstate), so it must be kept as CPython keeps it."""
+    global SHARED_MTI
+    cdef uint32_t* mt = SHARED_MT
+    cdef uint32_t y
+    cdef int64_t kk
+    if SHARED_MTI >= 624:
+        for kk in range(227):
+            y = (mt[kk] & <uint32_t>0x80000000U) | (mt[kk + 1] & <uint32_t>0x7fffffffU)
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
+        for kk in range(227, 623):
+            y = (mt[kk] & <uint32_t>0x80000000U) | (mt[kk + 1] & <uint32_t>0x7fffffffU)
+            mt[kk] = mt[kk - 227] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
+        y = (mt[623] & <uint32_t>0x80000000U) | (mt[0] & <uint32_t>0x7fffffffU)
+        mt[623] = mt[396] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
+        SHARED_MTI = 0
+    y = mt[SHARED_MTI]
+    SHARED_MTI += 1
+    y ^= (y >> 11)
+    y ^= (y << 7) & <uint32_t>0x9d2c5680U
+    y ^= (y << 15) & <uint32_t>0xefc60000U
+    y ^= (y >> 18)
+    return y
+
+
+cdef int64_t shared_pick(St* g, int64_t n) noexcept nogil:
+    """`randrange(n)` of the shared generator (CPython's `_randbelow_with_getrandbits`)."""
+    cdef int64_t k = 0, m = n
+    cdef uint32_t r
+    while m:
+        k += 1
+        m >>= 1
+    r = mt_full(g) >> (32 - k)
+    while r >= n:
+        r = mt_full(g) >> (32 - k)
+    return r
+
+
+cdef inline int64_t bot_pick(St* g, int64_t who, int64_t n) noexcept nogil:
+    """A game bot's pick among `n`, inside the state: the first, or with the rules' generator."""
+    return 0 if g.botfirst[who] else randbelow(g, n)
+
+
+'''
+
+# Each seat's own generator (the batched module's `random` seats), and the agents' picks.
+SEATS = r'''
 cdef uint32_t MT_BASE[624]  # init_genrand(19650218): where every init_by_array starts
 MT_BASE[0] = <uint32_t>19650218U
 for _i in range(1, 624):
@@ -214,32 +269,6 @@ cdef uint32_t mt_next(St* g, int64_t p) noexcept nogil:
     mt[kk] = mt[(kk + 397) % 624] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
     y = mt[kk]
     g.mti[p] = kk + 1
-    y ^= (y >> 11)
-    y ^= (y << 7) & <uint32_t>0x9d2c5680U
-    y ^= (y << 15) & <uint32_t>0xefc60000U
-    y ^= (y >> 18)
-    return y
-
-
-cdef uint32_t mt_full(St* g) noexcept nogil:
-    """CPython's genrand_uint32 itself on seat 0's table (a whole twist at a time): the
-    generator of a search's rollouts, whose state comes from and goes back to a Python
-    `random.Random` (getstate/setstate), so it must be kept as CPython keeps it."""
-    cdef uint32_t* mt = g.mt[0]
-    cdef uint32_t y
-    cdef int64_t kk
-    if g.mti[0] >= 624:
-        for kk in range(227):
-            y = (mt[kk] & <uint32_t>0x80000000U) | (mt[kk + 1] & <uint32_t>0x7fffffffU)
-            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
-        for kk in range(227, 623):
-            y = (mt[kk] & <uint32_t>0x80000000U) | (mt[kk + 1] & <uint32_t>0x7fffffffU)
-            mt[kk] = mt[kk - 227] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
-        y = (mt[623] & <uint32_t>0x80000000U) | (mt[0] & <uint32_t>0x7fffffffU)
-        mt[623] = mt[396] ^ (y >> 1) ^ (<uint32_t>0x9908b0dfU if (y & 1) else <uint32_t>0)
-        g.mti[0] = 0
-    y = mt[g.mti[0]]
-    g.mti[0] += 1
     y ^= (y >> 11)
     y ^= (y << 7) & <uint32_t>0x9d2c5680U
     y ^= (y << 15) & <uint32_t>0xefc60000U
@@ -325,16 +354,14 @@ cdef uint64_t agent_seed(uint64_t game_seed, int64_t seat) noexcept nogil:
 
 
 cdef int64_t pick(St* g, int64_t p, int64_t n) noexcept nogil:
+    """`randrange(n)` of seat p's generator (of the shared one in a search's rollout)."""
     cdef int64_t k = 0, m = n
     cdef uint32_t r
+    if g.shared:
+        return shared_pick(g, n)
     while m:
         k += 1
         m >>= 1
-    if g.shared:
-        r = mt_full(g) >> (32 - k)
-        while r >= n:
-            r = mt_full(g) >> (32 - k)
-        return r
     r = mt_next(g, p) >> (32 - k)
     while r >= n:
         r = mt_next(g, p) >> (32 - k)
@@ -371,11 +398,6 @@ cdef int64_t agent_pick(St* g, int64_t who, int64_t n) noexcept nogil:
     return k
 
 
-cdef inline int64_t bot_pick(St* g, int64_t who, int64_t n) noexcept nogil:
-    """A game bot's pick among `n`, inside the state: the first, or with the rules' generator."""
-    return 0 if g.botfirst[who] else randbelow(g, n)
-
-
 '''
 
 # The batched module's decision: every seat picks where the flow waits.
@@ -402,4 +424,4 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
         chosen[j] = CP[k * NPARAMS + j]
     return apply_action(g, who, CK[k], chosen)
 '''
-SUPPORT = BASE + DECIDE
+SUPPORT = BASE + SEATS + DECIDE

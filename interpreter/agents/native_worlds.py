@@ -1,0 +1,60 @@
+"""Search worlds on native states: `mcts` walking its tree and rolling out in C.
+
+The worlds `mcts` samples at a decision are copies of the searched state with a fresh
+generator for the rules' chance. When the state's game has native states (docs/native.md)
+the search makes a native state of the same game and history once per decision, and
+each world is a clone of it (one memcpy): the tree's moves are applied in C, and a
+random rollout to the end runs in C from the world as it stands (`Stepper._rollout`),
+its picks drawn from the search's own `random.Random`, whose state goes in and comes
+back. Legal actions are the Python state's Actions and the generators are the engine's,
+so the search makes the same moves with the same trees as over Python worlds
+(tests/test_native_state.py).
+
+Used for `mcts` (not `ismcts`: its worlds are resampled, which the Python state does)
+with `random` rollouts and no depth or horizon cap, in games without simultaneous steps,
+with seeded chance; ORRERY_NATIVE=off turns it off. A rollout the module cannot finish
+is rolled out by the Python code on the world, which hands itself to the Python state.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from interpreter.native.status import native_mode
+from interpreter.runtime.state import State
+
+MAX_ROLLOUT_ACTIONS = 10_000_000  # (the Python rollout has no cap: only an endless game reaches this)
+
+
+def native_root(state: State, rollout: str, depth: int, horizon: int) -> Any:
+    """A native state of `state`'s game and history, or None (the search's worlds are
+    then Python states)."""
+    if rollout != "random" or depth or horizon or state.explicit or state.gd.facts.uses_simultaneous \
+            or native_mode() == "off":
+        return None
+    game: Any = state.game  # (the Game that made the state: the runtime knows it as its Rules only)
+    root = game.new_initial_state(state.n, state.seed, list(state.seat_specs), native="auto")
+    if type(root) is State:
+        return None
+    for text in state.history:
+        root.apply_action(text)
+        if not root.native:
+            return None
+    if [a.text for a in root.legal_actions()] != [a.text for a in state.legal_actions()]:
+        return None  # (a state changed by hand since its history: searched in Python)
+    return root
+
+
+def native_rollout(world: Any, rng: random.Random) -> tuple[list[float], list[float]] | None:
+    """(returns, scores) of a random rollout of the native `world` to the end, `rng`
+    advanced as the Python rollout would have; None (rng untouched) where it cannot."""
+    if type(world) is State or not world.native or world.terminal:
+        return None
+    version, words, gauss = rng.getstate()
+    done = world._rollout(words, MAX_ROLLOUT_ACTIONS)
+    if done is None:
+        return None
+    returns, scores, after = done
+    rng.setstate((version, after, gauss))
+    return returns, scores
