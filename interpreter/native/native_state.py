@@ -33,6 +33,9 @@ TERMINAL = -4  # (runtime/state.py's: OpenSpiel's kTerminalPlayerId)
 SIMULTANEOUS = -2  # (several seats pick at once)
 RUNNING, OVER = 0, 1
 Entry = tuple[Action, "int | None"]
+# The fields of a native state (stepping.py's Stepper): set on it, never on the Python state.
+_OWN = frozenset({"_game", "_py", "_listing", "_ids", "_wait", "_seats", "seed", "_history", "_picks", "_seat_lists",
+                  "n", "_status", "rng", "stop_turn"})
 
 
 class NativeState:
@@ -94,7 +97,7 @@ class NativeState:
     def __setattr__(self, name: str, value: Any) -> None:
         # The engine's functions, handed this state, may set what the Python state has
         # (its work budget, its memo): that is the Python state's, which takes over.
-        if hasattr(type(self), name):
+        if name in _OWN or hasattr(type(self), name):
             object.__setattr__(self, name, value)
         else:
             setattr(self.python_state(), name, value)
@@ -233,8 +236,7 @@ class NativeState:
         ids = [entry[1] for entry in self._options(seat)]
         if None in ids:
             return list(self.python_state().legal_action_ids(player))
-        # (copies sharing an id: one, ascending)
-        return sorted({a for a in ids if a is not None})
+        return sorted(set(ids))  # type: ignore[arg-type]  # (copies sharing an id: one, ascending)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         if self._py is not None:

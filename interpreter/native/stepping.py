@@ -427,7 +427,56 @@ cdef class Stepper:
             listing = self._options_here()
             if listing is not None:
                 return [(<tuple>e)[0] for e in listing]
+        if self._wait is not None:
+            listing = self._seat_options(player)
+            if listing is not None:
+                return [(<tuple>e)[0] for e in listing]
         return self._legal_actions(player)
+
+    # ---- a simultaneous step: each seat's options and picks, natively ------------------------
+
+    cdef list _seat_options(self, object player):
+        """The options of `player` (None: the first seat still to pick) in the
+        simultaneous step this state stops at, played natively; None otherwise."""
+        cdef object seat = player
+        if self._py is not None or self._status != 0 or self._wait is None:
+            return None
+        if seat is None:
+            for p in <list>self._wait:
+                if p not in self._picks:
+                    seat = p
+                    break
+            if seat is None:
+                return None
+        elif seat not in <list>self._wait or seat in self._picks:
+            return None
+        found = self._seat_lists.get(seat)
+        if found is None:
+            found = self._seat_cached(seat)
+            if found is None:
+                found = self._learn(seat)
+            self._seat_lists[seat] = found
+        return <list>found
+
+    cdef void _picked(self, object seat, Py_ssize_t k, str text) except *:
+        """Seat `seat` picks its option k; the last pick carries the step out."""
+        self._history.append(f"P{{seat + 1}}: {{text}}")  # (simultaneous.pick_text)
+        self._picks[seat] = k
+        if len(self._picks) < len(<list>self._wait):
+            return
+        self._status = self._answer_all([self._picks.get(p, -1) for p in range(self.n)])
+        if self._status < 0:
+            self._hand_over()
+        else:
+            self._stopped()
+
+    cdef object _first_to_pick(self, object player):
+        if player is not None:
+            return player
+        for p in <list>self._wait:
+            if p not in self._picks:
+                return p
+        return None
 
     cdef object _fresh_ids(self):
         """A new list of the ids of this stop's options when each one has its own,
@@ -477,9 +526,25 @@ cdef class Stepper:
         return ids
 
     def legal_action_ids(self, player=None):
+        cdef list listing, ids
+        cdef int64_t last = -1, a
         if player is None or player == self.g.ask_who:
-            ids = self._fresh_ids()
-            if ids is not False:
+            fresh = self._fresh_ids()
+            if fresh is not False:
+                return fresh
+        if self._wait is not None:
+            listing = self._seat_options(player)
+            if listing is not None:
+                ids = []
+                for e in listing:
+                    found = (<tuple>e)[1]
+                    if found is None:
+                        return self._legal_action_ids(player)
+                    a = found
+                    if a <= last:
+                        return self._legal_action_ids(player)
+                    last = a
+                    ids.append(found)
                 return ids
         return self._legal_action_ids(player)
 
@@ -492,6 +557,13 @@ cdef class Stepper:
                 for k in range(len(listing)):
                     if (<tuple>listing[k])[0] is action:
                         self._decided(k, action.text)
+                        return
+        if self._wait is not None and type(action) is not str:
+            listing = self._seat_options(player)
+            if listing is not None:
+                for k in range(len(listing)):
+                    if (<tuple>listing[k])[0] is action:
+                        self._picked(self._first_to_pick(player), k, action.text)
                         return
         self._apply_action(action, player)
 
@@ -510,6 +582,17 @@ cdef class Stepper:
                 for k in range(len(listing)):
                     if (<tuple>listing[k])[1] == action:
                         self._decided(k, (<tuple>listing[k])[0].text)
+                        return
+        if self._wait is not None and type(action) is int:
+            listing = self._seat_options(player)
+            if listing is not None:
+                for k in range(len(listing)):
+                    if (<tuple>listing[k])[1] is action:
+                        self._picked(self._first_to_pick(player), k, (<tuple>listing[k])[0].text)
+                        return
+                for k in range(len(listing)):
+                    if (<tuple>listing[k])[1] == action:
+                        self._picked(self._first_to_pick(player), k, (<tuple>listing[k])[0].text)
                         return
         self._apply_action_id(action, player)
 
