@@ -23,7 +23,7 @@ from interpreter.agents import registered
 from interpreter.diagnostics import Diagnostic, GameError, OrreryError, RuleFileError
 from interpreter.game import Game, load_game
 from interpreter.game.playouts import native_mode, uses_native
-from interpreter.play.analyze_cli import add_analyze, add_run_options, game_backend, run_analyze
+from interpreter.play.analyze_cli import add_analyze, add_run_options, game_backend, native_env, run_analyze
 from interpreter.play.describe import (
     generated_code_json,
     overlay_changes,
@@ -640,7 +640,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if status.module is None and mode == "auto":
             print(f"native: playing in Python, {status.reason}", file=sys.stderr)
         uses_native(game, n, seats, mode)  # (with --native on: why these rules or seats cannot, as an error)
-    with game_backend(args) as (backend, workers):
+        if any(seat.startswith("mcts") for seat in seats):
+            game.native_status(n, step=True)  # (the searches' native worlds: built once, here)
+    with native_env(mode), game_backend(args) as (backend, workers):
         summary = simulate(spec, args.games, args.seed, workers, game, progress_stream(args.json), backend=backend)
     if args.json:
         _print_json(summary)

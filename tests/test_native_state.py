@@ -13,7 +13,11 @@ state answers (it takes over), an illegal move, a rule slip, a refused game.
 from __future__ import annotations
 
 import copy
+import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +27,7 @@ from interpreter.diagnostics import GameError, IllegalActionError
 from interpreter.native.expressions import NotNative
 from interpreter.native.module import lower
 from interpreter.native.native_state import NativeState
+from interpreter.play.analyze_cli import native_env
 from interpreter.rules.loader import bundled_entries
 from interpreter.runtime.state import State
 
@@ -267,3 +272,20 @@ def test_mcts_over_native_worlds_decides_exactly_as_over_python_worlds(name, spe
     python = _search(game, spec, moves, "off", monkeypatch)
     assert all(used for _, used, _ in native) and not any(used for _, used, _ in python)
     assert [(a, t) for a, _, t in native] == [(a, t) for a, _, t in python]
+
+
+def test_the_command_line_plays_search_seats_on_native_worlds_with_the_same_results(monkeypatch):
+    def summary(*extra: str) -> dict:
+        done = subprocess.run([sys.executable, "-m", "interpreter", "simulate", "tic-tac-toe", "--games", "6",
+                               "--seats", "mcts:iterations=30,random", "--json", *extra],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        for key in ("seconds", "games_per_second", "native"):
+            data.pop(key, None)
+        return data
+    assert summary() == summary("--native", "off")
+    monkeypatch.setenv("ORRERY_NATIVE", "on")
+    with native_env("off"):  # (a command's mode holds while it plays, then what was there before)
+        assert os.environ["ORRERY_NATIVE"] == "off"
+    assert os.environ["ORRERY_NATIVE"] == "on"

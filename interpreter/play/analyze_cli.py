@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +31,21 @@ AddOptions = Callable[..., None]
 EXIT_OK, EXIT_ERROR = 0, 1
 
 
+
+@contextmanager
+def native_env(mode: str) -> Iterator[None]:
+    """ORRERY_NATIVE set to `mode` while a command plays: the search seats follow it, in
+    this process and in the workers it starts, as the playouts follow --native."""
+    before = os.environ.get("ORRERY_NATIVE")
+    os.environ["ORRERY_NATIVE"] = mode
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("ORRERY_NATIVE", None)
+        else:
+            os.environ["ORRERY_NATIVE"] = before
+
 def add_run_options(parser: argparse.ArgumentParser, games: int, table: AddOptions, rules: AddOptions,
                     positive: Callable[[str], int], integer: Callable[[str], int]) -> None:
     """The options of commands that play many seeded games: simulate and analyze."""
@@ -49,9 +65,10 @@ def add_run_options(parser: argparse.ArgumentParser, games: int, table: AddOptio
     parser.add_argument("--max-actions", type=positive, default=MAX_ACTIONS, metavar="N",
                         help=f"a game with more actions is an error (default {MAX_ACTIONS})")
     parser.add_argument("--native", choices=MODES, default=None,
-                        help="play whole games of random and first seats and game bots in compiled code (auto: when "
-                             "Cython and a C compiler are here and the rules are covered, else Python; default: "
-                             "ORRERY_NATIVE or auto). The results are the same either way (docs/native.md)")
+                        help="play whole games of random and first seats and game bots, and the worlds and "
+                             "rollouts of search seats, in compiled code (auto: when Cython and a C compiler are "
+                             "here and the rules are covered, else Python; default: ORRERY_NATIVE or auto). The "
+                             "results are the same either way (docs/native.md)")
     rules(parser)
 
 
@@ -113,10 +130,11 @@ def run_analyze(args: argparse.Namespace, game: Game) -> int:
     if compare_with:  # a bad overlay is reported before any game is played
         load_game(args.game, variants=args.variant, overlays=[*args.overlays, args.compare_with],
                   strict=args.strict)
+    mode = native_mode(args.native)
     spec = SimulationSpec(target_for_log(args.game), tuple(args.variant),
                           tuple(target_for_log(o) for o in args.overlays), n, tuple(seats), args.max_actions,
-                          native=native_mode(args.native))
-    with game_backend(args) as (backend, workers):
+                          native=mode)
+    with native_env(mode), game_backend(args) as (backend, workers):
         report = analyze(spec, args.games, args.seed, workers, game, compare_with, progress_stream(args.json),
                          backend=backend, duplicate_deals=args.duplicate, tournament_kinds=tournament_kinds,
                          ladder=args.ladder)
