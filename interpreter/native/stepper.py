@@ -1,0 +1,422 @@
+"""The `Stepper` class of a per-step native module, as Cython source: one game state
+(the struct) and the State API's calls made at every step, in C (stepping.py writes
+the rest of the module's per-step half; native_state.py is the State API's other half).
+
+Its fields are the native state's own: the struct, the game and seed and seats it was
+made with, the history, what the stop offers (`_listing`: each option's Action and id,
+`_ids` whether those ids are plain), a simultaneous step's seats and picks, and the
+Python state once it has taken over (`_py`). A call off the usual path (a seat named
+when it is not theirs, a text for an Action, a state taken over) goes to
+NativeState's method of the same name with an underscore.
+"""
+
+STEPPER = r'''
+cdef St* ROLL = <St*>malloc(sizeof(St))  # (a rollout's scratch copy of a state)
+
+
+cdef class Stepper:
+    """One game state of the module: the struct, and the State API's calls made at
+    every step (the rest, and every case off the usual path, is native_state.py's
+    NativeState, which the state's class also derives from)."""
+
+    cdef St* g
+    cdef public object _game, _py, _listing, _ids, _wait, _seats, seed
+    cdef public list _history
+    cdef public dict _picks, _seat_lists
+    cdef public int64_t n, _status
+
+    def __cinit__(self):
+        self.g = <St*>malloc(sizeof(St))
+        if self.g == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.g)
+
+    cdef int _after(self):
+        """After a run: 0 when it stopped for a seat, 1 when the game is over, -1 when
+        the game must go to the Python path (a rule slip, a cap)."""
+        cdef St* g = self.g
+        if g.err or g.resuming:
+            return -1
+        if g.susp:
+            g.susp = 0
+            return 0
+        if g.terminal:
+            finalize(g)
+            return 1
+        return -1
+
+    def _start(self, uint64_t seed, list policies, list turns, list firsts):
+        """The game seeded `seed`, run to its first stop: as `_answer`."""
+        cdef St* g = self.g
+        cdef Py_ssize_t p
+        memcpy(g, &START, sizeof(St))
+        g.rng = seed
+        g.max_actions = 1 << 62
+        for p in range(NPLAYERS):
+            g.policy[p] = policies[p]
+            g.botturn[p] = turns[p]
+            g.botfirst[p] = firsts[p]
+        with nogil:
+            run_game(g)
+        return self._after()
+
+    cpdef int64_t _answer(self, int64_t k):
+        """Take option k of this stop and run to the next: 0 (a stop), 1 (the game is
+        over), -1 (the Python path must take over), -2 (no such option)."""
+        cdef St* g = self.g
+        if g.terminal or g.err or k < 0 or k >= g.ask_n:
+            return -2
+        g.answer = k
+        g.resuming = 1
+        with nogil:
+            run_game(g)
+        return self._after()
+
+    def _answer_all(self, list picks):
+        """The answers of a simultaneous step's seats (an index in each one's listing,
+        by seat): as `_answer`."""
+        cdef St* g = self.g
+        cdef Py_ssize_t p
+        if g.terminal or g.err or not g.simul:
+            return -2
+        for p in range(NPLAYERS):
+            g.answers[p] = picks[p]
+        g.resuming = 1
+        with nogil:
+            run_game(g)
+        return self._after()
+
+    def _struct_bytes(self):
+        """The size of the struct a clone copies."""
+        return sizeof(St)
+
+    def _who(self):
+        return self.g.ask_who
+
+    @property
+    def rng(self):
+        """The rules' generator (the engine's splitmix64 state), as the Python state's `rng`."""
+        return self._py.rng if self._py is not None else self.g.rng
+
+    @rng.setter
+    def rng(self, value):
+        if self._py is not None:
+            self._py.rng = value
+        else:
+            self.g.rng = <uint64_t>value
+
+    def _waiting(self):
+        """The seats a simultaneous step waits for, in its order ([] elsewhere)."""
+        return [self.g.wait[j] for j in range(self.g.nwait)] if self.g.simul else []
+
+    def _final_returns(self):
+        return [self.g.rets[p] for p in range(NPLAYERS)]
+
+    cdef void _listed(self):
+        global LISTED
+        cdef St* g = self.g
+        if g.ask == 1 and LISTED != g.stamp:
+            list_group(g, g.ask_who, g.ask_group)
+            LISTED = g.stamp
+
+    cpdef object _cached(self):
+        """What is kept for each option of this stop, in order; None when some
+        option's is not (_keys() then names them all)."""
+        cdef St* g = self.g
+        cdef Py_ssize_t k
+        cdef list out = []
+        self._listed()
+        for k in range(g.ask_n):
+            found = _option_at(g, k)
+            if found is None:
+                return None
+            out.append(found)
+        return out
+
+    def _keys(self):
+        cdef St* g = self.g
+        self._listed()
+        return [_entry_key(g, k) if g.ask == 1 else _option_key(g, k) for k in range(g.ask_n)]
+
+    def _seat_cached(self, int64_t seat):
+        """`_cached` for one seat of a simultaneous step."""
+        cdef St* g = self.g
+        cdef Py_ssize_t k, n = list_group(g, seat, g.ask_group)
+        cdef list out = []
+        unlisted()
+        for k in range(n):
+            found = _candidate_at(g, k)
+            if found is None:
+                return None
+            out.append(found)
+        return out
+
+    def _seat_keys(self, int64_t seat):
+        cdef St* g = self.g
+        cdef Py_ssize_t n = list_group(g, seat, g.ask_group)
+        unlisted()
+        return [_entry_key(g, k) for k in range(n)]
+
+    def _data(self):
+        """What the state holds (counters, zones, each card's definition, the rules'
+        generator), to compare with the Python path's (tests)."""
+        cdef St* g = self.g
+        return {"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
+                "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
+                "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng}
+
+    # ---- the usual path of the State API: one seat's decision, natively ----------------------
+
+    cdef list _options_here(self):
+        """The options of this stop when it is one seat's decision played natively (None otherwise)."""
+        if self._py is not None or self._status != 0 or self._wait is not None:
+            return None
+        listing = self._listing
+        if listing is None:
+            listing = self._cached()
+            if listing is None:
+                listing = self._learn(self.g.ask_who)
+            self._listing = listing
+        return <list>listing
+
+    def is_terminal(self):
+        if self._py is not None:
+            return self._py.is_terminal()
+        return self._status == 1
+
+    def current_player(self):
+        if self._py is not None or self._wait is not None:
+            return self._current_player()
+        return -4 if self._status == 1 else self.g.ask_who
+
+    def legal_actions(self, player=None):
+        cdef list listing
+        if player is None or player == self.g.ask_who:
+            listing = self._options_here()
+            if listing is not None:
+                return [(<tuple>e)[0] for e in listing]
+        if self._wait is not None:
+            listing = self._seat_options(player)
+            if listing is not None:
+                return [(<tuple>e)[0] for e in listing]
+        return self._legal_actions(player)
+
+    # ---- a simultaneous step: each seat's options and picks, natively ------------------------
+
+    cdef list _seat_options(self, object player):
+        """The options of `player` (None: the first seat still to pick) in the
+        simultaneous step this state stops at, played natively; None otherwise."""
+        cdef object seat = player
+        if self._py is not None or self._status != 0 or self._wait is None:
+            return None
+        if seat is None:
+            for p in <list>self._wait:
+                if p not in self._picks:
+                    seat = p
+                    break
+            if seat is None:
+                return None
+        elif seat not in <list>self._wait or seat in self._picks:
+            return None
+        found = self._seat_lists.get(seat)
+        if found is None:
+            found = self._seat_cached(seat)
+            if found is None:
+                found = self._learn(seat)
+            self._seat_lists[seat] = found
+        return <list>found
+
+    cdef void _picked(self, object seat, Py_ssize_t k, str text) except *:
+        """Seat `seat` picks its option k; the last pick carries the step out."""
+        self._history.append(f"P{seat + 1}: {text}")  # (simultaneous.pick_text)
+        self._picks[seat] = k
+        if len(self._picks) < len(<list>self._wait):
+            return
+        self._status = self._answer_all([self._picks.get(p, -1) for p in range(self.n)])
+        if self._status < 0:
+            self._hand_over()
+        else:
+            self._stopped()
+
+    cdef object _first_to_pick(self, object player):
+        if player is not None:
+            return player
+        for p in <list>self._wait:
+            if p not in self._picks:
+                return p
+        return None
+
+    cdef object _fresh_ids(self):
+        """A new list of the ids of this stop's options when each one has its own,
+        ascending (as the listing's order mostly is; self._ids says so: True); False
+        otherwise (the general way is taken)."""
+        cdef list listing
+        cdef int64_t last = -1, a, key, slot
+        cdef Py_ssize_t k
+        cdef St* g = self.g
+        if self._ids is False or self._py is not None or self._status != 0 or self._wait is not None:
+            return False
+        if self._listing is None and g.ask == 1:
+            # (the listing and its ids at once, the ids read from the table, not from Python)
+            self._listed()
+            listing, ids = [], []
+            for k in range(g.ask_n):
+                slot = _slot(<uint64_t>key ^ <uint64_t>0x8000000000000000ULL) if _entry_number(g, k, &key) else -1
+                if slot < 0:
+                    listing = None
+                    break
+                found = SLOTS[slot]
+                listing.append(found)
+                a = SLOTID[slot]
+                if ids is not False:
+                    if a < 0 or a <= last:
+                        ids = False
+                    else:
+                        last = a
+                        ids.append((<tuple>found)[1])
+            if listing is not None:
+                self._listing, self._ids = listing, ids is not False
+                return ids
+        listing = self._options_here()
+        ids = []
+        for e in listing:
+            found = (<tuple>e)[1]
+            if found is None:
+                ids = False
+                break
+            a = found
+            if a <= last:  # (copies sharing an id, or not ascending)
+                ids = False
+                break
+            last = a
+            ids.append(found)
+        self._ids = ids is not False
+        return ids
+
+    def legal_action_ids(self, player=None):
+        cdef list listing, ids
+        cdef int64_t last = -1, a
+        if player is None or player == self.g.ask_who:
+            fresh = self._fresh_ids()
+            if fresh is not False:
+                return fresh
+        if self._wait is not None:
+            listing = self._seat_options(player)
+            if listing is not None:
+                ids = []
+                for e in listing:
+                    found = (<tuple>e)[1]
+                    if found is None:
+                        return self._legal_action_ids(player)
+                    a = found
+                    if a <= last:
+                        return self._legal_action_ids(player)
+                    last = a
+                    ids.append(found)
+                return ids
+        return self._legal_action_ids(player)
+
+    def apply_action(self, action, player=None):
+        cdef list listing
+        cdef Py_ssize_t k
+        if player is None or player == self.g.ask_who:
+            listing = self._options_here()
+            if listing is not None:
+                for k in range(len(listing)):
+                    if (<tuple>listing[k])[0] is action:
+                        self._decided(k, action.text)
+                        return
+        if self._wait is not None and type(action) is not str:
+            listing = self._seat_options(player)
+            if listing is not None:
+                for k in range(len(listing)):
+                    if (<tuple>listing[k])[0] is action:
+                        self._picked(self._first_to_pick(player), k, action.text)
+                        return
+        self._apply_action(action, player)
+
+    def apply_action_id(self, action, player=None):
+        cdef Py_ssize_t k
+        cdef list listing
+        if player is None and type(action) is int:
+            if self._ids is None:
+                self._fresh_ids()
+            if self._ids is True:
+                listing = <list>self._listing
+                for k in range(len(listing)):  # (an id from legal_action_ids is the very object)
+                    if (<tuple>listing[k])[1] is action:
+                        self._decided(k, (<tuple>listing[k])[0].text)
+                        return
+                for k in range(len(listing)):
+                    if (<tuple>listing[k])[1] == action:
+                        self._decided(k, (<tuple>listing[k])[0].text)
+                        return
+        if self._wait is not None and type(action) is int:
+            listing = self._seat_options(player)
+            if listing is not None:
+                for k in range(len(listing)):
+                    if (<tuple>listing[k])[1] is action:
+                        self._picked(self._first_to_pick(player), k, (<tuple>listing[k])[0].text)
+                        return
+                for k in range(len(listing)):
+                    if (<tuple>listing[k])[1] == action:
+                        self._picked(self._first_to_pick(player), k, (<tuple>listing[k])[0].text)
+                        return
+        self._apply_action_id(action, player)
+
+    cdef void _decided(self, Py_ssize_t k, str text) except *:
+        self._history.append(text)
+        self._listing = self._ids = None
+        self._status = self._answer(k)
+        if self._status < 0:
+            self._hand_over()
+        elif self._status == 0 and self.g.simul:
+            self._stopped()
+
+    def returns(self):
+        if self._py is None and self._status == 1:
+            return [float(self.g.rets[p]) for p in range(NPLAYERS)]
+        return self._returns()
+
+    def _rollout(self, tuple state, int64_t max_actions):
+        """A search's random rollout from this stop to the end, on a copy of the struct:
+        each seat picks as the search's `random.Random` would (`randrange` over the legal
+        actions), its generator's words and position in `state`. (returns, scores, the
+        generator's state after), or None where the Python path must roll out."""
+        global SHARED_MTI
+        cdef St* g = ROLL
+        cdef Py_ssize_t i
+        if self._py is not None or self._status != 0 or self.g.simul or len(state) != 625:
+            return None
+        memcpy(g, self.g, sizeof(St))
+        for i in range(624):
+            SHARED_MT[i] = <uint32_t>state[i]
+        SHARED_MTI = state[624]
+        g.shared, g.rolling, g.actions, g.max_actions = 1, 1, 1, max_actions
+        g.answer = shared_pick(g, g.ask_n)  # (this stop's own decision, first)
+        g.resuming = 1
+        with nogil:
+            run_game(g)
+        unlisted()
+        if g.err or g.resuming or not g.terminal:
+            return None
+        finalize(g)
+        return ([g.rets[i] for i in range(NPLAYERS)], [g.scores[i] for i in range(NPLAYERS)],
+                tuple([SHARED_MT[i] for i in range(624)]) + (SHARED_MTI,))
+
+    def clone(self):
+        cdef Stepper other = type(self).__new__(type(self))
+        memcpy(other.g, self.g, sizeof(St))
+        other._game, other.n, other.seed, other._seats = self._game, self.n, self.seed, self._seats
+        other._status, other._listing, other._ids = self._status, self._listing, self._ids
+        other._wait = self._wait
+        if self._wait is None:  # (empty, and only changed during a simultaneous step: shared)
+            other._picks, other._seat_lists = self._picks, self._seat_lists
+        else:
+            other._picks, other._seat_lists = dict(self._picks), dict(self._seat_lists)
+        other._history = self._history[:]
+        other._py = self._py.clone() if self._py is not None else None
+        return other
+'''
