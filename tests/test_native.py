@@ -240,15 +240,19 @@ def _searched(game, kind: str, iterations: int, moves: int, mode: str, monkeypat
     return seen
 
 
+@pytest.mark.parametrize("via", ["worlds", "rollouts"])
 @pytest.mark.parametrize(("name", "kind", "iterations", "moves"), [
     ("breakthrough", "mcts", 25, 3), ("leduc-poker", "ismcts", 60, 4), ("kuhn-poker", "ismcts", 60, 2)])
-def test_search_rollouts_in_c_decide_exactly_as_in_python(name, kind, iterations, moves, monkeypatch):
+def test_searches_in_c_decide_exactly_as_in_python(name, kind, iterations, moves, via, monkeypatch):
+    # Native worlds (agents/native_worlds.py), or, where a game has no native states,
+    # Python worlds rolled out in C (agents/native_rollouts.py).
     game = load_game(name)
+    if via == "rollouts":
+        import interpreter.agents.search as search
+        monkeypatch.setattr(search, "native_root", lambda *args, **kwargs: None)
     native = _searched(game, kind, iterations, moves, "on", monkeypatch)
     python = _searched(game, kind, iterations, moves, "off", monkeypatch)
-    # (mcts searches native worlds, agents/native_worlds.py; ismcts resamples Python worlds
-    # and rolls them out in C, agents/native_rollouts.py)
-    assert {used for _, used, _ in native} - {None} == {"worlds" if kind == "mcts" else "rollouts"}
+    assert {used for _, used, _ in native} - {None} == {via}
     assert not any(used for _, used, _ in python)
     # the same moves, the same trees: visits and the values backed up, to the last bit
     assert [(a, t) for a, _, t in native] == [(a, t) for a, _, t in python]

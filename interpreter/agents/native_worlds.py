@@ -10,9 +10,12 @@ back. Legal actions are the Python state's Actions and the generators are the en
 so the search makes the same moves with the same trees as over Python worlds
 (tests/test_native_state.py).
 
-Used for `mcts` (not `ismcts`: its worlds are resampled, which the Python state does)
-with `random` rollouts and no depth or horizon cap, in games without simultaneous steps,
-with seeded chance; ORRERY_NATIVE=off turns it off. A rollout the module cannot finish
+An `ismcts` world is resampled from the seat's information by the Python state, then
+its data (counters, zones, cards, the rules' generator) is put in a clone of the root
+(at a `take actions` decision, where the flow holds no card of its own).
+
+Used with `random` rollouts and no depth or horizon cap, in games without simultaneous
+steps, with seeded chance; ORRERY_NATIVE=off turns it off. A rollout the module cannot finish
 is rolled out by the Python code on the world, which hands itself to the Python state.
 """
 
@@ -22,16 +25,20 @@ import random
 from typing import Any
 
 from interpreter.native.status import native_mode
+from interpreter.runtime.records import PendingActions
 from interpreter.runtime.state import State
 
 MAX_ROLLOUT_ACTIONS = 10_000_000  # (the Python rollout has no cap: only an endless game reaches this)
 
 
-def native_root(state: State, rollout: str, depth: int, horizon: int) -> Any:
+def native_root(state: State, rollout: str, depth: int, horizon: int, resampled: bool = False) -> Any:
     """A native state of `state`'s game and history, or None (the search's worlds are
-    then Python states)."""
+    then Python states). `resampled`: the worlds are resampled from the seat's
+    information (ismcts), so a world takes the sampled data over at the root, which it
+    does at a `take actions` decision only (the flow's own values there are the turn's
+    player and loop places, not cards)."""
     if rollout != "random" or depth or horizon or state.explicit or state.gd.facts.uses_simultaneous \
-            or native_mode() == "off":
+            or native_mode() == "off" or (resampled and not isinstance(state.pending, PendingActions)):
         return None
     game: Any = state.game  # (the Game that made the state: the runtime knows it as its Rules only)
     root = game.new_initial_state(state.n, state.seed, list(state.seat_specs), native="auto")
@@ -44,6 +51,16 @@ def native_root(state: State, rollout: str, depth: int, horizon: int) -> Any:
     if [a.text for a in root.legal_actions()] != [a.text for a in state.legal_actions()]:
         return None  # (a state changed by hand since its history: searched in Python)
     return root
+
+
+def native_world(root: Any, sampled: State) -> Any:
+    """A clone of the native `root` holding the data of `sampled`, a world resampled at
+    the same decision (its counters, zones, cards and the rules' generator); `sampled`
+    itself where the struct cannot hold it."""
+    world = root.clone()
+    if world._take_world(sampled.counters, sampled.zones, sampled.loc, sampled.card_def, sampled.rng):
+        return world
+    return sampled
 
 
 def native_rollout(world: Any, rng: random.Random) -> tuple[list[float], list[float]] | None:

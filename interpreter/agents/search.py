@@ -42,7 +42,7 @@ import attrs
 
 from interpreter.agents.builtin import legal_or_fail
 from interpreter.agents.native_rollouts import NativeRollouts
-from interpreter.agents.native_worlds import native_rollout, native_root
+from interpreter.agents.native_worlds import native_rollout, native_root, native_world
 from interpreter.agents.protocol import BaseAgent
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
@@ -199,7 +199,7 @@ class SearchAgent(BaseAgent):
         opts = self.options
         # Worlds on native states where the game has them (agents/native_worlds.py), else
         # Python worlds, whose rollouts may still run in C (agents/native_rollouts.py).
-        self._root = None if self.determinizing else native_root(state, opts.rollout, opts.depth, opts.horizon)
+        self._root = native_root(state, opts.rollout, opts.depth, opts.horizon, self.determinizing)
         self._native = None if self._root is not None else \
             NativeRollouts.for_root(state, opts.rollout, opts.depth, opts.horizon)
         deadline = self.clock() + opts.seconds if opts.seconds > 0 else math.inf
@@ -234,7 +234,9 @@ class SearchAgent(BaseAgent):
 
     def _sample(self, state: State, me: int, rng: random.Random) -> State:
         if self.determinizing:
-            return resample(state, me, rng)
+            world = resample(state, me, rng)
+            # (a native world: the root's place in the flow, the sampled world's data)
+            return world if self._root is None else native_world(self._root, world)
         if self._root is None:
             world = state.clone()
             forget_sealed_picks(world, me)

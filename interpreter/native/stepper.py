@@ -406,6 +406,36 @@ cdef class Stepper:
         return ([g.rets[i] for i in range(NPLAYERS)], [g.scores[i] for i in range(NPLAYERS)],
                 tuple([SHARED_MT[i] for i in range(624)]) + (SHARED_MTI,))
 
+    def _take_world(self, list counters, list zones, list loc, list kinds, uint64_t rng):
+        """This state's place in the flow with another world's data, sampled at the same
+        decision (counters, zones, where each card is and its definition, the rules'
+        generator): False, nothing changed, when the struct cannot hold it."""
+        global STAMPS
+        cdef St* g = self.g
+        cdef Py_ssize_t i, j
+        if self._py is not None or self._status != 0 or len(kinds) > NCARDS or len(zones) > NSLOTS:
+            return False
+        for i in range(len(zones)):
+            if len(zones[i]) > NCARDS:
+                return False
+        memset(&SWITCH, 0, sizeof(St))
+        for i in range(len(counters)):
+            _fill_counter(i, counters[i])
+        for i in range(len(zones)):
+            SWITCH.zn[i] = len(zones[i])
+            for j in range(len(zones[i])):
+                SWITCH.zc[i][j] = zones[i][j]
+        for i in range(len(kinds)):
+            SWITCH.loc[i] = loc[i]
+            SWITCH.kind[i] = kinds[i]
+        SWITCH.ncards = len(kinds)
+        SWITCH.rng = rng
+        switch_data(g)
+        STAMPS += 1  # (another world's data: its own listing)
+        g.stamp = STAMPS
+        self._listing = self._ids = None
+        return True
+
     def clone(self):
         cdef Stepper other = type(self).__new__(type(self))
         memcpy(other.g, self.g, sizeof(St))
