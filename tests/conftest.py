@@ -258,3 +258,15 @@ def events(information_state: str) -> list[str]:
     """The events of an information state, oldest first: its lines but the view now
     (the first), the first view (`  = ...`) and the changes recorded after events (`  ~ ...`)."""
     return [line for line in information_state.split("\n")[1:] if not line.startswith(("  = ", "  ~ "))]
+
+
+def bundled_targets() -> list[tuple[str, str, tuple[str, ...]]]:
+    """Every bundled game, example, expansion and mod as (label, base game, overlays)."""
+    from interpreter.rules.loader import bundled_entries
+    found = []
+    for entry in bundled_entries():
+        if entry["kind"] in ("game", "example"):
+            found.append((entry["id"], entry["id"], ()))
+        else:
+            found.append((entry["id"], entry["base"], (entry["id"],)))
+    return found

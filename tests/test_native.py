@@ -20,6 +20,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from conftest import bundled_targets
 
 from interpreter import load_game
 from interpreter.diagnostics import GameError
@@ -29,7 +30,6 @@ from interpreter.native.build import NativeUnavailable, cached_path, load_module
 from interpreter.native.expressions import NotNative
 from interpreter.native.module import lower
 from interpreter.play.simulate import SimulationSpec, simulate
-from interpreter.rules.loader import bundled_entries
 
 pytestmark = pytest.mark.xdist_group("native")  # one worker compiles the modules the others reuse
 
@@ -39,16 +39,6 @@ ORRERY = [sys.executable, "-m", "interpreter"]
 # path's cost decides how many: a breakthrough playout is ~6 ms there).
 NATIVE = {"tic-tac-toe": 200, "kuhn-poker": 300, "leduc-poker": 300, "rock-paper-scissors": 300, "breakthrough": 40,
           "goofspiel": 30, "goofspiel-drawn": 30}
-
-
-def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
-    found = []
-    for entry in bundled_entries():
-        if entry["kind"] in ("game", "example"):
-            found.append((entry["id"], entry["id"], ()))
-        else:
-            found.append((entry["id"], entry["base"], (entry["id"],)))
-    return found
 
 
 def _same(game, count: int, num_players: int, **kw) -> None:
@@ -69,7 +59,7 @@ def _same(game, count: int, num_players: int, **kw) -> None:
             (state.counters, state.zones, state.card_def, state.rng), f"seed {seed}"
 
 
-@pytest.mark.parametrize(("label", "base", "overlays"), _entries(), ids=[e[0] for e in _entries()])
+@pytest.mark.parametrize(("label", "base", "overlays"), bundled_targets(), ids=[e[0] for e in bundled_targets()])
 def test_every_bundled_game_is_lowered_or_refused_with_a_reason(label, base, overlays):
     game = load_game(base, overlays=list(overlays))
     gd = game.definition

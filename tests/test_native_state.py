@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import bundled_targets
 
 from interpreter import load_game
 from interpreter.diagnostics import GameError, IllegalActionError
@@ -28,7 +29,6 @@ from interpreter.native.expressions import NotNative
 from interpreter.native.module import lower
 from interpreter.native.native_state import NativeState
 from interpreter.play.analyze_cli import native_env
-from interpreter.rules.loader import bundled_entries
 from interpreter.runtime.state import State
 
 pytestmark = pytest.mark.xdist_group("native_state")  # one worker compiles the modules
@@ -111,17 +111,7 @@ def play_beside(game, n: int, seed: int, rng: random.Random, seats=None) -> Nati
     return native
 
 
-def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
-    found = []
-    for entry in bundled_entries():
-        if entry["kind"] in ("game", "example"):
-            found.append((entry["id"], entry["id"], ()))
-        else:
-            found.append((entry["id"], entry["base"], (entry["id"],)))
-    return found
-
-
-@pytest.mark.parametrize(("label", "base", "overlays"), _entries(), ids=[e[0] for e in _entries()])
+@pytest.mark.parametrize(("label", "base", "overlays"), bundled_targets(), ids=[e[0] for e in bundled_targets()])
 def test_every_bundled_game_steps_natively_or_is_refused_with_a_reason(label, base, overlays):
     game = load_game(base, overlays=list(overlays))
     gd = game.definition

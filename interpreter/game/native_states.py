@@ -16,14 +16,12 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from interpreter.diagnostics import GameError
-from interpreter.game.playouts import BOT_FIRST, BOT_RANDOM, BOT_TURN
+from interpreter.game.playouts import seat_policies
 from interpreter.native.native_state import NativeState, new_native_state
 from interpreter.native.status import native_mode, native_status
 
 if TYPE_CHECKING:
     from interpreter.game.factory import Game
-
-OUTSIDE = 0  # (a seat whose decisions the caller makes: the module stops for it)
 
 
 def native_state(game: Game, n: int, seed: int, seats: list[Any], chance: str, mode: str | None) -> NativeState | None:
@@ -60,26 +58,7 @@ def _plan(game: Game, n: int, seats: list[Any], chance: str) -> _Plan | str:
     status = native_status(game, n, step=True)
     if status.module is None:
         return status.reason
-    policies = _policies(game, n, seats, status.module)
+    policies = seat_policies(game, n, seats, status.module, outside=True)
     if isinstance(policies, str):
         return policies
     return _Plan(status.module, policies)
-
-
-def _policies(game: Game, n: int, seats: list[Any], module: Any) -> tuple[list[int], list[int], list[int]] | str:
-    seating = game._seating(n, seats)
-    policies, turns, firsts = [], [], []
-    for spec, bot in zip(seating.specs, seating.bots, strict=True):
-        policy, turn = OUTSIDE, 0
-        if bot is not None:
-            if bot.turn is not None:
-                if spec.kind not in module.BOT_TURNS:
-                    why = module.BOTS_REFUSED.get(spec.kind, "not lowered")
-                    return f"bot '{spec.kind}' plays a turn the native backend does not cover yet ({why})"
-                policy, turn = BOT_TURN, module.BOT_TURNS[spec.kind]
-            else:
-                policy = BOT_FIRST if bot.choose == "first" else BOT_RANDOM
-        policies.append(policy)
-        turns.append(turn)
-        firsts.append(1 if bot is not None and bot.choose == "first" else 0)
-    return policies, turns, firsts

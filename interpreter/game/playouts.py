@@ -82,11 +82,12 @@ def uses_native(game: Game, num_players: int, seats: Sequence[str], mode: str) -
     return NativeSeating(status.module, *seated)
 
 
-def seat_policies(game: Game, n: int, seats: Sequence[str],
-                  module: Any) -> tuple[list[int], list[int], list[int]] | str:
+def seat_policies(game: Game, n: int, seats: Sequence[Any], module: Any,
+                  outside: bool = False) -> tuple[list[int], list[int], list[int]] | str:
     """Each seat's policy in the native module (`random`, `first`, or a game bot that
     picks first or at random or plays its `turn` effect), or why a seat keeps the game
-    in Python."""
+    in Python. `outside`: for a per-step module, whose seats other than game bots are
+    all played from outside (the module stops for them: policy 0)."""
     seating = game._seating(n, list(seats))
     policies, turns, firsts = [], [], []
     for spec, bot in zip(seating.specs, seating.bots, strict=True):
@@ -99,6 +100,8 @@ def seat_policies(game: Game, n: int, seats: Sequence[str],
                 policy, turn = BOT_TURN, module.BOT_TURNS[spec.kind]
             else:
                 policy = BOT_FIRST if bot.choose == "first" else BOT_RANDOM
+        elif outside:
+            policy = RANDOM  # (0: in a per-step module, a seat the caller plays)
         elif spec.kind in ("random", "first") and not spec.options:
             policy = RANDOM if spec.kind == "random" else FIRST
         else:

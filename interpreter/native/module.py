@@ -471,22 +471,7 @@ def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, l
 
 def set_root(list counters, list zones, list loc, list kinds, uint64_t rng):
     """The searched state's data, taken over at the decision it stands at (rollout)."""
-    cdef Py_ssize_t i, j
-    if len(kinds) > NCARDS:
-        return False
-    memset(&SWITCH, 0, sizeof(St))
-    for i in range(len(counters)):
-        _fill_counter(i, counters[i])
-    for i in range(len(zones)):
-        SWITCH.zn[i] = len(zones[i])
-        for j in range(len(zones[i])):
-            SWITCH.zc[i][j] = zones[i][j]
-    for i in range(len(kinds)):
-        SWITCH.loc[i] = loc[i]
-        SWITCH.kind[i] = kinds[i]
-    SWITCH.ncards = len(kinds)
-    SWITCH.rng = rng
-    return True
+    return fill_switch(counters, zones, loc, kinds, rng)
 
 
 def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64_t max_actions):

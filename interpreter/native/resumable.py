@@ -79,10 +79,16 @@ class StepWriter(Writer):
         return cname
 
     def once(self, text: str) -> None:
+        self.starting(lambda: self.line(text))
+
+    def starting(self, lines: Any) -> None:
         if self.plain:
-            self.line(text)
+            lines()
         else:
-            self.block("if not g.resuming:", lambda: self.line(text))
+            self.block("if not g.resuming:", lines)
+
+    def kept(self, stem: str) -> str:
+        return self.temp(stem) if self.plain else self.field(stem)
 
     def point(self) -> int:
         self.points += 1
@@ -207,32 +213,6 @@ class StepWriter(Writer):
             self.stmts(node.body, env)
         self.block("while True:", body)
 
-    def s_Turn(self, node: ast.Turn, env: Env) -> None:
-        if self.plain:
-            super().s_Turn(node, env)
-            return
-        prev = self.field("prev")
-
-        def enter() -> None:
-            player = self.code(node.player, env)
-            self.line(f"{prev} = g.active")
-            self.line(f"g.active = checked(g, {player}, {self.game.n})")
-            self.line("g.turn_no += 1")
-        self.block("if not g.resuming:", enter)
-        self.stmts(node.body, env)
-        if self.game.ends_at("turn"):
-            self.line("if end_turn(g, g.active): return")
-        self.line(f"g.active = {prev}")
-
-    def s_Round(self, node: ast.Round, env: Env) -> None:
-        if self.plain:
-            super().s_Round(node, env)
-            return
-        self.once("g.round_no += 1")
-        self.stmts(node.body, env)
-        if self.game.ends_at("round"):
-            self.line("if end_round(g, g.active): return")
-
     def s_TakeActions(self, node: ast.TakeActions, env: Env) -> None:
         if node.simultaneous:
             self._simultaneous(node, env)
@@ -303,19 +283,7 @@ class StepWriter(Writer):
                 self.line("if end_action(g, g.active): return")
             self.line(f"{taken} = 0")
             self.line(f"{waiting} = 0")
-            if node.player is None:
-                self._range("0", "NPLAYERS", seat)
-            else:
-                items, _ = self.collect(node.player, env)
-                i = self.temp("i")
-
-                def valid() -> None:  # (the engine refuses a seat that is not one, or one named twice)
-                    self.line(f"if {items}[{i}] < 0 or {items}[{i}] >= NPLAYERS: g.err = 2")
-                    self.block(f"for {j} in range({i}):",
-                               lambda: self.line(f"if {items}[{j}] == {items}[{i}]: g.err = 2"))
-                self.block(f"for {i} in range({items}_n):", valid)
-                self.line("if g.err: return")
-                self.block(f"for {i} in range({items}_n):", lambda: seat(Bound("c", f"{items}[{i}]")))
+            self.each_seat(node, env, seat)
             self.line("unlisted()")
             self.line(f"{index} = 0")
 

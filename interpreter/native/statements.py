@@ -63,6 +63,15 @@ class Writer(Lowering):
         resuming: resumable.py)."""
         self.line(text)
 
+    def starting(self, lines: Any) -> None:
+        """The lines `lines()` writes, which start a statement's work (as `once`)."""
+        lines()
+
+    def kept(self, stem: str) -> str:
+        """A variable a statement keeps across its body (a resumable writer keeps it in
+        the struct, where it outlives a stop)."""
+        return self.temp(stem)
+
     def function(self, head: str, body: Any, tail: str = "") -> str:
         """The whole function: its head, declarations, then the body written by `body()`."""
         body()
@@ -213,18 +222,21 @@ class Writer(Lowering):
         self.block("while True:", body)
 
     def s_Turn(self, node: ast.Turn, env: Env) -> None:
-        prev = self.temp("prev")
-        player = self.code(node.player, env)
-        self.line(f"{prev} = g.active")
-        self.line(f"g.active = checked(g, {player}, {self.game.n})")
-        self.line("g.turn_no += 1")
+        prev = self.kept("prev")
+
+        def enter() -> None:
+            player = self.code(node.player, env)
+            self.line(f"{prev} = g.active")
+            self.line(f"g.active = checked(g, {player}, {self.game.n})")
+            self.line("g.turn_no += 1")
+        self.starting(enter)
         self.stmts(node.body, env)
         if self.game.ends_at("turn"):
             self.line("if end_turn(g, g.active): return")
         self.line(f"g.active = {prev}")
 
     def s_Round(self, node: ast.Round, env: Env) -> None:
-        self.line("g.round_no += 1")
+        self.once("g.round_no += 1")
         self.stmts(node.body, env)
         if self.game.ends_at("round"):
             self.line("if end_round(g, g.active): return")
@@ -293,18 +305,7 @@ class Writer(Lowering):
                            lambda: self.line(f"_sp[{taken} * NPARAMS + _j] = CP[_k * NPARAMS + _j]"))
                 self.line(f"{taken} += 1")
             self.block("if _n > 0:", pick)
-        if node.player is None:
-            self._range("0", "NPLAYERS", seat)
-        else:
-            items, _ = self.collect(node.player, env)
-            i = self.temp("i")
-
-            def valid() -> None:  # (the engine refuses a seat that is not one, or one named twice)
-                self.line(f"if {items}[{i}] < 0 or {items}[{i}] >= NPLAYERS: g.err = 2")
-                self.block(f"for _j in range({i}):", lambda: self.line(f"if {items}[_j] == {items}[{i}]: g.err = 2"))
-            self.block(f"for {i} in range({items}_n):", valid)
-            self.line("if g.err: return")
-            self.block(f"for {i} in range({items}_n):", lambda: seat(Bound("c", f"{items}[{i}]")))
+        self.each_seat(node, env, seat)
         i = self.temp("i")
 
         def carry_out() -> None:
@@ -312,6 +313,23 @@ class Writer(Lowering):
             self.block("else:", lambda: self.line(f"apply_action(g, _sw[{i}], _sk[{i}], &_sp[{i} * NPARAMS])"))
             self.line("if g.terminal or g.err: return")
         self.block(f"for {i} in range({taken}):", carry_out)
+
+    def each_seat(self, node: ast.TakeActions, env: Env, seat: Any) -> None:
+        """Call `seat` with each seat of a simultaneous step, in its order: every seat,
+        or those its list names, checked first (the engine refuses a seat that is not
+        one, or one named twice)."""
+        if node.player is None:
+            self._range("0", "NPLAYERS", seat)
+            return
+        items, _ = self.collect(node.player, env)
+        i, j = self.temp("i"), self.temp("j")
+
+        def valid() -> None:
+            self.line(f"if {items}[{i}] < 0 or {items}[{i}] >= NPLAYERS: g.err = 2")
+            self.block(f"for {j} in range({i}):", lambda: self.line(f"if {items}[{j}] == {items}[{i}]: g.err = 2"))
+        self.block(f"for {i} in range({items}_n):", valid)
+        self.line("if g.err: return")
+        self.block(f"for {i} in range({items}_n):", lambda: seat(Bound("c", f"{items}[{i}]")))
 
     def s_Choose(self, node: ast.Choose, env: Env) -> None:
         """`choose VAR from OPTIONS [by P] [up to N]` (compile/choose_one.py): the

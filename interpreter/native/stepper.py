@@ -412,24 +412,8 @@ cdef class Stepper:
         generator): False, nothing changed, when the struct cannot hold it."""
         global STAMPS
         cdef St* g = self.g
-        cdef Py_ssize_t i, j
-        if self._py is not None or self._status != 0 or len(kinds) > NCARDS or len(zones) > NSLOTS:
+        if self._py is not None or self._status != 0 or not fill_switch(counters, zones, loc, kinds, rng):
             return False
-        for i in range(len(zones)):
-            if len(zones[i]) > NCARDS:
-                return False
-        memset(&SWITCH, 0, sizeof(St))
-        for i in range(len(counters)):
-            _fill_counter(i, counters[i])
-        for i in range(len(zones)):
-            SWITCH.zn[i] = len(zones[i])
-            for j in range(len(zones[i])):
-                SWITCH.zc[i][j] = zones[i][j]
-        for i in range(len(kinds)):
-            SWITCH.loc[i] = loc[i]
-            SWITCH.kind[i] = kinds[i]
-        SWITCH.ncards = len(kinds)
-        SWITCH.rng = rng
         switch_data(g)
         STAMPS += 1  # (another world's data: its own listing)
         g.stamp = STAMPS

@@ -219,27 +219,29 @@ cdef object _option_key(St* g, int64_t k):
     return ("choice", g.ask, v, c)
 
 
+cdef object _kept(int64_t key):
+    """What is kept for the number key `key`, or None."""
+    cdef int64_t slot = _slot(<uint64_t>key ^ <uint64_t>0x8000000000000000ULL)
+    if slot >= 0:
+        return SLOTS[slot]
+    return BIG.get(key) if BIG else None  # (the table full: kept in the dict)
+
+
 cdef object _candidate_at(St* g, int64_t k):
     """What is kept for candidate k of the listing in CK/CP, or None."""
-    cdef int64_t key, slot
+    cdef int64_t key
     if _entry_number(g, k, &key):
-        slot = _slot(<uint64_t>key ^ <uint64_t>0x8000000000000000ULL)
-        if slot >= 0:
-            return SLOTS[slot]
-        return BIG.get(key) if BIG else None  # (the table full: kept in the dict)
+        return _kept(key)
     return BIG.get(_entry_key(g, k))
 
 
 cdef object _option_at(St* g, int64_t k):
     """What is kept for option k of this stop (a listing's when g.ask is 1), or None."""
-    cdef int64_t key, slot
+    cdef int64_t key
     if g.ask == 1:
         return _candidate_at(g, k)
     if _option_number(g, k, &key):
-        slot = _slot(<uint64_t>key ^ <uint64_t>0x8000000000000000ULL)
-        if slot >= 0:
-            return SLOTS[slot]
-        return BIG.get(key) if BIG else None  # (the table full: kept in the dict)
+        return _kept(key)
     return BIG.get(_option_key(g, k))
 
 

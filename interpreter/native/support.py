@@ -205,6 +205,27 @@ cdef int64_t shared_pick(St* g, int64_t n) noexcept nogil:
     return r
 
 
+cdef bint fill_switch(list counters, list zones, list loc, list kinds, uint64_t rng):
+    """SWITCH holds another state's data (counters, zones, where each card is and its
+    definition, the rules' generator), for switch_data; False when it cannot."""
+    cdef Py_ssize_t i, j
+    if len(kinds) > NCARDS or len(zones) > NSLOTS or any(len(z) > NCARDS for z in zones):
+        return False
+    memset(&SWITCH, 0, sizeof(St))
+    for i in range(len(counters)):
+        _fill_counter(i, counters[i])
+    for i in range(len(zones)):
+        SWITCH.zn[i] = len(zones[i])
+        for j in range(len(zones[i])):
+            SWITCH.zc[i][j] = zones[i][j]
+    for i in range(len(kinds)):
+        SWITCH.loc[i] = loc[i]
+        SWITCH.kind[i] = kinds[i]
+    SWITCH.ncards = len(kinds)
+    SWITCH.rng = rng
+    return True
+
+
 cdef inline int64_t bot_pick(St* g, int64_t who, int64_t n) noexcept nogil:
     """A game bot's pick among `n`, inside the state: the first, or with the rules' generator."""
     return 0 if g.botfirst[who] else randbelow(g, n)
