@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
             extracted.remove()
     searches = [bench_search(*s) for s in SEARCHES if not args.only or s[0] in args.only]
     print(render(rows))
-    print("\nsearch iterations per CPU second, native (mcts: native worlds; ismcts: rollouts in C) / Python")
+    print("\nsearch iterations per CPU second, native (worlds on native states) / Python")
     for r in searches:
         print(f"{r['game']:<16}{r['agent']:<26}{r['native']:>10,.0f}{r['python']:>10,.0f}"
               f"{r['native'] / r['python']:>8.1f}x")
