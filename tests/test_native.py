@@ -80,8 +80,9 @@ def test_the_toy_of_every_lowered_statement_plays_the_same_games():
     assert game.native_status(2).module is not None, game.native_status(2).reason
     for n in (2, 3):
         _same(game, 300, n, seed=3)
-    ended = {p.reason for p in game.playouts(300, num_players=2, seed=3)}
-    assert ended == {"broke", "long", "end-game"}, "the toy reaches each way of ending"
+    ended = {p.reason for p in game.playouts(300, num_players=3, seed=3)}
+    # every way of ending: now, at a check point, and when the turn (round) is over
+    assert ended == {"broke", "long", "end-game", "dry", "flush"}, "the toy reaches each way of ending"
 
 
 @pytest.mark.parametrize(("target", "seats"), [
@@ -114,6 +115,15 @@ def test_a_game_the_native_code_cannot_finish_is_played_on_the_python_path():
     capped = load_game(str(TOYS / "mix.yaml")).playouts(20, max_actions=3, native="on")
     assert all(p.error and "did not end within 3 actions" in p.error for p in capped if p.actions == 0)
     assert capped == load_game(str(TOYS / "mix.yaml")).playouts(20, max_actions=3, native="off")
+
+
+def test_a_game_that_loops_for_ever_goes_to_the_python_path_and_never_hangs():
+    # (a `while` that never ends: the native code gives the game up after its work cap,
+    # and the Python path reports the endless loop with its step budget)
+    game = load_game(str(TOYS / "loops.yaml"))
+    native = game.playouts(12, native="on")
+    assert native == game.playouts(12, native="off")
+    assert any(p.error and "endless loop" in p.error for p in native) and any(p.error is None for p in native)
 
 
 def test_simulate_gives_the_same_summary_native_or_not():

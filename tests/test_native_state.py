@@ -24,7 +24,7 @@ import pytest
 from conftest import bundled_targets
 
 from interpreter import load_game
-from interpreter.diagnostics import GameError, IllegalActionError
+from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeError
 from interpreter.native.expressions import NotNative
 from interpreter.native.module import lower
 from interpreter.native.native_state import NativeState
@@ -163,6 +163,13 @@ def test_a_question_only_the_python_state_answers_hands_the_game_over():
     assert before.native and before.history == state.history
     twin = copy.deepcopy(before)  # (a copy is a clone: the struct, and the history)
     assert twin.native and twin.history == before.history and copy.copy(twin).legal_actions() == twin.legal_actions()
+
+
+def test_a_move_that_starts_an_endless_loop_raises_the_engine_s_error():
+    state = load_game(str(TOYS / "loops.yaml")).new_initial_state(2, 1, native="on")
+    with pytest.raises(RuleRuntimeError, match="endless loop"):
+        state.apply_action("mark 3")
+    assert not state.native  # (handed over: the Python state is the game now)
 
 
 def test_an_illegal_move_is_refused_as_the_python_state_refuses_it():

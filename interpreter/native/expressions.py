@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 
 from interpreter.lang import ast
+from interpreter.lang.parser import parse_expression
 
 
 class NotNative(Exception):
@@ -78,6 +79,28 @@ class Lowering:
         self.decls[name] = ctype
         return name
 
+    def writes(self, *texts: str) -> Callable[[], None]:
+        """A block's body that is these lines."""
+        def body() -> None:
+            for text in texts:
+                self.line(text)
+        return body
+
+    def affordable(self, costs: list[tuple[ast.Node, ast.Node, int]], env: Env, then: Callable[[], None]) -> None:
+        """`then()` inside the tests that `me` can pay each counter of `costs` (as the
+        engine's `affordable`: in order, none left below its least). A random draw in an
+        amount stays on the Python path: Python works it out again when paying."""
+        def counter(i: int) -> None:
+            if i == len(costs):
+                then()
+                return
+            target, amount, floor = costs[i]
+            self.maybe += 1
+            pays = self.code(amount, env)
+            self.maybe -= 1
+            self.block(f"if {self.code(target, env)} - ({pays}) >= {floor}:", lambda: counter(i + 1))
+        counter(0)
+
     def block(self, head: str, body: Callable[[], None]) -> None:
         self.line(head)
         self.depth += 1
@@ -127,6 +150,8 @@ class Lowering:
             if static_int(value) or isinstance(value, str):
                 return Bound("static", value=value)
             raise NotNative(f"{_where(node)}: constant '{name}' used as a value")
+        if name in game.values:
+            return game.values.read(self, node, env)
         if name == "active":
             return Bound("c", "g.active", "int")
         if name == "true" or name == "false":
@@ -249,6 +274,8 @@ class Lowering:
         name = node.name
         if name in game.counter_index and len(node.args) == 1:
             return Bound("c", game.counter_read(name, self.code(node.args[0], env), None, node), "int")
+        if name in game.values and name not in env:
+            return game.values.read(self, node, env)
         if name in game.functions:
             return self.expr(*game.function_body(name, node, env, self))
         method = getattr(self, "b_" + name, None)
@@ -281,6 +308,27 @@ class Lowering:
         if value.kind == "static":
             return Bound("static", value=value.value is not None)
         return Bound("c", f"({value.code} != -1)", "bool")
+
+    def b_uses(self, node: ast.Call, env: Env) -> Bound:
+        """How often `me` took an action this turn: counted only for an action limited
+        per turn (the engine counts a use for the scopes of its limits)."""
+        arg = node.args[0] if len(node.args) == 1 else None
+        if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)) or "me" not in env:
+            raise NotNative(f"{_where(node)}: uses() of this")
+        action = next((a for a in self.game.gd.actions if a.id == arg.value), None)
+        if action is None or "turn" not in {scope for scope, _ in action.limits}:
+            return Bound("static", value=0)
+        me = self.code(ast.Name(node.line, node.column, "me"), env)
+        return Bound("c", self.game.uses_slot(action.id, "turn", me), "int")
+
+    def b_can_use(self, node: ast.Call, env: Env) -> Bound:
+        """Whether `me` may use the card's effect now (card_effects.py)."""
+        arg = node.args[1] if len(node.args) == 2 else None
+        if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)) or "me" not in env:
+            raise NotNative(f"{_where(node)}: can_use() of this")
+        number = self.game.card_effects.number(arg.value, node)
+        me = self.code(ast.Name(node.line, node.column, "me"), env)
+        return Bound("c", f"usable_{number}(g, {me}, {self.code(node.args[0], env, 'card')})", "bool")
 
     def b_abs(self, node: ast.Call, env: Env) -> Bound:
         return Bound("c", f"llabs({self.code(node.args[0], env)})", "int")
@@ -530,3 +578,11 @@ def _fold(op: str, a: Any, b: Any) -> Any:
 
 def _where(node: ast.Node) -> str:
     return f"line {node.line}, column {node.column}"
+
+
+def parsed(text: Any, what: str) -> ast.Node:
+    """A rule's expression text as a tree (NotNative, naming `what`, if it is not one)."""
+    try:
+        return parse_expression(str(text))
+    except Exception:
+        raise NotNative(f"{what}: not an expression") from None

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.lang import ast
-from interpreter.lang.parser import parse_expression
-from interpreter.native.expressions import Bound, NotNative
+from interpreter.native.endings import end_checks, scoring_functions
+from interpreter.native.expressions import Bound, Env, NotNative, parsed, static_int
 from interpreter.native.program import CREATED_CAP, LIST_CAPACITY, MAX_CANDIDATES, Program
 from interpreter.native.resumable import StepWriter
 from interpreter.native.statements import Writer
@@ -41,13 +41,6 @@ def lower(game: Any, n: int, step: bool = False) -> str:
         raise NotNative("functions that call themselves") from None
 
 
-def _parse(text: Any, what: str) -> ast.Node:
-    try:
-        return parse_expression(str(text))
-    except Exception:
-        raise NotNative(f"{what}: not an expression") from None
-
-
 class _Module:
     def __init__(self, prog: Program):
         self.prog = prog
@@ -63,12 +56,15 @@ class _Module:
         self._effects(actions)
         self._listers()
         for check in ("action", "turn", "round"):
-            self._ends(check)
-        self._scoring()
+            self.functions += end_checks(prog, check)
+        self.functions += scoring_functions(prog)
         self._game(raw)
         self._bots(raw)
         done: set[str] = set()
-        while prog.wanted_procedures - done:
+        while prog.wanted_procedures - done or prog.card_effects.pending():
+            if prog.card_effects.pending():  # (card effects and procedures may call each other)
+                self.functions += prog.card_effects.write(prog.card_effects.pending()[0], self.writer, Writer)
+                continue
             name = sorted(prog.wanted_procedures - done)[0]
             done.add(name)
             self._procedure(name)
@@ -82,7 +78,7 @@ class _Module:
         else:
             support, entry = SUPPORT, self._entry()
         parts = [HEADER.format(n=prog.n), self._constants(nparams), self._struct(),
-                 self._tables(), self._switch(), support, *self.functions, entry]
+                 self._tables(), self._switch(), support, *prog.values.sources(), *self.functions, entry]
         return "\n".join(parts)
 
     # ---- the state ------------------------------------------------------------------------------
@@ -93,6 +89,7 @@ class _Module:
                 f"    NCARDS = {max(prog.ncards + (CREATED_CAP if prog.creates else 0), 1)}\n"
                 f"    NSIMUL = {prog.n * nparams}\n"
                 f"    NSLOTS = {max(prog.layout.slots, 1)}\n    NPARAMS = {nparams}\n"
+                f"    ENDING_TURN = 1\n    ENDING_ROUND = 2\n"
                 f"    RANDOM = 0\n    FIRST = 1\n    BOT_FIRST = 2\n    BOT_RANDOM = 3\n    BOT_TURN = 4\n"
                 f"    MAXC = {MAX_CANDIDATES}\n    LISTCAP = {LIST_CAPACITY}\n"
 
@@ -102,11 +99,14 @@ class _Module:
         prog = self.prog
         fields = ["int64_t active", "int64_t turn_no", "int64_t round_no", "int64_t actions",
                   "int64_t max_actions", "int64_t terminal", "int64_t err", "int64_t reason",
-                  "int64_t nwin", "int64_t winners[64]", "uint64_t rng", "double scores[NPLAYERS]",
+                  "int64_t nwin", "int64_t winners[64]", "int64_t ending", "int64_t ending_reason",
+                  "int64_t work", "int64_t work_since", "int64_t quiet", "int64_t quiet_since",
+                  "uint64_t rng", "double scores[NPLAYERS]",
                   "double rets[NPLAYERS]",
                   "int64_t zn[NSLOTS]", "int64_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]",
                   "int64_t kind[NCARDS]", "int64_t ncards", "int64_t shared",
-                  "int64_t policy[NPLAYERS]", "int64_t botturn[NPLAYERS]", "int64_t botfirst[NPLAYERS]"]
+                  "int64_t policy[NPLAYERS]", "int64_t botturn[NPLAYERS]", "int64_t botfirst[NPLAYERS]",
+                  f"int64_t uses[3][{max(len(prog.limited) * prog.n, 1)}]"]
         for ci, counter in enumerate(prog.counters):
             size = counter.width * (prog.n if counter.scope == "player" else 1)
             fields.append(f"int64_t c{ci}[{max(size, 1)}]")
@@ -133,6 +133,21 @@ class _Module:
             table(b.cname, [-1 if c is None else c for word in b.board.steps for c in b.board.steps[word]])
         for k, values in enumerate(prog.props.values()):
             table(f"P{k}", values)  # (a property by card definition)
+        # Each zone slot's refill: the slot it refills from (-1: none), and whether it shuffles then.
+        lay, zones = prog.layout, prog.gd.zones
+        refill_from, shuffles = [], []
+        for slot in range(lay.slots):
+            zone = zones[lay.zdef[slot]]
+            if zone.refill_from is None:
+                refill_from.append(-1)
+            else:
+                owner, base = lay.zowner[slot], lay.zbase[zone.refill_from]
+                refill_from.append(base + owner if owner >= 0 and zones[zone.refill_from].scope == "player" else base)
+            shuffles.append(1 if zone.refill_shuffle else 0)
+        table("RFROM", refill_from)
+        table("RSHUFFLE", shuffles)
+        for cname, values in prog.values.tables():
+            table(cname, values)
         # The state every game starts from (counters' initial values, cards in place).
         tpl = prog.template
         lines.append("cdef St START\nmemset(&START, 0, sizeof(St))")
@@ -173,9 +188,7 @@ class _Module:
         for k, action in enumerate(actions):
             spec = (prog.raw.get("actions") or {}).get(action.id) or {}
             w = self.writer(prog, "me")
-            env = {p.name: Bound("c", f"p[{j}]", "card" if p.type == "card" else "int")
-                   for j, p in enumerate(action.params)}
-            env["me"] = Bound("c", "me", "int")
+            env = self._param_env(action)
             self.functions.append(w.function(
                 f"cdef void eff_{k}(St* g, int64_t me, int64_t* p) noexcept nogil:",
                 lambda w=w, spec=spec, env=env: w.stmts(prog.program(spec.get("effect")), env)))
@@ -183,6 +196,40 @@ class _Module:
                          f"        return {1 if action.ends else 0}\n")
         self.functions.append("cdef bint apply_action(St* g, int64_t me, int64_t kind, int64_t* p) noexcept nogil:\n"
                               + "".join(cases) + "    return 1\n")
+        self._payments(actions)
+
+    def _payments(self, actions: list[Any]) -> None:
+        """pay_action: what taking an action costs before its effect runs, as the
+        engine's `pay_for` does it: each use limit counts the use, then `me` pays each
+        counter of the cost (an overdraft is the engine's rule error: the Python path's)."""
+        prog = self.prog
+        cases: list[str] = []
+        for k, action in enumerate(actions):
+            if not (action.cost or action.limits):
+                continue
+            w = Writer(prog, "me")
+            env = self._param_env(action)
+
+            def body(w: Writer = w, action: Any = action, env: Env = env) -> None:
+                for scope, _ in action.limits:
+                    w.line(f"{prog.uses_slot(action.id, scope, 'me')} += 1")
+                w.pay(self._costs(action), env)
+            self.functions.append(w.function(f"cdef void pay_{k}(St* g, int64_t me, int64_t* p) noexcept nogil:",
+                                             body))
+            cases.append(f"    {'if' if not cases else 'elif'} kind == {k}:\n        pay_{k}(g, me, p)\n")
+        self.functions.append("cdef void pay_action(St* g, int64_t me, int64_t kind, int64_t* p) noexcept nogil:\n"
+                              + "".join(cases) + "    return\n")
+
+    def _costs(self, action: Any) -> list[tuple[ast.Node, ast.Node, int]]:
+        spec = ((self.prog.raw.get("actions") or {}).get(action.id) or {}).get("cost") or {}
+        return self.prog.cost_targets(spec, f"the cost of action '{action.id}'")
+
+    @staticmethod
+    def _param_env(action: Any) -> Env:
+        env = {p.name: Bound("c", f"p[{j}]", "card" if p.type == "card" else "int")
+               for j, p in enumerate(action.params)}
+        env["me"] = Bound("c", "me", "int")
+        return env
 
     def _listers(self) -> None:
         prog = self.prog
@@ -218,12 +265,15 @@ class _Module:
                 w.line(f"CP[n * NPARAMS + {i}] = {env[p.name].code}")
             w.line("n += 1")
 
+        costs = self._costs(action)
+
         def level(j: int) -> None:
-            if j == len(action.params):  # every parameter bound: the condition, then the instance
+            if j == len(action.params):  # every parameter bound: the condition, then the cost, then the instance
                 if condition is None:
-                    emit()
+                    w.affordable(costs, env, emit)
                 else:
-                    w.block(f"if {w.cond(_parse(condition, f'action {action.id!r}'), env)}:", emit)
+                    w.block(f"if {w.cond(parsed(condition, f'action {action.id!r}'), env)}:",
+                            lambda: w.affordable(costs, env, emit))
                 return
             param = action.params[j]
             text = params.get(param.name)
@@ -234,84 +284,21 @@ class _Module:
             w.decls[cname] = "int64_t"
 
             def each(item: Bound) -> None:
+                if item.kind == "static" and static_int(item.value):  # (a literal list: [1, 2])
+                    item = Bound("c", str(int(item.value)), "int")
                 if item.kind != "c":
                     raise NotNative(f"action '{action.id}': parameter '{param.name}' takes words")
                 w.line(f"{cname} = {item.code}")
                 env[param.name] = Bound("c", cname, item.type)
                 level(j + 1)
-            w.each(_parse(text, f"action '{action.id}'"), env, each)
-        level(0)
-
-    def _ends(self, check: str) -> None:
-        prog = self.prog
-        ends = prog.gd.ends_by_check.get(check) or ()
-        if not ends:
+            w.each(parsed(text, f"action '{action.id}'"), env, each)
+        if not action.limits:
+            level(0)
             return
-        by_id = {str(e.get("id")): e for e in (prog.raw.get("end") or []) if isinstance(e, dict)}
-        w = Writer(prog, "me")
-
-        def body() -> None:
-            for end in ends:
-                spec = by_id.get(end.id)
-                if spec is None:
-                    raise NotNative(f"end condition '{end.id}' not found in the rules")
-                env = {"me": Bound("c", "me", "int")}
-
-                def then(spec: Any = spec, end: Any = end, env: Any = env) -> None:
-                    winners = spec.get("winners")
-                    prog.winners_into(w, None if winners is None else _parse(winners, f"end '{end.id}'"), env)
-                    w.line(f"finish(g, {prog.reason(end.id)})")
-                    w.line("return 1")
-                w.block(f"if {w.cond(_parse(spec['when'], f'end {end.id!r}'), env)}:", then)
-        self.functions.append(w.function(f"cdef bint end_{check}(St* g, int64_t me) noexcept nogil:", body,
-                                         "return 0"))
-
-    def _scoring(self) -> None:
-        prog = self.prog
-        scoring = prog.raw.get("scoring") or {}
-        score, returns = scoring.get("score"), scoring.get("returns")
-        w = Writer(prog, "p")
-        w.decls["p"] = "int64_t"
-        w.decls["best"] = "double"
-        w.decls["key[NPLAYERS]"] = "double"
-        env = {"p": Bound("c", "p", "int"), "me": Bound("c", "p", "int")}
-
-        def winners() -> None:
-            w.line("g.nwin = 0")
-            if score is None:
-                w.block("for p in range(NPLAYERS):", lambda: w.line("add_winner(g, p)"))
-                return
-            def key() -> None:  # (inside the loop: what the score writes before it depends on p)
-                w.line(f"key[p] = <double>({w.code(_parse(score, 'scoring.score'), env)})")
-            w.block("for p in range(NPLAYERS):", key)
-            w.line("best = key[0]")
-            w.block("for p in range(1, NPLAYERS):", lambda: w.line("if key[p] > best: best = key[p]"))
-            w.block("for p in range(NPLAYERS):", lambda: w.line("if key[p] == best: add_winner(g, p)"))
-        self.functions.append(w.function("cdef void score_winners(St* g) noexcept nogil:", winners))
-
-        w2 = Writer(prog, "p")
-        w2.decls["p"] = "int64_t"
-        w2.decls["i"] = "int64_t"
-        w2.decls["won"] = "int64_t"
-
-        def final() -> None:
-            w2.block("for p in range(NPLAYERS):", lambda: w2.line(
-                f"g.scores[p] = <double>({w2.code(_parse(score, 'score'), env)})" if score is not None
-                else "g.scores[p] = 0.0"))
-            if returns is not None:
-                w2.block("for p in range(NPLAYERS):", lambda: w2.line(
-                    f"g.rets[p] = <double>({w2.code(_parse(returns, 'returns'), env)})"))
-                return
-            # the engine's default: +1 each winner, -1 the others; 0 for all when everyone or no one wins
-            def per_player() -> None:
-                w2.line("won = 0")
-                w2.block("for i in range(g.nwin):", lambda: w2.line("if g.winners[i] == p: won = 1"))
-                if prog.n == 1:
-                    w2.line("g.rets[p] = 1.0 if g.nwin else -1.0")
-                else:
-                    w2.line("g.rets[p] = 0.0 if (g.nwin == 0 or g.nwin == NPLAYERS) else (1.0 if won else -1.0)")
-            w2.block("for p in range(NPLAYERS):", per_player)
-        self.functions.append(w2.function("cdef void finalize(St* g) noexcept nogil:", final))
+        # An action used up for this turn, round or game is not listed at all.
+        within = " and ".join(f"{self.prog.uses_slot(action.id, scope, 'me')} < {most}"
+                              for scope, most in action.limits)
+        w.block(f"if {within}:", lambda: level(0))
 
     def _game(self, raw: dict[str, Any]) -> None:
         prog = self.prog
@@ -365,9 +352,12 @@ class _Module:
         env = {p: Bound("c", names[k + 1], "int") for k, p in enumerate(params)}
         env["me"] = Bound("c", names[0], "int")
         args = "".join(f", int64_t a{k}" for k in range(len(params)))
+
+        def body() -> None:
+            w.line("if busy(g): return")  # (a procedure calling itself for ever: see busy)
+            w.stmts(prog.program(spec.get("effect")), env)
         self.functions.append(w.function(f"cdef void proc{prog.procedure_number(name)}(St* g, int64_t me{args}) "
-                                         "noexcept nogil:",
-                                         lambda: w.stmts(prog.program(spec.get("effect")), env)))
+                                         "noexcept nogil:", body))
 
     def _entry(self) -> str:
         reasons = tuple(self.prog.reasons)
@@ -515,16 +505,22 @@ def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64
 
 def _refuse_recursion(prog: Program) -> None:
     """A per-step module keeps each function's locals in the struct, once: a procedure
-    that calls itself (through others or not) stays on the Python path."""
+    or a card effect that calls itself (through others or not) stays on the Python path."""
+    def callees(body: tuple[ast.Node, ...]) -> set[str]:
+        return {s.name if isinstance(s, ast.CallStmt) else f"use {s.effect}"
+                for s in ast.statements(body) if isinstance(s, (ast.CallStmt, ast.Use))}
     raw = prog.raw.get("procedures") or {}
-    calls = {name: {s.name for s in ast.statements(prog.program(spec.get("effect")))
-                    if isinstance(s, ast.CallStmt)} for name, spec in raw.items() if isinstance(spec, dict)}
+    calls = {name: callees(prog.program(spec.get("effect"))) for name, spec in raw.items() if isinstance(spec, dict)}
+    for name in {e for card in prog.gd.cards for e in card.effects}:
+        calls[f"use {name}"] = set().union(*(callees(prog.program(spec.get("effect")))
+                                             for _, spec in prog.card_effects.holders(name)))
     for start in calls:
         todo, seen = list(calls[start]), set()
         while todo:
             name = todo.pop()
             if name == start:
-                raise NotNative(f"procedure '{start}' calls itself, one decision at a time")
+                what = f"card effect '{start[4:]}'" if start.startswith("use ") else f"procedure '{start}'"
+                raise NotNative(f"{what} calls itself, one decision at a time")
             if name not in seen:
                 seen.add(name)
                 todo.extend(calls.get(name, ()))

@@ -25,14 +25,18 @@ from typing import Any
 from interpreter.compile.board_functions import Board
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression, parse_program
-from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, static_int
+from interpreter.native.card_effects import CardEffects
+from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
+from interpreter.native.values import Values
 from interpreter.runtime.layout import Layout, start_template
 
 # Rule sections the subset lowers; anything else in a game sends it to the Python path.
-_ACTION_KEYS = {"during", "params", "effect", "ends", "label", "why_not", "text", "description", "help", "condition"}
+_ACTION_KEYS = {"during", "params", "effect", "ends", "label", "why_not", "text", "description", "help", "condition",
+                "cost", "limit"}
+USE_SCOPES = ("turn", "round", "game")  # an action's use limits, counted per player (g.uses[scope])
 _PARAM_KEYS = {"in", "min", "max", "type", "label", "description", "prompt"}
 _END_KEYS = {"id", "check", "when", "winners", "label", "description", "then"}
-_SCORING_KEYS = {"score", "returns", "label", "description"}
+_SCORING_KEYS = {"score", "returns", "label", "description", "eligible", "ineligible", "tie_breaks", "parts"}
 _GAME_KEYS = {"orrery", "id", "name", "version", "description", "players", "constants", "counters", "zones",
               "cards", "actions", "procedures", "functions", "boards", "setup", "flow", "end", "scoring", "views",
               "assumptions", "max_moves", "utility", "table", "seats", "seat_options", "sources", "variants",
@@ -108,6 +112,8 @@ class Program:
         self.template = start_template(gd, self.layout, n)
         self.ncards = len(self.template.card_def)
         self.zone_index = {z.name: z.index for z in gd.zones}
+        self.values = Values(self)  # (the declared values the rules read, lowered as they are met)
+        self.card_effects = CardEffects(self)  # (the cards' effects the rules use, likewise)
         self.functions: dict[str, Any] = dict(self.raw.get("functions") or {})
         self.tables: dict[str, Table] = {}
         self.boards: dict[str, NativeBoard] = {}
@@ -123,6 +129,11 @@ class Program:
         self.step_fields: dict[str, str] = {}
         self.asks: list[bool] = []
         self._functions = 0
+        # Actions with a use limit, numbered: their uses per player are g.uses[scope][k * NPLAYERS + p].
+        self.limited = {a.id: k for k, a in enumerate(a for a in gd.actions if a.limits)}
+        self.limit_scopes = {scope for a in gd.actions for scope, _ in a.limits}
+        # End conditions that let the turn or round finish first (g.ending: ENDING_TURN or ENDING_ROUND).
+        self.deferred = any(end.then != "end" for end in gd.ends)
 
     # ---- what the rules hold -------------------------------------------------------------------
 
@@ -136,28 +147,18 @@ class Program:
             found.append(f"the sections {', '.join(extra)}")
         if gd.triggers:
             found.append("triggers")
-        if gd.values or gd.modifiers:
-            found.append("declared values and modifiers")
         # (game bots are fine: only the ones with a `turn` effect outside the subset are not)
         if any(c.keys or c.fractions for c in gd.counters):
             found.append("counters with named keys or fractions")
-        if any(z.refill_from is not None for z in gd.zones):
-            found.append("zones that refill")
-        if any(card.effects or card.uses for card in gd.cards):
-            found.append("card effects")
-        costly = [a.id for a in gd.actions if set((raw.get("actions") or {}).get(a.id) or {}) - _ACTION_KEYS
-                  or a.cost or a.limits]
-        if costly:
-            more = " ..." if len(costly) > 3 else ""
-            found.append(f"actions with a cost or a use limit ({', '.join(costly[:3])}{more})")
+        unknown = [a.id for a in gd.actions if set((raw.get("actions") or {}).get(a.id) or {}) - _ACTION_KEYS]
+        if unknown:
+            more = " ..." if len(unknown) > 3 else ""
+            found.append(f"actions with what the subset does not lower ({', '.join(unknown[:3])}{more})")
         for action in gd.actions:
             spec = (raw.get("actions") or {}).get(action.id) or {}
             if any(isinstance(v, dict) and set(v) - _PARAM_KEYS for v in (spec.get("params") or {}).values()):
                 found.append(f"action '{action.id}' has a parameter the subset does not list")
                 break
-        finishing = [end.id for end in gd.ends if end.then != "end"]
-        if finishing:
-            found.append(f"end conditions that finish a turn or round ({', '.join(finishing)})")
         if set(raw.get("scoring") or {}) - _SCORING_KEYS:
             found.append("scoring with eligibility or tie-breaks")
         if found:
@@ -251,6 +252,26 @@ class Program:
                 value = Bound("c", held, value.type)
             scope[param] = value
         return parse_expression(str(spec["value"])), scope
+
+    def cost_targets(self, spec: dict[str, Any], what: str) -> list[tuple[ast.Node, ast.Node, int]]:
+        """Each counter of a cost (`{COUNTER: AMOUNT}`), in order: the counter as a target
+        (`me`'s own for a player counter), the amount, and the least it may be left at."""
+        out = []
+        for name, text in spec.items():
+            if str(name) not in self.counter_index:
+                raise NotNative(f"{what}: counter '{name}'")
+            cdef = self.counters[self.counter_index[str(name)]]
+            amount = parsed(text, what)
+            target: ast.Node = ast.Name(amount.line, amount.column, cdef.name)
+            if cdef.scope == "player":
+                target = ast.Call(amount.line, amount.column, cdef.name,
+                                  (ast.Name(amount.line, amount.column, "me"),))
+            out.append((target, amount, cdef.min if cdef.min is not None else 0))
+        return out
+
+    def uses_slot(self, action_id: str, scope: str, player: str) -> str:
+        """Where the uses of a limited action by `player` this `scope` are counted."""
+        return f"g.uses[{USE_SCOPES.index(scope)}][{self.limited[action_id]} * NPLAYERS + {player}]"
 
     def reason(self, text: str) -> int:
         if text not in self.reasons:

@@ -30,7 +30,7 @@ from interpreter.lang import ast
 from interpreter.native.expressions import Bound, Env, NotNative, _where
 from interpreter.native.statements import _QUIET, Writer
 
-_STOPS = (ast.TakeActions, ast.Choose, ast.CallStmt)  # statements that may wait for a seat
+_STOPS = (ast.TakeActions, ast.Choose, ast.CallStmt, ast.Use)  # statements that may wait for a seat
 
 
 def may_stop(node: ast.Node) -> bool:
@@ -195,6 +195,7 @@ class StepWriter(Writer):
         self.block("if not g.resuming:", start)
 
         def body() -> None:
+            self.line("if busy(g): return")
             self.stmts(node.body, env)
             self.line(f"{index} += 1")
         self.block(f"while {index} < {times}:", body)
@@ -209,9 +210,21 @@ class StepWriter(Writer):
             self.line("if g.err: return")
 
         def body() -> None:
+            self.line("if busy(g): return")
             self.block("if not g.resuming:", test)
             self.stmts(node.body, env)
         self.block("while True:", body)
+
+    def s_Use(self, node: ast.Use, env: Env) -> None:
+        if self.plain:
+            super().s_Use(node, env)
+            return
+        number = self.game.card_effects.number(node.effect, node)
+        here = self.point()
+        # Resuming, use_N goes back into the effect it called, with what it kept.
+        self.block("if g.resuming:", lambda: self.line(f"use_{number}(g, 0, 0)"))
+        self.block("else:", lambda: self.line(f"use_{number}(g, {self.me}, {self.code(node.card, env, 'card')})"))
+        self.stop_at(here)
 
     def s_TakeActions(self, node: ast.TakeActions, env: Env) -> None:
         if node.simultaneous:
@@ -320,6 +333,8 @@ class StepWriter(Writer):
                 self.stop_at(by_bot)
 
             def act() -> None:
+                self.once(f"pay_action(g, {seats}[{index}], {kinds}[{index}], &{values}[{index} * NPARAMS])")
+                self.line("if g.err: return")
                 self.line(f"apply_action(g, {seats}[{index}], {kinds}[{index}], &{values}[{index} * NPARAMS])")
                 self.stop_at(by_seat)
             self.block(f"if {kinds}[{index}] == -1:", turn)

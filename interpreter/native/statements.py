@@ -141,6 +141,14 @@ class Writer(Lowering):
         sign = "+" if node.verb == "gain" else "-"
         self._counter_write(node.target, env, lambda old: f"{old} {sign} {amount}", node, node.verb)
 
+    def pay(self, costs: list[tuple[ast.Node, ast.Node, int]], env: Env) -> None:
+        """`me` pays each counter of a cost, in order (an action's, a card effect's)."""
+        for target, amount, _ in costs:
+            self.maybe += 1  # (a random draw in a cost: Python draws it twice, listing and paying)
+            self.s_Change(ast.Change(amount.line, amount.column, "pay", amount, target), env)
+            self.maybe -= 1
+            self.line("if g.err: return")
+
     def _counter_write(self, target: ast.Node, env: Env, value: Any, node: ast.Node, verb: str) -> None:
         game = self.game
         name, player, index = None, None, None
@@ -206,16 +214,20 @@ class Writer(Lowering):
         self.block(f"for {i} in range({items}_n):", lambda: body(Bound("c", f"{items}[{i}]", kind)))
 
     def s_Repeat(self, node: ast.Repeat, env: Env) -> None:
+        def body() -> None:
+            self.line("if busy(g): return")  # (a loop that never ends goes to the Python path: see busy)
+            self.stmts(node.body, env)
         if node.count is None:
-            self.block("while True:", lambda: self.stmts(node.body, env))
+            self.block("while True:", body)
             return
         times = self.temp("times")
         self.line(f"{times} = {self.code(node.count, env)}")
         i = self.temp("i")
-        self.block(f"for {i} in range({times}):", lambda: self.stmts(node.body, env))
+        self.block(f"for {i} in range({times}):", body)
 
     def s_While(self, node: ast.While, env: Env) -> None:
         def body() -> None:
+            self.line("if busy(g): return")
             self.block(f"if not {self.cond(node.condition, env)}:", lambda: self.line("break"))
             self.line("if g.err: return")
             self.stmts(node.body, env)
@@ -229,17 +241,32 @@ class Writer(Lowering):
             self.line(f"{prev} = g.active")
             self.line(f"g.active = checked(g, {player}, {self.game.n})")
             self.line("g.turn_no += 1")
+            self.line("new_turn(g)")
+            if "turn" in self.game.limit_scopes:  # (each turn counts its uses afresh)
+                self.line("memset(g.uses[0], 0, sizeof(g.uses[0]))")
         self.starting(enter)
         self.stmts(node.body, env)
         if self.game.ends_at("turn"):
             self.line("if end_turn(g, g.active): return")
+        if self.game.deferred:  # (an end condition met earlier that finishes the turn ends the game now)
+            self.block("if g.ending == ENDING_TURN:", self._finish_ending)
         self.line(f"g.active = {prev}")
 
     def s_Round(self, node: ast.Round, env: Env) -> None:
         self.once("g.round_no += 1")
+        if "round" in self.game.limit_scopes:
+            self.once("memset(g.uses[1], 0, sizeof(g.uses[1]))")
         self.stmts(node.body, env)
         if self.game.ends_at("round"):
             self.line("if end_round(g, g.active): return")
+        if self.game.deferred:  # (one that finishes the turn or the round: the round is over)
+            self.block("if g.ending:", self._finish_ending)
+
+    def _finish_ending(self) -> None:
+        """The game ends as an end condition met earlier said: winners by scoring."""
+        self.line("score_winners(g)")
+        self.line("finish(g, g.ending_reason)")
+        self.line("return")
 
     def s_TakeActions(self, node: ast.TakeActions, env: Env) -> None:
         if node.simultaneous:
@@ -310,7 +337,11 @@ class Writer(Lowering):
 
         def carry_out() -> None:
             self.block(f"if _sk[{i}] == -1:", lambda: self.line(f"bot_turn(g, _sw[{i}], g.botturn[_sw[{i}]])"))
-            self.block("else:", lambda: self.line(f"apply_action(g, _sw[{i}], _sk[{i}], &_sp[{i} * NPARAMS])"))
+            def act() -> None:
+                self.line(f"pay_action(g, _sw[{i}], _sk[{i}], &_sp[{i} * NPARAMS])")
+                self.line("if g.err: return")
+                self.line(f"apply_action(g, _sw[{i}], _sk[{i}], &_sp[{i} * NPARAMS])")
+            self.block("else:", act)
             self.line("if g.terminal or g.err: return")
         self.block(f"for {i} in range({taken}):", carry_out)
 
@@ -409,6 +440,10 @@ class Writer(Lowering):
     def s_CallStmt(self, node: ast.CallStmt, env: Env) -> None:
         args = [self.code(a, env) for a in node.args]
         self.line(f"proc{self.game.procedure(node.name, len(args), node)}(g, {', '.join([self.me, *args])})")
+
+    def s_Use(self, node: ast.Use, env: Env) -> None:
+        number = self.game.card_effects.number(node.effect, node)
+        self.line(f"use_{number}(g, {self.me}, {self.code(node.card, env, 'card')})")
 
     def s_EndGame(self, node: ast.EndGame, env: Env) -> None:
         self.game.winners_into(self, node.winners, env)

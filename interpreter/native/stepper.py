@@ -70,6 +70,7 @@ cdef class Stepper:
             return -2
         g.answer = k
         g.resuming = 1
+        g.work = g.quiet = 0  # (a decision: see busy)
         with nogil:
             run_game(g)
         return self._after()
@@ -84,6 +85,7 @@ cdef class Stepper:
         for p in range(NPLAYERS):
             g.answers[p] = picks[p]
         g.resuming = 1
+        g.work = g.quiet = 0  # (a decision: see busy)
         with nogil:
             run_game(g)
         return self._after()
@@ -397,6 +399,7 @@ cdef class Stepper:
         g.shared, g.rolling, g.actions, g.max_actions = 1, 1, 1, max_actions
         g.answer = shared_pick(g, g.ask_n)  # (this stop's own decision, first)
         g.resuming = 1
+        g.work = g.quiet = 0  # (a decision: see busy)
         with nogil:
             run_game(g)
         unlisted()

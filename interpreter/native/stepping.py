@@ -96,6 +96,9 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
         g.dkind = CK[k]
         for j in range(NPARAMS):
             g.dp[j] = CP[k * NPARAMS + j]
+        pay_action(g, who, g.dkind, g.dp)
+        if g.err:
+            return 1
     over = apply_action(g, who, g.dkind, g.dp)
     if g.susp:  # (a choice inside the action's effect)
         g.dat = 2

@@ -124,12 +124,28 @@ cdef void create_cards(St* g, int64_t definition, int64_t count, int64_t slot) n
 
 
 cdef void draw(St* g, int64_t count, int64_t source, int64_t dest) noexcept nogil:
+    """Cards one by one from the top of `source`; an empty source that refills (RFROM)
+    takes every card of its refill zone first, in order, then shuffles if it says so."""
+    cdef int64_t src, i, iid
     if count < 0:
         g.err = 2
         return
-    while count > 0 and g.zn[source] > 0:
-        place_card(g, g.zc[source][g.zn[source] - 1], dest, 1)
-        count -= 1
+    while count > 0:
+        if g.zn[source] > 0:
+            place_card(g, g.zc[source][g.zn[source] - 1], dest, 1)
+            count -= 1
+            continue
+        src = RFROM[source]
+        if src < 0 or g.zn[src] == 0:
+            return
+        for i in range(g.zn[src]):  # (the whole zone moves, bottom first, onto the empty source)
+            iid = g.zc[src][i]
+            g.zc[source][i] = iid
+            g.loc[iid] = source
+        g.zn[source] = g.zn[src]
+        g.zn[src] = 0
+        if RSHUFFLE[source]:
+            shuffle_zone(g, source)
 
 
 cdef inline void add_winner(St* g, int64_t w) noexcept nogil:
@@ -228,7 +244,39 @@ cdef bint fill_switch(list counters, list zones, list loc, list kinds, uint64_t 
 
 cdef inline int64_t bot_pick(St* g, int64_t who, int64_t n) noexcept nogil:
     """A game bot's pick among `n`, inside the state: the first, or with the rules' generator."""
+    busy(g)
     return 0 if g.botfirst[who] else randbelow(g, n)
+
+
+# A game that loops (a `while` that never ends, bots that play on and on) must not hang
+# the native code: past WORK_CAP passes of a loop, calls and bots' picks since the last
+# decision of a seat or the last turn, or QUIET_CAP turns without a decision, the game
+# goes to the Python path, which finishes it or says it is an endless loop (its step
+# budget is larger than what these caps let through).
+cdef enum:
+    WORK_CAP = 5000
+    QUIET_CAP = 5000
+
+
+cdef inline bint busy(St* g) noexcept nogil:
+    if g.actions != g.work_since:
+        g.work_since = g.actions
+        g.work = 0
+    g.work += 1
+    if g.work > WORK_CAP:
+        g.err = 9
+        return 1
+    return 0
+
+
+cdef inline void new_turn(St* g) noexcept nogil:
+    if g.actions != g.quiet_since:
+        g.quiet_since = g.actions
+        g.quiet = 0
+    g.quiet += 1
+    g.work = 0
+    if g.quiet > QUIET_CAP:
+        g.err = 9
 
 
 '''
@@ -443,6 +491,9 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
             return 1
     for j in range(NPARAMS):
         chosen[j] = CP[k * NPARAMS + j]
+    pay_action(g, who, CK[k], chosen)
+    if g.err:
+        return 1
     return apply_action(g, who, CK[k], chosen)
 '''
 SUPPORT = BASE + SEATS + DECIDE

@@ -1,0 +1,223 @@
+"""Declared values (`values:`) and their modifiers, lowered to C: one function per value
+read by the rules, `val_N(g, p)`, worked out as the engine's `value_of` does.
+
+The base is worked out for the player (`p`, and `me`, are that player; -1 for a value
+of no player), then each modifier in order: a card's modifier applies through the copy
+of that card reaching the player now (by default the first copy, in the order of the
+card's active zones, in a zone of the player's or a shared one; with `applies_to`, the
+first holder, in that same order, for whom it holds), its `when` is tested, and its
+amount added, set, or taken as a maximum or minimum.
+
+A value's reads never change the state, so the engine may keep one while it lists
+actions; a random draw in a value would make that a difference, so such a value stays
+on the Python path, as do modifiers that must be granted (grants are not lowered).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.lang import ast
+from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
+
+_OPS = {"add": "result + {a}", "set": "{a}", "max": "({a} if {a} > result else result)",
+        "min": "({a} if {a} < result else result)"}
+
+# The copy of a card definition whose modifiers reach player p by default (-1: none).
+COPY_FOR = '''
+cdef int64_t copy_for(St* g, int64_t d, int64_t p) noexcept nogil:
+    cdef int64_t a, i, slot
+    if p < 0:  # (a value of no player: no copy is held by "no player")
+        return -1
+    for a in range(ACT_START[d], ACT_START[d + 1]):
+        slot = ACT_SLOTS[a]
+        if ZOWNER[slot] >= 0 and ZOWNER[slot] != p:
+            continue
+        for i in range(g.zn[slot]):
+            if g.kind[g.zc[slot][i]] == d:
+                return g.zc[slot][i]
+    return -1
+'''
+
+
+class Values:
+    """The values a game's lowering reads, each lowered once, with its type."""
+
+    def __init__(self, prog: Any):
+        self.prog = prog
+        self.index = {v.name: v for v in prog.gd.values}
+        self.functions: dict[int, str] = {}
+        self.types: dict[int, str] = {}
+        self.reaches: dict[int, str] = {}  # card definition -> its `applies_to` function
+        self.scans = False  # some modifier of a card is read: the module needs copy_for and its tables
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.index
+
+    def read(self, lw: Lowering, node: ast.Node, env: Env) -> Bound:
+        """`name` (the value of `me`, or of no player) or `name(player)`, as C code."""
+        name = node.name  # type: ignore[attr-defined]
+        vdef = self.index[name]
+        args = node.args if isinstance(node, ast.Call) else ()
+        if not vdef.of_player:
+            if args:
+                raise NotNative(f"{_where(node)}: value '{name}' given a player")
+            player = "-1"
+        elif args:
+            if len(args) != 1:
+                raise NotNative(f"{_where(node)}: value '{name}' given {len(args)} players")
+            player = f"checked(g, {lw.code(args[0], env)}, {self.prog.n})"
+        elif "me" in env:
+            player = lw.code(ast.Name(node.line, node.column, "me"), env)
+        else:
+            raise NotNative(f"{_where(node)}: value '{name}' where no player is `me`")
+        kind = self._lowered(vdef, node)
+        return Bound("c", f"val_{vdef.index}(g, {player})", kind)
+
+    def _lowered(self, vdef: Any, node: ast.Node) -> str:
+        if vdef.index not in self.types:
+            self.types[vdef.index] = "int"  # (a value never reads itself: the rules' loader says so)
+            self.functions[vdef.index], self.types[vdef.index] = self._function(vdef, node)
+        return self.types[vdef.index]
+
+    def _function(self, vdef: Any, node: ast.Node) -> tuple[str, str]:
+        from interpreter.native.statements import Writer  # (statements.py reads values through expressions)
+        prog = self.prog
+        w = Writer(prog, "p")
+        w.maybe += 1  # (no random draw in a value: see the module's docstring)
+        for name in ("result", "this", "owner"):
+            w.decls[name] = "int64_t"
+        env: Env = {"p": Bound("c", "p", "int"), "me": Bound("c", "p", "int")}
+        kinds: list[str] = []
+
+        def body() -> None:
+            base = w.expr(parsed(prog.raw.get("values", {}).get(vdef.name, {}).get("base", "0"), vdef.name), env)
+            kinds.append(_type(base))
+            w.line(f"result = {w._operand(node, base)}")
+            for mod in vdef.modifiers:
+                self._modifier(w, mod, env)
+            w.line("return result")
+        text = w.function(f"cdef int64_t val_{vdef.index}(St* g, int64_t p) noexcept nogil:", body)
+        return text, kinds[0]
+
+    def _modifier(self, w: Any, mod: Any, env: Env) -> None:
+        prog = self.prog
+        if mod.granted:
+            raise NotNative(f"modifier '{mod.id}' is granted (grants)")
+        spec = self._spec(mod)
+        scope = dict(env)
+
+        def apply() -> None:
+            when = spec.get("when")
+
+            def change() -> None:
+                amount = w.expr(parsed(spec.get("amount"), mod.id), scope)
+                held = w.temp("amount")
+                w.line(f"{held} = {w._operand(parsed(spec.get('amount'), mod.id), amount)}")
+                w.line("result = " + _OPS[mod.op].format(a=held))
+            if when is None:
+                change()
+            else:
+                w.block(f"if {w.cond(parsed(when, mod.id), scope)}:", change)
+        if mod.card is None:
+            apply()
+            return
+        card = prog.gd.cards[mod.card]
+        scope["this"], scope["owner"] = Bound("c", "this", "card"), Bound("c", "owner", "int")
+        if card.applies_to is None:
+            self.scans = True
+            w.line(f"this = copy_for(g, {mod.card}, p)")
+            w.line("owner = p")
+        else:
+            w.line(f"this = {self._reach(mod.card)}(g, p, &owner)")
+        w.line("if g.err: return 0")
+        w.block("if this >= 0:", apply)
+
+    def _spec(self, mod: Any) -> dict[str, Any]:
+        raw = self.prog.raw
+        if mod.card is None:
+            spec = (raw.get("modifiers") or {}).get(mod.id)
+        else:
+            card = self.prog.gd.cards[mod.card]
+            spec = ((raw.get("cards") or {}).get(card.id, {}).get("modifiers") or {}).get(mod.id.split(".", 1)[1])
+        if not isinstance(spec, dict):
+            raise NotNative(f"modifier '{mod.id}' not found in the rules")
+        return spec
+
+    def _reach(self, d: int) -> str:
+        """The function giving the copy of card `d` whose modifiers reach p, and its
+        holder: the first holder, in the order of the card's active zones (a shared
+        zone's copy held by every player, in seat order), for whom `applies_to` holds."""
+        from interpreter.native.statements import Writer
+        name = f"reach_{d}"
+        if d in self.reaches:
+            return name
+        self.reaches[d] = ""
+        self.scans = True
+        prog = self.prog
+        card = prog.gd.cards[d]
+        text = (prog.raw.get("cards") or {}).get(card.id, {}).get("applies_to")
+        w = Writer(prog, "p")
+        w.maybe += 1
+        for decl in ("a", "i", "q", "slot", "iid", "first", "last"):
+            w.decls[decl] = "int64_t"
+        w.decls["seen[NPLAYERS]"] = "int64_t"
+        env: Env = {"p": Bound("c", "p", "int"), "me": Bound("c", "p", "int"),
+                    "this": Bound("c", "iid", "card"), "owner": Bound("c", "q", "int")}
+
+        def body() -> None:
+            w.block("for q in range(NPLAYERS):", lambda: w.line("seen[q] = 0"))
+
+            def holder() -> None:
+                w.line("if seen[q]: continue")
+                w.line("seen[q] = 1")
+                w.block(f"if {w.cond(parsed(text, card.id), env)}:",
+                        w.writes("owner[0] = q", "return iid"))
+                w.line("if g.err: return -1")
+
+            def copy() -> None:
+                w.line("iid = g.zc[slot][i]")
+                w.line(f"if g.kind[iid] != {d}: continue")
+                w.line("first = ZOWNER[slot] if ZOWNER[slot] >= 0 else 0")  # (a shared zone's copy: every player's)
+                w.line("last = ZOWNER[slot] + 1 if ZOWNER[slot] >= 0 else NPLAYERS")
+                w.block("for q in range(first, last):", holder)
+
+            def zone() -> None:
+                w.line("slot = ACT_SLOTS[a]")
+                w.block("for i in range(g.zn[slot]):", copy)
+            w.block(f"for a in range(ACT_START[{d}], ACT_START[{d + 1}]):", zone)
+            w.line("return -1")
+        self.reaches[d] = w.function(f"cdef int64_t {name}(St* g, int64_t p, int64_t* owner) noexcept nogil:", body)
+        return name
+
+    def sources(self) -> list[str]:
+        """The functions to write into the module (and copy_for, when some card's modifier is read)."""
+        return ([COPY_FOR] if self.scans else []) + list(self.reaches.values()) + list(self.functions.values())
+
+    def tables(self) -> list[tuple[str, list[int]]]:
+        """ACT_START/ACT_SLOTS (each card definition's active zone slots, in order) and
+        ZOWNER (each slot's owner, -1 shared), when copy_for or a reach function needs them."""
+        if not self.scans:
+            return []
+        prog = self.prog
+        lay = prog.layout
+        starts, slots = [0], list[int]()
+        for card in prog.gd.cards:
+            for zi in card.active_in:
+                base = lay.zbase[zi]
+                slots.extend(range(base, base + (prog.n if prog.gd.zones[zi].scope == "player" else 1)))
+            starts.append(len(slots))
+        return [("ACT_START", starts), ("ACT_SLOTS", slots), ("ZOWNER", list(lay.zowner))]
+
+
+
+def _type(value: Bound) -> str:
+    if value.kind == "static":
+        if isinstance(value.value, bool):
+            return "bool"
+        if static_int(value.value):
+            return "int"
+        raise NotNative(f"a value of words ({value.value!r})")
+    if value.kind != "c":
+        raise NotNative("a value that is a list")
+    return value.type
