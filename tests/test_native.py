@@ -117,6 +117,47 @@ def test_a_game_the_native_code_cannot_finish_is_played_on_the_python_path():
     assert capped == load_game(str(TOYS / "mix.yaml")).playouts(20, max_actions=3, native="off")
 
 
+_WORDS = """
+orrery: 1
+id: words
+name: Words
+version: "1.0"
+description: Words read natively.
+players: {min: 2, max: 2}
+counters: {n: {scope: global, initial: 0}}
+zones: {tableau: {scope: global, visible: all}}
+cards:
+  a: {name: A, count: 2, in: tableau, properties: {suit: scarlet, rank: 1}}
+  b: {name: B, count: 1, in: tableau, properties: {rank: 2, mixed: 3}}
+  c: {name: C, count: 1, in: tableau, properties: {rank: 3, mixed: blue}}
+actions:
+  go: {during: turn, params: {c: tableau}, condition: 'COND', effect: "gain 1 n", ends: turn}
+flow: |
+  repeat 2:
+    for each p in players:
+      turn p:
+        take actions turn
+"""
+
+
+@pytest.mark.parametrize(("condition", "refused"), [
+    ('c.suit == "scarlet" and zone_of(c) == "tableau" and c.id != "b" and c.suit != none', None),
+    ('c.mixed == "blue"', "neither a number nor a word"),  # (a number on one card, a word on another)
+    ('c.id < "b"', "a word compared at run time"),  # (words are equal or not; their order stays in Python)
+    ("c.suit + 1 > 0", "arithmetic on words")])
+def test_words_are_compared_natively_and_only_compared(tmp_path, condition, refused):
+    path = tmp_path / "words.yaml"
+    path.write_text(_WORDS.replace("COND", condition))
+    game = load_game(str(path))
+    if refused is None:
+        source = lower(game, 2)
+        assert "scarlet" not in source and "tableau" not in source  # (a word is a number in C)
+        assert game.playouts(40, native="on") == game.playouts(40, native="off")
+        return
+    with pytest.raises(NotNative, match=refused):
+        lower(game, 2)
+
+
 def test_a_game_that_loops_for_ever_goes_to_the_python_path_and_never_hangs():
     # (a `while` that never ends: the native code gives the game up after its work cap,
     # and the Python path reports the endless loop with its step budget)

@@ -184,11 +184,17 @@ class Lowering:
             if folded is not None:
                 return Bound("static", value=folded)
         if op in _COMPARE:
+            if op in ("==", "!=") and "word" in (left.type if left.kind == "c" else "", right.type if right.kind == "c"
+                                                 else ""):
+                return self._words_compared(node, left, right)
             for side in (left, right):
-                if side.kind == "static" and not (static_int(side.value) or side.value is None):
+                if (side.kind == "static" and not (static_int(side.value) or side.value is None)) or \
+                        (side.kind == "c" and side.type == "word"):
                     raise NotNative(f"{_where(node)}: a word compared at run time")
             a, b = self._operand(node.left, left), self._operand(node.right, right)
             return Bound("c", f"({a} {_COMPARE[op]} {b})", "bool")
+        if "word" in (left.type if left.kind == "c" else "", right.type if right.kind == "c" else ""):
+            raise NotNative(f"{_where(node)}: arithmetic on words")
         a, b = self._operand(node.left, left), self._operand(node.right, right)
         if op in _ARITH:
             return Bound("c", f"({a} {_ARITH[op]} {b})", "int")
@@ -221,6 +227,28 @@ class Lowering:
         if value.type == "opt":
             return f"({value.code} != -1)"
         return value.code
+
+    def _words_compared(self, node: ast.Binary, left: Bound, right: Bound) -> Bound:
+        """`==`/`!=` of words: a word is its number in the rules' words (none: -1)."""
+        codes = []
+        for side in (left, right):
+            if side.kind == "static" and isinstance(side.value, str):
+                codes.append(str(self.game.word(side.value)))
+            elif side.kind == "static" and side.value is None:
+                codes.append("-1")
+            elif side.kind == "c" and side.type in ("word", "opt"):
+                codes.append(side.code)
+            else:
+                raise NotNative(f"{_where(node)}: a word compared with what is not one")
+        return Bound("c", f"({codes[0]} {_COMPARE[node.op]} {codes[1]})", "bool")
+
+    def b_zone_of(self, node: ast.Call, env: Env) -> Bound:
+        """The name of the zone a card is in, as a word (in none: -1)."""
+        card = self.temp("card")
+        self.line(f"{card} = checked(g, {self.code(node.args[0], env, 'card')}, g.ncards)")
+        zones, lay = self.game.gd.zones, self.game.layout
+        self.game.extra_tables["ZW"] = [self.game.word(zones[lay.zdef[slot]].name) for slot in range(lay.slots)]
+        return Bound("c", f"(ZW[g.loc[{card}]] if g.loc[{card}] >= 0 else -1)", "word")
 
     def _member(self, node: ast.Binary, env: Env) -> Bound:
         needle = self.code(node.left, env)
@@ -267,7 +295,8 @@ class Lowering:
 
     def e_Attr(self, node: ast.Attr, env: Env) -> Bound:
         card = self.code(node.target, env, "card")
-        return Bound("c", self.game.card_property(node.name, card, node), "int")
+        result: Bound = self.game.card_property(node.name, card, node)
+        return result
 
     def e_Call(self, node: ast.Call, env: Env) -> Bound:
         game = self.game

@@ -146,7 +146,7 @@ class _Module:
             shuffles.append(1 if zone.refill_shuffle else 0)
         table("RFROM", refill_from)
         table("RSHUFFLE", shuffles)
-        for cname, values in prog.values.tables():
+        for cname, values in [*prog.values.tables(), *prog.extra_tables.items()]:
             table(cname, values)
         # The state every game starts from (counters' initial values, cards in place).
         tpl = prog.template

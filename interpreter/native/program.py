@@ -42,6 +42,7 @@ _GAME_KEYS = {"orrery", "id", "name", "version", "description", "players", "cons
               "assumptions", "max_moves", "utility", "table", "seats", "seat_options", "sources", "variants",
               "rulebook", "credits", "authors", "license", "tags", "notes", "bots",
               "include"}  # (included files are merged into the rules by the time they are read)
+_CORE_FIELDS = ("id", "name", "type", "text")  # every card's own fields (the rest are its properties)
 MAX_CANDIDATES = 4096  # legal actions one listing may hold natively (more: the Python path)
 LIST_CAPACITY = 64  # items a local list may hold natively (more: the Python path)
 CREATED_CAP = 128  # cards a game may create natively (more: the Python path)
@@ -118,6 +119,9 @@ class Program:
         self.tables: dict[str, Table] = {}
         self.boards: dict[str, NativeBoard] = {}
         self.props: dict[str, list[int]] = {}
+        self.prop_types: dict[str, str] = {}  # "int", or "word" (numbers of self.words)
+        self.words: dict[str, int] = {}  # the rules' words read in C, numbered
+        self.extra_tables: dict[str, list[int]] = {}  # C tables some built-in reads (name -> numbers)
         self.reasons: list[str] = ["flow-ended", "end-game"]
         self.wanted_procedures: set[str] = set()
         self.creates = False  # some statement creates cards: room is kept for CREATED_CAP more
@@ -203,17 +207,27 @@ class Program:
             parts.append(f"checked(g, {index}, {cdef.width})" if checked else index)
         return " + ".join(parts) or "0"
 
-    def card_property(self, prop: str, card: str, node: ast.Node) -> str:
-        """A card's number property, read by its definition (`g.kind`: created cards too)."""
+    def card_property(self, prop: str, card: str, node: ast.Node) -> Bound:
+        """A card's field, read by its definition (`g.kind`: created cards too): a number
+        property, or words (its id, name, type, or a property of words on every card that
+        has it), each word a number of the rules' words (`word`; none: -1)."""
         if prop not in self.props:
-            values = []
-            for d in self.gd.cards:
-                value = d.properties.get(prop)
-                if not static_int(value):
-                    raise NotNative(f"{_where(node)}: property '{prop}' is not a number on every card")
-                values.append(int(value))
-            self.props[prop] = values
-        return f"P{list(self.props).index(prop)}[g.kind[checked(g, {card}, g.ncards)]]"
+            values: list[Any] = [getattr(d, prop) if prop in _CORE_FIELDS else d.properties.get(prop)
+                                 for d in self.gd.cards]
+            if all(static_int(v) for v in values):
+                self.props[prop] = [int(v) for v in values]
+                self.prop_types[prop] = "int"
+            elif all(isinstance(v, str) or v is None for v in values):
+                self.props[prop] = [-1 if v is None else self.word(v) for v in values]
+                self.prop_types[prop] = "word"
+            else:
+                raise NotNative(f"{_where(node)}: property '{prop}' is neither a number nor a word on every card")
+        return Bound("c", f"P{list(self.props).index(prop)}[g.kind[checked(g, {card}, g.ncards)]]",
+                     self.prop_types[prop])
+
+    def word(self, text: str) -> int:
+        """The number that stands for a word of the rules in C (equal words, equal numbers)."""
+        return self.words.setdefault(text, len(self.words))
 
     def card_definition(self, card_id: str, node: ast.Node) -> int:
         if card_id not in self.gd.card_index:
