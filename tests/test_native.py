@@ -38,7 +38,7 @@ ORRERY = [sys.executable, "-m", "interpreter"]
 # Games the native subset covers, with games compared per player count (the Python
 # path's cost decides how many: a breakthrough playout is ~6 ms there).
 NATIVE = {"tic-tac-toe": 200, "kuhn-poker": 300, "leduc-poker": 300, "rock-paper-scissors": 300, "breakthrough": 40,
-          "goofspiel": 30, "goofspiel-drawn": 30}
+          "goofspiel": 30, "goofspiel-drawn": 30, "race-to-mars": 20}
 
 
 def _same(game, count: int, num_players: int, **kw) -> None:
@@ -57,6 +57,8 @@ def _same(game, count: int, num_players: int, **kw) -> None:
         state = played_state(game, num_players, seed, seats, 10_000)
         assert (ended["counters"], ended["zones"], ended["card_def"], ended["rng"]) == \
             (state.counters, state.zones, state.card_def, state.rng), f"seed {seed}"
+        # (an attribute set to none reads the card's property again: the native code keeps none)
+        assert ended["attrs"] == {key: value for key, value in state.attrs.items() if value is not None}
 
 
 @pytest.mark.parametrize(("label", "base", "overlays"), bundled_targets(), ids=[e[0] for e in bundled_targets()])
@@ -83,6 +85,33 @@ def test_the_toy_of_every_lowered_statement_plays_the_same_games():
     ended = {p.reason for p in game.playouts(300, num_players=3, seed=3)}
     # every way of ending: now, at a check point, and when the turn (round) is over
     assert ended == {"broke", "long", "end-game", "dry", "flush"}, "the toy reaches each way of ending"
+
+
+def test_card_lists_and_attributes_play_the_same_games():
+    # properties that are lists (words, rows), attributes the rules set on cards (numbers,
+    # cards, lists of words), destroy, choose one, stop, a card effect that uses itself:
+    # native equals Python game by game, and field by field, attributes included
+    game = load_game(str(TOYS / "cards.yaml"))
+    source = lower(game, 2)
+    assert "tokens" not in source and "green" not in source  # (fields and words are numbers in C)
+    for n in (2, 3):
+        _same(game, 300, n, seed=3)
+    assert {p.reason for p in game.playouts(200, num_players=2, seed=3)} == {"won", "out"}
+    # the module plays them itself: none is handed to the Python path
+    assert all(native_final_state(game, 2, seed, ["random", "random"]) is not None for seed in range(40))
+
+
+@pytest.mark.parametrize(("change", "refused"), [
+    (("grid: [[1, 2], [3, 4]]", "grid: [[1, 2], [3]]"), "rows of unequal lengths"),
+    (("gives: [green]", "gives: green"), "a list on some cards and not on others"),
+    (("gives: [red, blue]", "gives: [red, 2.5]"), "not a number or a word")])
+def test_card_data_the_subset_cannot_hold_is_refused_with_the_reason(tmp_path, change, refused):
+    path = tmp_path / "cards.yaml"
+    path.write_text((TOYS / "cards.yaml").read_text(encoding="utf-8").replace(*change), encoding="utf-8")
+    game = load_game(str(path))
+    with pytest.raises(NotNative, match=refused):
+        lower(game, 2)
+    assert game.playouts(5, num_players=2, native="auto") == game.playouts(5, num_players=2, native="off")
 
 
 @pytest.mark.parametrize(("target", "seats"), [
@@ -143,8 +172,8 @@ flow: |
 @pytest.mark.parametrize(("condition", "refused"), [
     ('c.suit == "scarlet" and zone_of(c) == "tableau" and c.id != "b" and c.suit != none', None),
     ('c.mixed == "blue"', "neither a number nor a word"),  # (a number on one card, a word on another)
-    ('c.id < "b"', "a word compared at run time"),  # (words are equal or not; their order stays in Python)
-    ("c.suit + 1 > 0", "arithmetic on words")])
+    ('c.id < "b"', "the order of words"),  # (words are equal or not; their order stays in Python)
+    ("c.suit + 1 > 0", "arithmetic on them")])
 def test_words_are_compared_natively_and_only_compared(tmp_path, condition, refused):
     path = tmp_path / "words.yaml"
     path.write_text(_WORDS.replace("COND", condition))

@@ -36,7 +36,7 @@ pytestmark = pytest.mark.xdist_group("native_state")  # one worker compiles the 
 TOYS = Path(__file__).parent / "native_toys"
 # Games the per-step modules cover, with games compared per player count.
 STEPPED = {"tic-tac-toe": 60, "kuhn-poker": 60, "leduc-poker": 40, "rock-paper-scissors": 40, "breakthrough": 6,
-           "goofspiel": 8, "goofspiel-drawn": 8}
+           "goofspiel": 8, "goofspiel-drawn": 8, "race-to-mars": 2}
 
 
 def _ids(state, player=None):
@@ -105,6 +105,7 @@ def play_beside(game, n: int, seed: int, rng: random.Random, seats=None) -> Nati
     data = native._data()
     assert (data["counters"], data["zones"], data["card_def"], data["rng"]) == \
         (python.counters, python.zones, python.card_def, python.rng)
+    assert data["attrs"] == {key: value for key, value in python.attrs.items() if value is not None}
     for mine, theirs, moved in branches:  # a clone is a state of its own, at the step it was made
         assert mine.history == theirs.history and len(theirs.history) == moved
         _agree(mine, theirs)
@@ -143,6 +144,58 @@ def test_the_toy_of_every_lowered_statement_steps_the_same(n, seats):
         ends.add(state.result()["reason"])
     if seats is None:
         assert len(ends) >= 2, "the games end in more than one way"
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_card_lists_and_attributes_step_the_same(n):
+    # attributes kept per card in the struct, a card effect that uses itself (its running
+    # call's fields kept aside, given back), choose one stopped at and resumed
+    game = load_game(str(TOYS / "cards.yaml"))
+    rng = random.Random(n)
+    for seed in range(30):
+        play_beside(game, n, seed, rng)
+
+
+def test_choose_one_with_labels_filled_in_stays_in_python_one_decision_at_a_time(tmp_path):
+    rules = (TOYS / "cards.yaml").read_text(encoding="utf-8").replace(
+        '"scrap a card" when', '"scrap {len(hand(me))}" when')
+    (tmp_path / "cards.yaml").write_text(rules, encoding="utf-8")
+    game = load_game(str(tmp_path / "cards.yaml"))
+    lower(game, 2)  # (whole playouts need no option's text)
+    with pytest.raises(NotNative, match="labels are filled in"):
+        lower(game, 2, step=True)
+
+
+def test_a_native_world_of_a_search_plays_on_as_the_world_sampled(monkeypatch):
+    # ismcts resamples hidden cards (and their attributes): a native clone takes the
+    # sampled world's data, and what it does not know from then on (an option's text) is
+    # asked of that world's Python state, never of the true game's
+    from interpreter.agents.native_worlds import native_root, native_world
+    from interpreter.runtime.resample import resample
+    monkeypatch.setenv("ORRERY_NATIVE", "on")
+    game = load_game("race-to-mars")
+    state = game.new_initial_state(2, 11)
+    rng = random.Random(3)
+    while len(state.history) < 9:
+        state.apply_action(rng.choice(state.legal_actions()))
+    root = native_root(state, "random", 0, 0, resampled=True)
+    assert root is not None
+    me = state.current_player()
+    for seed in range(8):
+        world = native_world(root, resample(state, me, random.Random(seed)))
+        python = resample(state, me, random.Random(seed))
+        assert world is not python and world.native
+        data = world._data()
+        assert (data["zones"], data["card_def"], data["rng"]) == (python.zones, python.card_def, python.rng)
+        moves = random.Random(seed)
+        for _ in range(12):
+            mine, theirs = [a.text for a in world.legal_actions()], [a.text for a in python.legal_actions()]
+            assert mine == theirs
+            if not theirs:
+                break
+            k = moves.randrange(len(theirs))
+            world.apply_action(mine[k])
+            python.apply_action(theirs[k])
 
 
 def test_a_question_only_the_python_state_answers_hands_the_game_over():
@@ -212,9 +265,9 @@ def test_a_rule_slip_met_natively_raises_the_engines_own_error():
 
 
 def test_refusals_and_modes():
-    game = load_game("race-to-mars")
+    game = load_game("rocketmen")
     assert type(game.new_initial_state(native="auto")) is State
-    with pytest.raises(GameError, match="no native states for race-to-mars"):
+    with pytest.raises(GameError, match="no native states for rocketmen"):
         game.new_initial_state(native="on")
     with pytest.raises(GameError, match="native mode must be one of"):
         load_game("tic-tac-toe").new_initial_state(native="fast")

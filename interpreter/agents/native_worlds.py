@@ -58,7 +58,7 @@ def native_world(root: Any, sampled: State) -> Any:
     the same decision (its counters, zones, cards and the rules' generator); `sampled`
     itself where the struct cannot hold it."""
     world = root.clone()
-    if world._take_world(sampled.counters, sampled.zones, sampled.loc, sampled.card_def, sampled.rng):
+    if world.take_world(sampled):
         return world
     return sampled
 

@@ -20,36 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression
+from interpreter.native import walks
+from interpreter.native.bound import Body, Bound, Env, NotNative, _where, static_int
 
-
-class NotNative(Exception):
-    """The rules use something the native backend does not lower (the reason)."""
-
-
-@attrs.frozen
-class Bound:
-    """What a name means while its code is written: C code of a type, a static value
-    (a word, a number known now), or a row of a constant table (`l` in `for l in lines`)."""
-
-    kind: str  # "c" | "static" | "row"
-    code: str = ""
-    type: str = "int"  # "int" | "bool" | "card" | "opt" (a cell or nothing: -1)
-    value: Any = None  # static: the value; row: the constant table's C name
-
-
-Env = dict[str, Bound]
-Body = Callable[[Bound], None]
+__all__ = ["Body", "Bound", "Env", "Lowering", "NotNative", "_where", "parsed", "static_int"]
 
 _ARITH = {"+": "+", "-": "-", "*": "*"}
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-
-
-def static_int(value: Any) -> bool:
-    return type(value) is int or type(value) is bool
 
 
 class Lowering:
@@ -127,9 +106,9 @@ class Lowering:
             if static_int(value.value):
                 return str(int(value.value))
             raise NotNative(f"{_where(node)}: the value {value.value!r} is not a number")
-        if value.kind == "row":
-            raise NotNative(f"{_where(node)}: a list used as a value")
-        if want == "card" and value.type != "card":
+        if value.kind != "c":
+            raise NotNative(f"{_where(node)}: a list or a text used as a value")
+        if want == "card" and value.type not in ("card", "any"):
             raise NotNative(f"{_where(node)}: not a card")
         return value.code
 
@@ -141,6 +120,9 @@ class Lowering:
     def e_Name(self, node: ast.Name, env: Env) -> Bound:
         name = node.name
         if name in env:
+            if env[name].kind == "text":
+                raise NotNative(f"{_where(node)}: '{name}' holds what the subset does not work out"
+                                + (f" ({env[name].code})" if env[name].code else ""))
             return env[name]
         game = self.game
         if name in game.counter_index:
@@ -154,6 +136,10 @@ class Lowering:
             return game.values.read(self, node, env)
         if name == "active":
             return Bound("c", "g.active", "int")
+        if name == "player_count":
+            return Bound("static", value=game.n)
+        if name in ("round_number", "turn_number"):
+            return Bound("c", "g.round_no" if name == "round_number" else "g.turn_no", "int")
         if name == "true" or name == "false":
             return Bound("static", value=name == "true")
         if name == "none":
@@ -173,31 +159,47 @@ class Lowering:
         if op in ("and", "or"):
             first = self.cond(node.left, env)
             self.maybe += 1
+            mark = len(self.out)
+            self.depth += 1
             second = self.cond(node.right, env)
+            self.depth -= 1
             self.maybe -= 1
-            return Bound("c", f"({first} {op} {second})", "bool")
-        if op in ("in", "notin"):
+            if len(self.out) == mark:
+                return Bound("c", f"({first} {op} {second})", "bool")
+            # The right side needs lines of its own (a loop, a read Python might refuse):
+            # they run only when the left side does not decide, as Python's `and`/`or`.
+            before = self.out[mark:]
+            del self.out[mark:]
+            result = self.temp("both" if op == "and" else "either")
+            self.line(f"{result} = {first}")
+            self.line(f"if {'' if op == 'and' else 'not '}{result}:")
+            self.out += before
+            self.depth += 1
+            self.line(f"{result} = {second}")
+            self.depth -= 1
+            return Bound("c", result, "bool")
+        if op in ("in", "not in", "notin"):
             return self._member(node, env)
         left, right = self.expr(node.left, env), self.expr(node.right, env)
         if left.kind == "static" and right.kind == "static":
             folded = _fold(op, left.value, right.value)
             if folded is not None:
                 return Bound("static", value=folded)
+        if op in ("==", "!="):  # (a word is a number no other value is: equal only to itself)
+            a, b = walks.value_code(self, node.left, left), walks.value_code(self, node.right, right)
+            return Bound("c", f"({a} {_COMPARE[op]} {b})", "bool")
+        for side in (left, right):
+            if (side.kind == "static" and not (static_int(side.value) or side.value is None)) or \
+                    (side.kind == "c" and side.type in ("word", "any")):
+                raise NotNative(f"{_where(node)}: the order of words, or arithmetic on them (Python refuses it)")
         if op in _COMPARE:
-            if op in ("==", "!=") and "word" in (left.type if left.kind == "c" else "", right.type if right.kind == "c"
-                                                 else ""):
-                return self._words_compared(node, left, right)
-            for side in (left, right):
-                if (side.kind == "static" and not (static_int(side.value) or side.value is None)) or \
-                        (side.kind == "c" and side.type == "word"):
-                    raise NotNative(f"{_where(node)}: a word compared at run time")
             a, b = self._operand(node.left, left), self._operand(node.right, right)
             return Bound("c", f"({a} {_COMPARE[op]} {b})", "bool")
-        if "word" in (left.type if left.kind == "c" else "", right.type if right.kind == "c" else ""):
-            raise NotNative(f"{_where(node)}: arithmetic on words")
         a, b = self._operand(node.left, left), self._operand(node.right, right)
         if op in _ARITH:
             return Bound("c", f"({a} {_ARITH[op]} {b})", "int")
+        if op == "/" and not self.game.exact_division:  # (rule files of format 1: toward zero)
+            return Bound("c", f"truncdiv(g, {a}, {b})", "int")
         if op == "%":
             return Bound("c", f"pymod(g, {a}, {b})", "int")
         if op == "//":
@@ -228,20 +230,6 @@ class Lowering:
             return f"({value.code} != -1)"
         return value.code
 
-    def _words_compared(self, node: ast.Binary, left: Bound, right: Bound) -> Bound:
-        """`==`/`!=` of words: a word is its number in the rules' words (none: -1)."""
-        codes = []
-        for side in (left, right):
-            if side.kind == "static" and isinstance(side.value, str):
-                codes.append(str(self.game.word(side.value)))
-            elif side.kind == "static" and side.value is None:
-                codes.append("-1")
-            elif side.kind == "c" and side.type in ("word", "opt"):
-                codes.append(side.code)
-            else:
-                raise NotNative(f"{_where(node)}: a word compared with what is not one")
-        return Bound("c", f"({codes[0]} {_COMPARE[node.op]} {codes[1]})", "bool")
-
     def b_zone_of(self, node: ast.Call, env: Env) -> Bound:
         """The name of the zone a card is in, as a word (in none: -1)."""
         card = self.temp("card")
@@ -251,14 +239,7 @@ class Lowering:
         return Bound("c", f"(ZW[g.loc[{card}]] if g.loc[{card}] >= 0 else -1)", "word")
 
     def _member(self, node: ast.Binary, env: Env) -> Bound:
-        needle = self.code(node.left, env)
-        found = self.temp("in")
-        self.line(f"{found} = 0")
-
-        def body(item: Bound) -> None:
-            self.line(f"if {self._operand(node.right, item)} == {needle}: {found} = 1")
-        self.each(node.right, env, body)
-        return Bound("c", f"(not {found})" if node.op == "notin" else found, "bool")
+        return walks.member(self, node, env)
 
     def e_Index(self, node: ast.Index, env: Env) -> Bound:
         target = node.target
@@ -268,6 +249,17 @@ class Lowering:
         if isinstance(target, ast.Call) and target.name in game.counter_index and len(target.args) == 1:
             player = self.code(target.args[0], env)
             return Bound("c", game.counter_read(target.name, player, self.code(node.index, env), node), "int")
+        slot = game.zone_slot_or_none(target, env, self)
+        if slot is not None:  # (a zone's card by its place, the bottom first)
+            held = self.temp("slot")
+            self.line(f"{held} = {slot}")
+            at = self._operand(node.index, self.expr(node.index, env))
+            return Bound("c", f"g.zc[{held}][checked(g, {at}, g.zn[{held}])]", "card")
+        if isinstance(target, (ast.ListExpr, ast.Comprehension, ast.Binary, ast.Call)) and \
+                walks.is_list(self, target, env):
+            items, kind = self.collect(target, env)  # (a list made here, then one of its elements)
+            at = self._operand(node.index, self.expr(node.index, env))
+            return Bound("c", f"{items}[checked(g, {at}, {items}_n)]", kind)
         base = self.expr(target, env) if not (isinstance(target, ast.Name) and target.name in game.constants
                                                and target.name not in env) else None
         index = self.expr(node.index, env)
@@ -279,22 +271,33 @@ class Lowering:
             return self._table_read(base.value, base.code, index, node)
         if base.kind == "list":
             return Bound("c", f"{base.code}[checked(g, {self._operand(node, index)}, {base.code}_n)]", base.type)
+        if base.kind == "seq":  # (a list in memory: an element, or a row of a list of rows)
+            size, width = base.value
+            at = f"checked(g, {self._operand(node, index)}, {size})"
+            if width:
+                return Bound("seq", f"({base.code} + {at} * {width})", base.type, (str(width), 0))
+            return Bound("c", f"{base.code}[{at}]", base.type)
         raise NotNative(f"{_where(node)}: indexing this value")
 
     def _table_read(self, table: Any, row: str | None, index: Bound, node: ast.Node) -> Bound:
         if index.kind == "static" and static_int(index.value):
             i = int(index.value)
             if row is None:
-                return Bound("c", table.read(None, str(i), node), "int") if not table.nested else \
+                return Bound("c", table.read(None, str(i), node), table.type) if not table.nested else \
                     Bound("row", f"checked(g, {i}, {len(table.rows)})", value=table)
-            return Bound("c", table.read(row, str(i), node), "int")
+            return Bound("c", table.read(row, str(i), node), table.type)
         code = self._operand(node, index)
         if row is None and table.nested:
             return Bound("row", f"checked(g, {code}, {len(table.rows)})", value=table)
-        return Bound("c", table.read(row, code, node), "int")
+        return Bound("c", table.read(row, code, node), table.type)
 
     def e_Attr(self, node: ast.Attr, env: Env) -> Bound:
         card = self.code(node.target, env, "card")
+        if self.game.card_data.handles(node.name):  # (a list, or an attribute the rules set: card_data.py)
+            if not card.isidentifier():
+                card = self._held(Bound("c", card, "card")).code
+            bound: Bound = self.game.card_data.read(node.name, card, node)
+            return bound
         result: Bound = self.game.card_property(node.name, card, node)
         return result
 
@@ -329,8 +332,17 @@ class Lowering:
                           f"{self._operand(node, no)})", kind)
 
     def b_next_player(self, node: ast.Call, env: Env) -> Bound:
-        step = self.code(node.args[1], env) if len(node.args) > 1 else "1"
+        step = self.direction(node, 1)
         return Bound("c", f"pymod(g, {self.code(node.args[0], env)} + {step}, {self.game.n})", "int")
+
+    def direction(self, node: ast.Call, i: int) -> str:
+        """+1 (clockwise, the default) or -1, from the direction written as argument `i`."""
+        if len(node.args) <= i:
+            return "1"
+        arg = node.args[i]
+        if not (isinstance(arg, ast.Literal) and arg.value in ("clockwise", "counterclockwise")):
+            raise NotNative(f"{_where(node)}: a direction worked out at run time")
+        return "1" if arg.value == "clockwise" else "-1"
 
     def b_exists(self, node: ast.Call, env: Env) -> Bound:
         value = self.expr(node.args[0], env)
@@ -358,6 +370,30 @@ class Lowering:
         number = self.game.card_effects.number(arg.value, node)
         me = self.code(ast.Name(node.line, node.column, "me"), env)
         return Bound("c", f"usable_{number}(g, {me}, {self.code(node.args[0], env, 'card')})", "bool")
+
+    def b_has_effect(self, node: ast.Call, env: Env) -> Bound:
+        """Whether the card's definition has that named effect (none: false)."""
+        arg = node.args[1] if len(node.args) == 2 else None
+        if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
+            raise NotNative(f"{_where(node)}: has_effect() of this")
+        cards = self.game.gd.cards
+        names = sorted({e for d in cards for e in d.effects})
+        table = f"HE{names.index(arg.value)}" if arg.value in names else None
+        if table is None:
+            return Bound("static", value=False)
+        self.game.extra_tables[table] = [1 if arg.value in d.effects else 0 for d in cards]
+        card = self._held(Bound("c", self.code(node.args[0], env, "card"), "card")).code
+        return Bound("c", f"({card} != -1 and {table}[g.kind[checked(g, {card}, g.ncards)]] != 0)", "bool")
+
+    def b_owner(self, node: ast.Call, env: Env) -> Bound:
+        """The seat whose zone holds the card (a shared zone, or none: none)."""
+        card = self.temp("card")
+        self.line(f"{card} = checked(g, {self.code(node.args[0], env, 'card')}, g.ncards)")
+        self.game.extra_tables["ZO"] = list(self.game.layout.zowner)
+        return Bound("c", f"(ZO[g.loc[{card}]] if g.loc[{card}] >= 0 else -1)", "opt")
+
+    def b_index_of(self, node: ast.Call, env: Env) -> Bound:
+        return walks.index_of(self, node, env)
 
     def b_abs(self, node: ast.Call, env: Env) -> Bound:
         return Bound("c", f"llabs({self.code(node.args[0], env)})", "int")
@@ -396,6 +432,9 @@ class Lowering:
         return self._fold_list(node, env, "1", lambda acc, x: f"if not {x}: {acc} = 0")
 
     def b_count(self, node: ast.Call, env: Env) -> Bound:
+        known = walks.length(self, node.args[0], env) if len(node.args) == 1 else None
+        if known is not None:
+            return Bound("c", known, "int")
         return self._fold_list(node, env, "0", lambda acc, x: f"{acc} += 1", kind="int", truth=False)
 
     b_len = b_count
@@ -446,9 +485,16 @@ class Lowering:
 
     def b_top(self, node: ast.Call, env: Env) -> Bound:
         if len(node.args) != 1:
-            raise NotNative(f"{_where(node)}: top of several cards")
+            raise NotNative(f"{_where(node)}: top of several cards used as one")
         slot = self.game.zone_slot(node.args[0], env, self)
         return Bound("c", f"zone_top(g, {slot})", "card")
+
+    def b_bottom(self, node: ast.Call, env: Env) -> Bound:
+        if len(node.args) != 1:
+            raise NotNative(f"{_where(node)}: the bottom of several cards used as one")
+        slot = self.temp("slot")
+        self.line(f"{slot} = {self.game.zone_slot(node.args[0], env, self)}")
+        return Bound("c", f"(g.zc[{slot}][0] if g.zn[{slot}] > 0 else -1)", "card")
 
     # board geometry: tables of the engine's own Board, written as C arrays
     def b_step(self, node: ast.Call, env: Env) -> Bound:
@@ -472,121 +518,22 @@ class Lowering:
         x, y = self.code(node.args[1], env), self.code(node.args[2], env)
         return Bound("c", f"board_cell({x}, {y}, {board.width}, {board.height})", "opt")
 
-    # ---- walks over lists --------------------------------------------------------------------
+    # ---- walks over lists (walks.py) ------------------------------------------------------------
 
     def each(self, node: ast.Node, env: Env, body: Body) -> None:
         """Write a walk over the list `node` evaluates to, calling `body` with each
         element (in the order Python would make the list)."""
-        game = self.game
-        if isinstance(node, ast.ListExpr):
-            for item in node.items:
-                value = self.expr(item, env)
-                if value.kind == "c" and not value.code.isidentifier():
-                    held = self.temp("item")
-                    self.line(f"{held} = {value.code}")
-                    value = Bound("c", held, value.type)
-                body(value)
-            return
-        if isinstance(node, ast.Comprehension):
-            if node.unpack:
-                raise NotNative(f"{_where(node)}: a comprehension that unpacks")
-
-            def inner(item: Bound) -> None:
-                scope = {**env, node.var: self._held(item)}
-
-                def element() -> None:
-                    body(self._held(self.expr(node.element, scope)))
-                if node.condition is None:
-                    element()
-                else:
-                    self.block(f"if {self.cond(node.condition, scope)}:", element)
-            self.each(node.source, env, inner)
-            return
-        if isinstance(node, ast.Name) and node.name in env and env[node.name].kind == "list":
-            local = env[node.name]
-            i = self.temp("i")
-            self.block(f"for {i} in range({local.code}_n):",
-                       lambda: body(Bound("c", f"{local.code}[{i}]", local.type)))
-            return
-        if isinstance(node, ast.Name) and node.name not in env:
-            if node.name == "players":
-                self._range("0", str(game.n), body)
-                return
-            if node.name in game.counter_index:
-                counter = game.counters[game.counter_index[node.name]]
-                if counter.scope != "global":
-                    raise NotNative(f"{_where(node)}: a player's counter walked as a list")
-                i = self.temp("i")
-                self.block(f"for {i} in range({counter.width}):",
-                           lambda: body(Bound("c", game.counter_read(node.name, None, i, node, checked=False))))
-                return
-            if node.name in game.constants:
-                game.table(node.name, node).walk(self, body, node)
-                return
-        if isinstance(node, ast.Call):
-            if node.name == "range":
-                args = [self.code(a, env) for a in node.args]
-                if len(args) == 1:
-                    self._range("0", args[0], body)
-                    return
-                if len(args) == 2:
-                    self._range(args[0], args[1], body)
-                    return
-            if node.name == "select":
-                test = self.expr(node.args[0], env)
-                if test.kind == "static":
-                    self.each(node.args[1] if test.value else node.args[2], env, body)
-                    return
-                self.block(f"if {self.cond(node.args[0], env)}:", lambda: self.each(node.args[1], env, body))
-                self.block("else:", lambda: self.each(node.args[2], env, body))
-                return
-            if node.name == "cells":
-                self._range("0", str(game.board(node.args[0]).size), body)
-                return
-            if node.name in game.functions:
-                value, scope = game.function_body(node.name, node, env, self)
-                self.each(value, scope, body)
-                return
-        slot = game.zone_slot_or_none(node, env, self)
-        if slot is not None:
-            i = self.temp("i")
-            self.block(f"for {i} in range(g.zn[{slot}]):",
-                       lambda: body(Bound("c", f"g.zc[{slot}][{i}]", "card")))
-            return
-        raise NotNative(f"{_where(node)}: walking this list ({type(node).__name__.lower()})")
+        walks.each(self, node, env, body)
 
     def collect(self, source: ast.Node, env: Env) -> tuple[str, str]:
-        """The list `source` makes, copied into a scratch array of its own: (its name,
-        the element type); its length is NAME_n. (More than LISTCAP items: the game
-        goes to the Python path, the length kept within the array.)"""
-        self._n += 1
-        items = f"_items{self._n}"
-        self.decls[f"{items}[LISTCAP]"] = "int64_t"
-        self.decls[f"{items}_n"] = "int64_t"
-        self.line(f"{items}_n = 0")
-        kinds: set[str] = set()
-
-        def add(item: Bound) -> None:
-            kinds.add(item.type if item.kind == "c" else "int")
-            self.line(f"if {items}_n < LISTCAP: {items}[{items}_n] = {self._operand(source, item)}")
-            self.line(f"{items}_n += 1")
-        self.each(source, env, add)
-        self.line(f"if {items}_n > LISTCAP: g.err = 5")
-        self.line(f"if {items}_n > LISTCAP: {items}_n = LISTCAP")
-        return items, kinds.pop() if len(kinds) == 1 else "int"
+        """The list `source` makes, copied into a scratch array: (its name, the element type)."""
+        return walks.collect(self, source, env)
 
     def _range(self, start: str, stop: str, body: Body) -> None:
-        i = self.temp("i")
-        self.block(f"for {i} in range({start}, {stop}):", lambda: body(Bound("c", i, "int")))
+        walks.walk_range(self, start, stop, body)
 
     def _held(self, item: Bound) -> Bound:
-        """An element bound to a name: C code that is not a plain name is kept in a
-        variable, so a name read twice is worked out once."""
-        if item.kind == "c" and not item.code.isidentifier():
-            held = self.temp("v")
-            self.line(f"{held} = {item.code}")
-            return Bound("c", held, item.type)
-        return item
+        return walks.held(self, item)
 
 
 def _fold(op: str, a: Any, b: Any) -> Any:
@@ -603,10 +550,6 @@ def _fold(op: str, a: Any, b: Any) -> Any:
         "<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
     fn = ops.get(op)
     return fn(a, b) if fn is not None else None
-
-
-def _where(node: ast.Node) -> str:
-    return f"line {node.line}, column {node.column}"
 
 
 def parsed(text: Any, what: str) -> ast.Node:

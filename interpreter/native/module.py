@@ -17,6 +17,7 @@ from interpreter.lang import ast
 from interpreter.native.endings import end_checks, scoring_functions
 from interpreter.native.expressions import Bound, Env, NotNative, parsed, static_int
 from interpreter.native.program import CREATED_CAP, LIST_CAPACITY, MAX_CANDIDATES, Program
+from interpreter.native.reentry import guard_reentry, recursive_functions
 from interpreter.native.resumable import StepWriter
 from interpreter.native.statements import Writer
 from interpreter.native.stepping import STEP_DECIDE, STEP_FIELDS, step_entry
@@ -35,8 +36,15 @@ from libc.string cimport memcpy, memset
 def lower(game: Any, n: int, step: bool = False) -> str:
     """The Cython source of `game` for `n` players: whole playouts, or with `step` one
     state played a decision at a time (stepping.py)."""
+    return lower_named(game, n, step)[0]
+
+
+def lower_named(game: Any, n: int, step: bool = False) -> tuple[str, dict[str, Any]]:
+    """The source, and the names its module is told once loaded (`set_names`): the
+    rules' words and card fields, which the source holds as numbers only."""
     try:
-        return _Module(Program(game, n, step)).source()
+        prog = Program(game, n, step)
+        return _Module(prog).source(), prog.card_data.names()
     except RecursionError:
         raise NotNative("functions that call themselves") from None
 
@@ -69,7 +77,8 @@ class _Module:
             done.add(name)
             self._procedure(name)
         if prog.step:
-            _refuse_recursion(prog)
+            guarded = recursive_functions(prog)
+            self.functions = [guard_reentry(prog, text, guarded) for text in self.functions]
             params = [len(a.params) for a in actions]
             cards = [1 if j < len(a.params) and a.params[j].type == "card" else 0
                      for a in actions for j in range(nparams)]
@@ -78,7 +87,8 @@ class _Module:
         else:
             support, entry = SUPPORT, self._entry()
         parts = [HEADER.format(n=prog.n), self._constants(nparams), self._struct(),
-                 self._tables(), self._switch(), support, *prog.values.sources(), *self.functions, entry]
+                 self._tables(), self._switch(), support, prog.card_data.sources(), *prog.values.sources(),
+                 *self.functions, entry]
         return "\n".join(parts)
 
     # ---- the state ------------------------------------------------------------------------------
@@ -91,7 +101,7 @@ class _Module:
                 f"    NSLOTS = {max(prog.layout.slots, 1)}\n    NPARAMS = {nparams}\n"
                 f"    ENDING_TURN = 1\n    ENDING_ROUND = 2\n"
                 f"    RANDOM = 0\n    FIRST = 1\n    BOT_FIRST = 2\n    BOT_RANDOM = 3\n    BOT_TURN = 4\n"
-                f"    MAXC = {MAX_CANDIDATES}\n    LISTCAP = {LIST_CAPACITY}\n"
+                f"    MAXC = {MAX_CANDIDATES}\n    LISTCAP = {LIST_CAPACITY}\n{prog.card_data.constants()}"
 
                 f"cdef int64_t CK[MAXC]\ncdef int64_t CP[MAXC * NPARAMS]\n")
 
@@ -114,6 +124,7 @@ class _Module:
             fields += ["uint32_t mt[NPLAYERS][624]", "int64_t mti[NPLAYERS]"]
         if prog.step:
             fields += [*STEP_FIELDS, *(f"{ctype} {name}" for name, ctype in prog.step_fields.items())]
+        fields += prog.card_data.fields()
         return "cdef struct St:\n" + "".join(f"    {f}\n" for f in fields)
 
     def _tables(self) -> str:
@@ -127,8 +138,7 @@ class _Module:
             lines.append(f"cdef int64_t {cname}[{max(len(values), 1)}]")
             lines.append(f"_fill({cname}, {tuple(values)!r})")
         for t in prog.tables.values():
-            if t.words is None:
-                table(t.cname, t.flat)
+            table(t.cname, t.flat)
         for b in prog.boards.values():
             table(b.cname, [-1 if c is None else c for word in b.board.steps for c in b.board.steps[word]])
         for k, values in enumerate(prog.props.values()):
@@ -146,7 +156,7 @@ class _Module:
             shuffles.append(1 if zone.refill_shuffle else 0)
         table("RFROM", refill_from)
         table("RSHUFFLE", shuffles)
-        for cname, values in [*prog.values.tables(), *prog.extra_tables.items()]:
+        for cname, values in [*prog.values.tables(), *prog.extra_tables.items(), *prog.card_data.tables()]:
             table(cname, values)
         # The state every game starts from (counters' initial values, cards in place).
         tpl = prog.template
@@ -159,6 +169,7 @@ class _Module:
                 lines.append(f"START.zn[{slot}] = {len(cards)}\n_fill(START.zc[{slot}], {tuple(cards)!r})")
         lines.append(f"_fill(START.loc, {tuple(tpl.loc) or (0,)!r})")
         lines.append(f"_fill(START.kind, {tuple(tpl.card_def) or (0,)!r})\nSTART.ncards = {len(tpl.card_def)}")
+        lines += ["cdef Py_ssize_t _i", *prog.card_data.start_lines()]
         return "\n".join(lines) + "\n"
 
     def _switch(self) -> str:
@@ -166,7 +177,10 @@ class _Module:
         generator) over the replayed state's, at the decision the search stands at."""
         copies = [f"    memcpy(g.c{ci}, SWITCH.c{ci}, sizeof(g.c{ci}))" for ci in range(len(self.prog.counters))]
         copies += [f"    memcpy(g.{f}, SWITCH.{f}, sizeof(g.{f}))" for f in ("zn", "zc", "loc", "kind")]
+        copies += [f"    memcpy(g.{f}, SWITCH.{f}, sizeof(g.{f}))" for f in self.prog.card_data.switch_fields()]
         copies += ["    g.ncards = SWITCH.ncards", "    g.rng = SWITCH.rng"]
+        if self.prog.card_data.pooled():
+            copies.append("    g.pool_n = SWITCH.pool_n")
         sizes = [c.width * (self.prog.n if c.scope == "player" else 1) for c in self.prog.counters]
         reads = ["cdef list _counter(St* g, Py_ssize_t ci):", "    cdef Py_ssize_t j"]
         for ci, size in enumerate(sizes):
@@ -226,7 +240,7 @@ class _Module:
 
     @staticmethod
     def _param_env(action: Any) -> Env:
-        env = {p.name: Bound("c", f"p[{j}]", "card" if p.type == "card" else "int")
+        env = {p.name: Bound("c", f"p[{j}]", {"card": "card", "str": "word"}.get(p.type, "int"))
                for j, p in enumerate(action.params)}
         env["me"] = Bound("c", "me", "int")
         return env
@@ -286,6 +300,8 @@ class _Module:
             def each(item: Bound) -> None:
                 if item.kind == "static" and static_int(item.value):  # (a literal list: [1, 2])
                     item = Bound("c", str(int(item.value)), "int")
+                elif item.kind == "static" and isinstance(item.value, str):  # (words: their numbers)
+                    item = Bound("c", str(self.prog.word(item.value)), "word")
                 if item.kind != "c":
                     raise NotNative(f"action '{action.id}': parameter '{param.name}' takes words")
                 w.line(f"{cname} = {item.code}")
@@ -303,6 +319,7 @@ class _Module:
     def _game(self, raw: dict[str, Any]) -> None:
         prog = self.prog
         w = self.writer(prog, "g.active")
+        w.stoppable = False
 
         def body() -> None:
             env: dict[str, Bound] = {"me": Bound("c", "g.active", "int")}
@@ -341,7 +358,10 @@ class _Module:
     def _procedure(self, name: str) -> None:
         prog = self.prog
         spec = (prog.raw.get("procedures") or {})[name]
-        params = [str(p) for p in spec.get("params") or []]
+        declared = spec.get("params") or []
+        params = [str(p) for p in declared]
+        types = {str(p): {"card": "card", "str": "word", "any": "any"}.get(str(t), "int")
+                 for p, t in declared.items()} if isinstance(declared, dict) else {}
         w = self.writer(prog, "me")
         names = ["me", *(f"a{k}" for k in range(len(params)))]  # (numbered, as every name here)
         if isinstance(w, StepWriter):  # the arguments kept in the struct: a resumed call is given none
@@ -349,7 +369,7 @@ class _Module:
             for arg, field in zip(names, kept, strict=True):
                 w.once(f"{field} = {arg}")
             names, w.me = kept, kept[0]
-        env = {p: Bound("c", names[k + 1], "int") for k, p in enumerate(params)}
+        env = {p: Bound("c", names[k + 1], types.get(p, "int")) for k, p in enumerate(params)}
         env["me"] = Bound("c", names[0], "int")
         args = "".join(f", int64_t a{k}" for k in range(len(params)))
 
@@ -454,14 +474,14 @@ def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, l
             return None
         return {{"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
                 "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
-                "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng}}
+                "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng, "attrs": _attrs(g)}}
     finally:
         free(g)
 
 
-def set_root(list counters, list zones, list loc, list kinds, uint64_t rng):
+def set_root(list counters, list zones, list loc, list kinds, uint64_t rng, dict attrs):
     """The searched state's data, taken over at the decision it stands at (rollout)."""
-    return fill_switch(counters, zones, loc, kinds, rng)
+    return fill_switch(counters, zones, loc, kinds, rng, attrs)
 
 
 def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64_t max_actions):
@@ -501,26 +521,3 @@ def rollout(uint64_t seed, list forced, int64_t switch_at, tuple mt_state, int64
         free(g)
         free(moves)
 '''
-
-
-def _refuse_recursion(prog: Program) -> None:
-    """A per-step module keeps each function's locals in the struct, once: a procedure
-    or a card effect that calls itself (through others or not) stays on the Python path."""
-    def callees(body: tuple[ast.Node, ...]) -> set[str]:
-        return {s.name if isinstance(s, ast.CallStmt) else f"use {s.effect}"
-                for s in ast.statements(body) if isinstance(s, (ast.CallStmt, ast.Use))}
-    raw = prog.raw.get("procedures") or {}
-    calls = {name: callees(prog.program(spec.get("effect"))) for name, spec in raw.items() if isinstance(spec, dict)}
-    for name in {e for card in prog.gd.cards for e in card.effects}:
-        calls[f"use {name}"] = set().union(*(callees(prog.program(spec.get("effect")))
-                                             for _, spec in prog.card_effects.holders(name)))
-    for start in calls:
-        todo, seen = list(calls[start]), set()
-        while todo:
-            name = todo.pop()
-            if name == start:
-                what = f"card effect '{start[4:]}'" if start.startswith("use ") else f"procedure '{start}'"
-                raise NotNative(f"{what} calls itself, one decision at a time")
-            if name not in seen:
-                seen.add(name)
-                todo.extend(calls.get(name, ()))

@@ -35,7 +35,7 @@ RUNNING, OVER = 0, 1
 Entry = tuple[Action, "int | None"]
 # The fields of a native state (stepping.py's Stepper): set on it, never on the Python state.
 _OWN = frozenset({"_game", "_py", "_listing", "_ids", "_wait", "_seats", "seed", "_history", "_picks", "_seat_lists",
-                  "n", "_status", "rng", "stop_turn"})
+                  "n", "_status", "rng", "stop_turn", "_base"})
 
 
 class NativeState:
@@ -55,6 +55,7 @@ class NativeState:
     n: int
     seed: int
     _seats: list[Any]  # (the seats as given to new_initial_state)
+    _base: tuple[Any, int] | None  # (another world's Python state taken over, and the history's length then)
 
     def _stopped(self) -> None:
         """A new stop: a simultaneous step's seats (`_wait`, their picks so far in
@@ -83,10 +84,28 @@ class NativeState:
         self._py.apply_action(last)
 
     def _replayed(self, history: Sequence[str]) -> Any:
-        state = self._game.new_initial_state(self.n, self.seed, self._seats)
+        """The Python state of this history: replayed from the start, or for a state that
+        took another world's data (a search's, `take_world`) from that world's state."""
+        if self._base is not None:
+            base, start = self._base
+            state = base.clone()
+            history = history[start:]
+        else:
+            state = self._game.new_initial_state(self.n, self.seed, self._seats)
         for text in history:
             state.apply_action(text)
         return state
+
+    def take_world(self, world: Any) -> bool:
+        """This state's place in the flow with the data of `world`, a Python state sampled
+        at the same decision (counters, zones, cards, their attributes, the rules'
+        generator); from then on the Python state behind it is `world`'s, which is kept
+        (the caller hands it over: it must not change it). False, nothing changed, when
+        the struct cannot hold it."""
+        if not self._take_world(world.counters, world.zones, world.loc, world.card_def, world.rng, world.attrs):
+            return False
+        self._base = (world, len(self._history))
+        return True
 
     def __getattr__(self, name: str) -> Any:
         # (only for what the classes do not define: the rest of the State API)
@@ -348,7 +367,7 @@ def new_native_state(module: Any, game: Any, n: int, seed: int, seats: list[Any]
                                                {"__slots__": (), "_remember": staticmethod(module.remember)})
     state = cls()
     state._game, state.n, state.seed, state._seats = game, n, seed, seats
-    state._history, state._py = [], None
+    state._history, state._py, state._base = [], None, None
     state._status = state._start(seed & ((1 << 64) - 1), *policies)
     if state._status < 0:
         state._take_over()

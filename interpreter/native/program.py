@@ -25,9 +25,11 @@ from typing import Any
 from interpreter.compile.board_functions import Board
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression, parse_program
+from interpreter.native.card_data import CardData
 from interpreter.native.card_effects import CardEffects
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
 from interpreter.native.values import Values
+from interpreter.numbers import exact_division
 from interpreter.runtime.layout import Layout, start_template
 
 # Rule sections the subset lowers; anything else in a game sends it to the Python path.
@@ -46,17 +48,20 @@ _CORE_FIELDS = ("id", "name", "type", "text")  # every card's own fields (the re
 MAX_CANDIDATES = 4096  # legal actions one listing may hold natively (more: the Python path)
 LIST_CAPACITY = 64  # items a local list may hold natively (more: the Python path)
 CREATED_CAP = 128  # cards a game may create natively (more: the Python path)
+WORD_BASE = 1 << 30  # the first word's number (words are numbers the rules' arithmetic does not reach)
 
 
 class Table:
     """A constant list (of numbers, of equal rows of numbers, or of words) as a C array."""
 
-    def __init__(self, cname: str, value: list[Any], node: ast.Node):
+    def __init__(self, cname: str, value: list[Any], node: ast.Node, word: Any):
         self.cname = cname
         self.words: list[str] | None = None
+        self.type = "int"
         self.nested = bool(value) and all(isinstance(v, list) for v in value)
-        if value and all(isinstance(v, str) for v in value):
-            self.words, self.rows, self.width, self.flat = list(value), [], 0, []
+        if value and all(isinstance(v, str) for v in value):  # (walked word by word; read as numbers)
+            self.words, self.rows, self.width, self.flat = list(value), [], 0, [word(v) for v in value]
+            self.type = "word"
             return
         if self.nested:
             widths = {len(v) for v in value}
@@ -113,6 +118,8 @@ class Program:
         self.template = start_template(gd, self.layout, n)
         self.ncards = len(self.template.card_def)
         self.zone_index = {z.name: z.index for z in gd.zones}
+        self.exact_division = exact_division(self.raw)  # (else `/` rounds toward zero: format 1)
+        self.card_data = CardData(self)  # (list properties and attributes the rules set)
         self.values = Values(self)  # (the declared values the rules read, lowered as they are met)
         self.card_effects = CardEffects(self)  # (the cards' effects the rules use, likewise)
         self.functions: dict[str, Any] = dict(self.raw.get("functions") or {})
@@ -174,7 +181,7 @@ class Program:
             value = self.constants[name]
             if not isinstance(value, list):
                 raise NotNative(f"{_where(node)}: constant '{name}' used as a list")
-            table = self.tables[name] = Table(f"K{len(self.tables)}", value, node)
+            table = self.tables[name] = Table(f"K{len(self.tables)}", value, node, self.word)
         return table
 
     def board(self, node: ast.Node) -> NativeBoard:
@@ -214,8 +221,9 @@ class Program:
         if prop not in self.props:
             values: list[Any] = [getattr(d, prop) if prop in _CORE_FIELDS else d.properties.get(prop)
                                  for d in self.gd.cards]
-            if all(static_int(v) for v in values):
-                self.props[prop] = [int(v) for v in values]
+            if all(static_int(v) or v is None for v in values) and any(v is not None for v in values):
+                # (a card without it reads none: -1, as every none is in C)
+                self.props[prop] = [-1 if v is None else int(v) for v in values]
                 self.prop_types[prop] = "int"
             elif all(isinstance(v, str) or v is None for v in values):
                 self.props[prop] = [-1 if v is None else self.word(v) for v in values]
@@ -226,8 +234,9 @@ class Program:
                      self.prop_types[prop])
 
     def word(self, text: str) -> int:
-        """The number that stands for a word of the rules in C (equal words, equal numbers)."""
-        return self.words.setdefault(text, len(self.words))
+        """The number that stands for a word of the rules in C: equal words, equal numbers,
+        and none equal to a number the rules work out (so `==` of anything is the engine's)."""
+        return self.words.setdefault(text, WORD_BASE + len(self.words))
 
     def card_definition(self, card_id: str, node: ast.Node) -> int:
         if card_id not in self.gd.card_index:
@@ -251,6 +260,10 @@ class Program:
         if slot is None:
             raise NotNative(f"{_where(node)}: not a zone")
         return slot
+
+    def parsed_function(self, name: str) -> ast.Node:
+        """A function's value, as a tree."""
+        return parsed((self.functions[name] or {}).get("value"), f"function '{name}'")
 
     def function_body(self, name: str, call: ast.Call, env: Env, lw: Lowering) -> tuple[ast.Node, Env]:
         spec = self.functions[name]

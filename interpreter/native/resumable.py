@@ -30,7 +30,7 @@ from interpreter.lang import ast
 from interpreter.native.expressions import Bound, Env, NotNative, _where
 from interpreter.native.statements import _QUIET, Writer
 
-_STOPS = (ast.TakeActions, ast.Choose, ast.CallStmt, ast.Use)  # statements that may wait for a seat
+_STOPS = (ast.TakeActions, ast.Choose, ast.ChooseOne, ast.CallStmt, ast.Use)  # statements that may wait for a seat
 
 
 def may_stop(node: ast.Node) -> bool:
@@ -375,7 +375,19 @@ class StepWriter(Writer):
             self.block("else:", stop)
         self.block("else:", agent)
 
-    _card_options = False
+    def deciding(self, lines: Any) -> None:
+        if self.plain:
+            lines()
+            return
+        mark = len(self.out)
+        self.line("#")
+        self.depth += 1
+        first = self.points + 1
+        lines()
+        last = self.points
+        self.depth -= 1
+        self.out[mark] = "    " * self.depth + (
+            f"if not g.resuming or {first} <= {self.at} <= {last}:" if last >= first else "if not g.resuming:")
 
     def s_Choose(self, node: ast.Choose, env: Env) -> None:
         # (which options are cards is known once they are worked out: _options records it)

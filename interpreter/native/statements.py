@@ -12,22 +12,17 @@ when a read went wrong (`g.err`: the game is replayed on the Python path).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.lang import ast
+from interpreter.native import walks
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where
 
 _QUIET = (ast.Let, ast.Set, ast.Change, ast.Log, ast.Show)
 _TEXT = {"join", "text", "upper", "lower", "plural", "format"}  # built-ins that make words
 _FIXED = {"range", "players", "cells"}  # lists nothing can change while a loop walks them
-
-
-def _is_list(node: ast.Node, env: Env) -> bool:
-    """Whether `node` is a list where a local is bound (a literal, a comprehension, a
-    local holding one)."""
-    if isinstance(node, (ast.ListExpr, ast.Comprehension)):
-        return True
-    return isinstance(node, ast.Name) and node.name in env and env[node.name].kind == "list"
+_DRAWS = {"random", "pick_random", "shuffled"}  # built-ins that draw from the rules' generator
 
 
 class Writer(Lowering):
@@ -38,6 +33,7 @@ class Writer(Lowering):
         self.me = me
         self.locals: dict[str, str] = {}
         self.lists: set[str] = set()  # locals that hold a list (C arrays with a length)
+        self.stoppable = True  # `stop` returns from this function (not from the setup and flow's)
 
     def local(self, name: str) -> str:
         cname = self.locals.get(name)
@@ -101,7 +97,20 @@ class Writer(Lowering):
         if isinstance(node.value, ast.Call) and node.value.name in _TEXT:
             env[node.name] = Bound("text")  # words for the log, which is no part of an outcome
             return
-        if _is_list(node.value, env):
+        kept = (len(self.out), dict(self.decls), dict(self.locals), set(self.lists), self.depth, self.maybe)
+        try:
+            self._let(node, env)
+        except NotNative as err:
+            # A value the subset cannot work out (text for the log, say) is no harm while
+            # nothing reads it: the name is kept unusable, and a read of it refuses.
+            if any(isinstance(n, ast.Call) and n.name in _DRAWS for n in ast.walk((node.value,))):
+                raise  # (Python draws there: skipping it would change the game)
+            mark, self.decls, self.locals, self.lists, self.depth, self.maybe = kept
+            del self.out[mark:]
+            env[node.name] = Bound("text", str(err))
+
+    def _let(self, node: ast.Let, env: Env) -> None:
+        if walks.is_list(self, node.value, env):
             env[node.name] = self._fill_list(node.name, node.value, env, node)
             return
         value = self.expr(node.value, env)
@@ -119,9 +128,12 @@ class Writer(Lowering):
             if bound.kind == "list":
                 env[target.name] = self._fill_list(target.name, node.value, env, node)
                 return
-            if bound.kind != "c" or bound.code not in self.locals.values() or _is_list(node.value, env):
+            if bound.kind != "c" or bound.code not in self.locals.values() or walks.is_list(self, node.value, env):
                 raise NotNative(f"{_where(node)}: setting '{target.name}'")
-            self.line(f"{bound.code} = {self.code(node.value, env)}")
+            self.line(f"{bound.code} = {walks.value_code(self, node.value, self.expr(node.value, env))}")
+            return
+        if isinstance(target, ast.Attr):  # (an attribute of a card: card_data.py)
+            self.game.card_data.write(self, target, node.value, env, node)
             return
         self._counter_write(target, env, lambda old: self.code(node.value, env), node, "set")
 
@@ -403,6 +415,51 @@ class Writer(Lowering):
         self.block("while True:", step)
         env[node.var] = Bound("list", cname, kinds[0] if kinds else "int")
 
+    def s_ChooseOne(self, node: ast.ChooseOne, env: Env) -> None:
+        """`choose one [by P]:` with labelled options (compile/choose_one.py): the open
+        options (their conditions hold), none open: nothing; one: taken without asking;
+        else the chooser picks one, by its place among the open ones."""
+        if self.game.step and any("{" in option.label for option in node.options):
+            raise NotNative(f"{_where(node)}: options whose labels are filled in, one decision at a time")
+        chosen = self.kept("chosen")
+
+        def decide() -> None:
+            who, pick = self.temp("chooser"), self.temp("pick")
+            self.line(f"{who} = checked(g, {self.code(node.by, env) if node.by is not None else self.me}, NPLAYERS)")
+            self._n += 1
+            items = f"_open{self._n}"
+            self.decls[f"{items}[LISTCAP]"] = "int64_t"
+            self.decls[f"{items}_n"] = "int64_t"
+            self.line(f"{items}_n = 0")
+            for k, option in enumerate(node.options):
+                add = self.writes(f"{items}[{items}_n] = {k}", f"{items}_n += 1")
+                if option.condition is None:
+                    add()
+                else:
+                    self.block(f"if {self.cond(option.condition, env)}:", add)
+            self.block(f"if {items}_n == 0:", lambda: self.line(f"{chosen} = -1"))
+            self.block(f"elif {items}_n == 1:", lambda: self.line(f"{chosen} = {items}[0]"))
+
+            def ask() -> None:
+                self._card_options = False
+                self._ask(who, items, False, pick)
+                self.line(f"{chosen} = {items}[{pick}]")
+            self.block("else:", ask)
+        self.deciding(decide)
+        for k, option in enumerate(node.options):
+            self.block(f"if {chosen} == {k}:", self._runs(option.body, env))
+
+    def _runs(self, body: tuple[ast.Node, ...], env: Env) -> Callable[[], None]:
+        """A block's body that is these statements."""
+        return lambda: self.stmts(body, env)
+
+    def deciding(self, lines: Any) -> None:
+        """The lines that make a choice (a resumable writer enters them again only to
+        take the answer)."""
+        lines()
+
+    _card_options = False
+
     def _options(self, options: ast.Node, env: Env, picked: str | None) -> tuple[str, str]:
         """A choice's options in a scratch array, repeats dropped (first kept) and, with
         `picked` (a list local), what it holds left out."""
@@ -445,6 +502,12 @@ class Writer(Lowering):
         number = self.game.card_effects.number(node.effect, node)
         self.line(f"use_{number}(g, {self.me}, {self.code(node.card, env, 'card')})")
 
+    def s_Stop(self, node: ast.Stop, env: Env) -> None:
+        """`stop`: the effect (procedure, card effect, bot's turn) ends here."""
+        if not self.stoppable:
+            raise NotNative(f"{_where(node)}: stop in the setup or the flow")
+        self.line("return")
+
     def s_EndGame(self, node: ast.EndGame, env: Env) -> None:
         self.game.winners_into(self, node.winners, env)
         self.line(f"finish(g, {self.game.reason('end-game')})")
@@ -464,11 +527,10 @@ class Writer(Lowering):
     def s_Move(self, node: ast.Move, env: Env) -> None:
         slot = self.game.zone_slot(node.zone, env, self)
         top = 1 if node.place == "top" else 0
-        single = None if self.game.zone_slot_or_none(node.cards, env, self) is not None or \
-            isinstance(node.cards, (ast.ListExpr, ast.Comprehension)) else self.expr(node.cards, env)
+        single = None if walks.is_list(self, node.cards, env) else self.expr(node.cards, env)
         if single is not None and single.kind == "c":
-            if single.type != "card":
-                raise NotNative(f"{_where(node)}: moving what is not a card")
+            if single.type not in ("card", "any"):
+                raise NotNative(f"{_where(node)}: moving what is not a card ({single.type})")
             card = self.temp("card")  # (no card, none: nothing moves, as in the engine)
             self.line(f"{card} = {single.code}")
             self.line(f"if {card} != -1: place_card(g, {card}, {slot}, {top})")
@@ -477,6 +539,23 @@ class Writer(Lowering):
         i = self.temp("i")
         self.block(f"for {i} in range({items}_n):",
                    lambda: self.line(f"if {items}[{i}] != -1: place_card(g, {items}[{i}], {slot}, {top})"))
+
+    def s_CardsStmt(self, node: ast.CardsStmt, env: Env) -> None:
+        """`destroy CARDS` (out of the game), `reveal CARDS` (seen by all: what the
+        players see is no part of a game's outcome, so nothing to do here)."""
+        if node.verb != "destroy":
+            if any(isinstance(n, ast.Call) and n.name in _DRAWS for n in ast.walk((node.cards,))):
+                raise NotNative(f"{_where(node)}: a random draw in what is revealed")
+            return
+        if walks.is_list(self, node.cards, env):
+            items, _ = self.collect(node.cards, env)  # (a fresh list: zones change under us)
+            i = self.temp("i")
+            self.block(f"for {i} in range({items}_n):",
+                       lambda: self.line(f"if {items}[{i}] != -1: remove_card(g, {items}[{i}])"))
+            return
+        card = self.temp("card")
+        self.line(f"{card} = {self.code(node.cards, env, 'card')}")
+        self.line(f"if {card} != -1: remove_card(g, {card})")
 
     def s_Create(self, node: ast.Create, env: Env) -> None:
         definition = self.game.card_definition(node.card_id, node)

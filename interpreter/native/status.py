@@ -14,7 +14,7 @@ import attrs
 from interpreter.diagnostics import GameError
 from interpreter.native.build import NativeUnavailable, load_module
 from interpreter.native.expressions import NotNative
-from interpreter.native.module import lower
+from interpreter.native.module import lower_named
 
 MODES = ("auto", "on", "off")
 
@@ -44,7 +44,9 @@ def native_status(game: Any, num_players: int, step: bool = False) -> NativeStat
     found = cache.get((num_players, step))
     if found is None:
         try:
-            module, built = load_module(lower(game, num_players, step))
+            source, names = lower_named(game, num_players, step)
+            module, built = load_module(source)
+            module.set_names(names)
             found = NativeStatus(module, "native", built)
         except NotNative as err:
             found = NativeStatus(None, f"the rules use what the native backend does not cover yet ({err})")

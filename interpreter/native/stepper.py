@@ -20,7 +20,7 @@ cdef class Stepper:
     NativeState, which the state's class also derives from)."""
 
     cdef St* g
-    cdef public object _game, _py, _listing, _ids, _wait, _seats, seed
+    cdef public object _game, _py, _listing, _ids, _wait, _seats, seed, _base
     cdef public list _history
     cdef public dict _picks, _seat_lists
     cdef public int64_t n, _status
@@ -163,11 +163,11 @@ cdef class Stepper:
 
     def _data(self):
         """What the state holds (counters, zones, each card's definition, the rules'
-        generator), to compare with the Python path's (tests)."""
+        generator, the attributes set on cards), to compare with the Python path's (tests)."""
         cdef St* g = self.g
         return {"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
                 "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
-                "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng}
+                "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng, "attrs": _attrs(g)}
 
     # ---- the usual path of the State API: one seat's decision, natively ----------------------
 
@@ -409,13 +409,14 @@ cdef class Stepper:
         return ([g.rets[i] for i in range(NPLAYERS)], [g.scores[i] for i in range(NPLAYERS)],
                 tuple([SHARED_MT[i] for i in range(624)]) + (SHARED_MTI,))
 
-    def _take_world(self, list counters, list zones, list loc, list kinds, uint64_t rng):
+    def _take_world(self, list counters, list zones, list loc, list kinds, uint64_t rng, dict attrs):
         """This state's place in the flow with another world's data, sampled at the same
         decision (counters, zones, where each card is and its definition, the rules'
-        generator): False, nothing changed, when the struct cannot hold it."""
+        generator, the attributes set on cards): False, nothing changed, when the struct
+        cannot hold it."""
         global STAMPS
         cdef St* g = self.g
-        if self._py is not None or self._status != 0 or not fill_switch(counters, zones, loc, kinds, rng):
+        if self._py is not None or self._status != 0 or not fill_switch(counters, zones, loc, kinds, rng, attrs):
             return False
         switch_data(g)
         STAMPS += 1  # (another world's data: its own listing)
@@ -434,6 +435,7 @@ cdef class Stepper:
         else:
             other._picks, other._seat_lists = dict(self._picks), dict(self._seat_lists)
         other._history = self._history[:]
+        other._base = self._base
         other._py = self._py.clone() if self._py is not None else None
         return other
 '''

@@ -30,6 +30,13 @@ cdef inline int64_t pymod(St* g, int64_t a, int64_t b) noexcept nogil:
     return r
 
 
+cdef inline int64_t truncdiv(St* g, int64_t a, int64_t b) noexcept nogil:
+    if b == 0:
+        g.err = 2
+        return 0
+    return a // b  # (C division: toward zero, as `/` of rule files of format 1)
+
+
 cdef inline int64_t pyfloordiv(St* g, int64_t a, int64_t b) noexcept nogil:
     cdef int64_t q
     if b == 0:
@@ -104,6 +111,25 @@ cdef void place_card(St* g, int64_t iid, int64_t slot, int top) noexcept nogil:
         g.zc[slot][0] = iid
     g.zn[slot] += 1
     g.loc[iid] = slot
+
+
+cdef void remove_card(St* g, int64_t iid) noexcept nogil:
+    """runtime/cards.py's remove_card: the card leaves the game (in no zone)."""
+    cdef int64_t old, i, k, n
+    if iid < 0 or iid >= g.ncards:
+        g.err = 2
+        return
+    old = g.loc[iid]
+    if old < 0:
+        return
+    n = g.zn[old]
+    k = 0
+    while k < n and g.zc[old][k] != iid:
+        k += 1
+    for i in range(k, n - 1):
+        g.zc[old][i] = g.zc[old][i + 1]
+    g.zn[old] = n - 1
+    g.loc[iid] = -1
 
 
 cdef void create_cards(St* g, int64_t definition, int64_t count, int64_t slot) noexcept nogil:
@@ -221,9 +247,10 @@ cdef int64_t shared_pick(St* g, int64_t n) noexcept nogil:
     return r
 
 
-cdef bint fill_switch(list counters, list zones, list loc, list kinds, uint64_t rng):
+cdef bint fill_switch(list counters, list zones, list loc, list kinds, uint64_t rng, dict attrs):
     """SWITCH holds another state's data (counters, zones, where each card is and its
-    definition, the rules' generator), for switch_data; False when it cannot."""
+    definition, the attributes set on cards, the rules' generator), for switch_data;
+    False when it cannot."""
     cdef Py_ssize_t i, j
     if len(kinds) > NCARDS or len(zones) > NSLOTS or any(len(z) > NCARDS for z in zones):
         return False
@@ -239,7 +266,7 @@ cdef bint fill_switch(list counters, list zones, list loc, list kinds, uint64_t 
         SWITCH.kind[i] = kinds[i]
     SWITCH.ncards = len(kinds)
     SWITCH.rng = rng
-    return True
+    return _fill_attrs(&SWITCH, attrs)
 
 
 cdef inline int64_t bot_pick(St* g, int64_t who, int64_t n) noexcept nogil:

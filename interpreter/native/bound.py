@@ -1,0 +1,45 @@
+"""The values the native lowering passes around while it writes C: what a name or an
+expression means (`Bound`), and the refusal (`NotNative`) that sends a game to the
+Python path with the reason. Shared by every part of the lowering, so kept apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from interpreter.lang import ast
+
+
+class NotNative(Exception):
+    """The rules use something the native backend does not lower (the reason)."""
+
+
+@attrs.frozen
+class Bound:
+    """What a name means while its code is written: C code of a type, a static value
+    (a word, a number known now), a row of a constant table (`l` in `for l in lines`),
+    or a list: a local's C array, or a list that sits in memory (`seq`: a card's list
+    property or attribute, from a pointer, with its length)."""
+
+    kind: str  # "c" | "static" | "row" | "list" (a local's array) | "seq" (a list in memory) | "text"
+    code: str = ""
+    # "int" | "bool" | "card" | "opt" (a cell or nothing: -1) | "word" | "any" (of a list:
+    # its elements' type)
+    type: str = "int"
+    # static: the value; row: the constant table; seq: (its length's C code, the width
+    # of its rows, 0 when its elements are values)
+    value: Any = None
+
+
+Env = dict[str, Bound]
+Body = Callable[[Bound], None]
+
+def static_int(value: Any) -> bool:
+    return type(value) is int or type(value) is bool
+
+
+def _where(node: ast.Node) -> str:
+    return f"line {node.line}, column {node.column}"

@@ -1,0 +1,83 @@
+"""Functions that may call themselves, in a per-step module.
+
+A per-step module keeps what each function must keep across a stop in the state struct,
+once per function (resumable.py), where the batched module has C locals. A procedure
+or card effect that calls itself (through others or not) would overwrite the running
+call's fields: such a function is wrapped so that a nested call keeps them aside and
+gives them back; a nested call that stops for a decision (two calls waiting at once)
+hands the game to the Python path.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from interpreter.lang import ast
+
+Program = Any  # (program.Program: the lowering of one game)
+
+
+def _recursive(prog: Program) -> set[str]:
+    """The procedures (by name) and card effects ("use NAME") that may call themselves,
+    through others or not."""
+    def callees(body: tuple[ast.Node, ...]) -> set[str]:
+        return {s.name if isinstance(s, ast.CallStmt) else f"use {s.effect}"
+                for s in ast.statements(body) if isinstance(s, (ast.CallStmt, ast.Use))}
+    raw = prog.raw.get("procedures") or {}
+    calls = {name: callees(prog.program(spec.get("effect"))) for name, spec in raw.items() if isinstance(spec, dict)}
+    for name in {e for card in prog.gd.cards for e in card.effects}:
+        calls[f"use {name}"] = set().union(*(callees(prog.program(spec.get("effect")))
+                                             for _, spec in prog.card_effects.holders(name)))
+    found = set()
+    for start in calls:
+        todo, seen = list(calls[start]), set()
+        while todo:
+            name = todo.pop()
+            if name == start:
+                found.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                todo.extend(calls.get(name, ()))
+    return found
+
+
+def recursive_functions(prog: Program) -> set[str]:
+    """The C names of the functions that may call themselves."""
+    found = _recursive(prog)
+    names = {f"proc{prog.procedure_number(name)}" for name in found if not name.startswith("use ")}
+    effects = {name[4:]: prog.card_effects.numbers[name[4:]] for name in found
+               if name.startswith("use ") and name[4:] in prog.card_effects.numbers}
+    for effect, k in effects.items():  # (use_K, and each card's own effect ceff_D_K)
+        names |= {f"use_{k}", *(f"ceff_{d}_{k}" for d, _ in prog.card_effects.holders(effect))}
+    return names
+
+
+def guard_reentry(prog: Program, text: str, names: set[str]) -> str:
+    """A per-step module keeps each function's locals in the struct, once. A function
+    that may call itself is wrapped: a call of it while it runs keeps the running call's
+    fields aside and gives them back after; a stop inside such a nested call (two calls
+    would wait at once) sends the game to the Python path (g.err 8), where it is played
+    as it always is."""
+    head = text.split("(", 1)[0].removeprefix("cdef void ").strip()
+    if head not in names:
+        return text
+    signature = text.split("\n", 1)[0]
+    params = signature[signature.index("(") + 1:signature.rindex(")")]
+    args = ", ".join(p.split()[-1].lstrip("*") for p in params.split(","))
+    inside = f"inside_{head}"
+    prog.step_fields[inside] = "int64_t"
+    arrays = {name.split("[")[0] for name in prog.step_fields if "[" in name}
+    own = sorted(set(re.findall(r"\bg\.((?:at|f)\d+\w*|use\d+_\w+)", text)))
+    decls = [f"    cdef int64_t _s{i}" + ("[LISTCAP]" if f in arrays else "") for i, f in enumerate(own)]
+    save = [f"    memcpy(_s{i}, g.{f}, sizeof(g.{f}))" if f in arrays else f"    _s{i} = g.{f}"
+            for i, f in enumerate(own)]
+    restore = [f"    memcpy(g.{f}, _s{i}, sizeof(g.{f}))" if f in arrays else f"    g.{f} = _s{i}"
+               for i, f in enumerate(own)]
+    return "\n".join([text.replace(f"cdef void {head}(", f"cdef void {head}_body(", 1), "", signature, *decls,
+                      f"    if not g.{inside} or g.resuming:",
+                      f"        g.{inside} = 1", f"        {head}_body({args})",
+                      "        if not g.susp:", f"            g.{inside} = 0", "        return",
+                      *save, f"    {head}_body({args})",
+                      "    if g.susp:", "        g.err = 8", "        return", *restore]) + "\n"
