@@ -135,7 +135,31 @@ def _start_seconds(target: str, cache: str, native: bool) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def bench_game(name: str, seconds: float, rounds: int, old: Worker | None) -> dict[str, Any]:
+def warm_up(game: Any, budget: float) -> dict[str, Any]:
+    """Native states learn each option's Action and id once per process, from the Python
+    state (docs/native.md): a game with many distinct options (Race to Mars: every card
+    copy in every action) learns for hundreds of games. Random games are played until 20
+    in a row learn nothing new, or `budget` CPU seconds are spent; what it took is
+    reported, and the per-step loops measure the state that follows."""
+    module = game.native_status(step=True).module
+    rng = random.Random(bench_loops.BASE_SEED + 1)
+    start, games, quiet = time.process_time(), 0, 0
+    while quiet < 20 and time.process_time() - start < budget:
+        known = module.options_known()
+        state = game.new_initial_state(seed=rng.getrandbits(32), native="on")
+        by_id = games % 2 == 1 and state.legal_action_ids() is not None  # (ids pick otherwise: both paths learn)
+        while not state.is_terminal():
+            if by_id:
+                state.apply_action_id(rng.choice(state.legal_action_ids()))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        games += 1
+        quiet = quiet + 1 if module.options_known() == known else 0
+    return {"games": games, "seconds": time.process_time() - start, "options": module.options_known(),
+            "settled": quiet >= 20}
+
+
+def bench_game(name: str, seconds: float, rounds: int, old: Worker | None, warm: float = 60.0) -> dict[str, Any]:
     target = str(LOCAL.get(name, name))
     game = load_game(target)
     status = game.native_status()
@@ -146,6 +170,7 @@ def bench_game(name: str, seconds: float, rounds: int, old: Worker | None) -> di
         loops["native"] = NativeLoop(game)
     if game.native_status(step=True).module is not None:
         game.new_initial_state(native="on")  # (the per-step module built before the clock starts)
+        row["warm_up"] = warm_up(game, warm)
         loops["step"] = StepLoop(game, "on", False)
         loops["step_ids"] = StepLoop(game, "on", True)
     cpp, ospy = _openspiel(cpp_name), _openspiel(py_name)
@@ -172,22 +197,27 @@ def bench_game(name: str, seconds: float, rounds: int, old: Worker | None) -> di
     return row
 
 
-SEARCHES = (("breakthrough", "mcts", 100), ("tic-tac-toe", "mcts", 400), ("leduc-poker", "ismcts", 400),
-            ("kuhn-poker", "ismcts", 400))
+# (game, agent, iterations, random moves played first: Race to Mars opens with choices of
+# the setup, searched over Python worlds; its turns start after them)
+SEARCHES = (("breakthrough", "mcts", 100, 0), ("tic-tac-toe", "mcts", 400, 0), ("leduc-poker", "ismcts", 400, 0),
+            ("kuhn-poker", "ismcts", 400, 0), ("race-to-mars", "ismcts", 50, 12))
 
 
-def bench_search(name: str, kind: str, iterations: int, decisions: int = 4) -> dict[str, Any]:
-    """Search iterations per CPU second over the first decisions of a game between two
-    search seats, natively (mcts: worlds on native states; ismcts: rollouts in C) and in
-    Python (the same decisions: tested)."""
+def bench_search(name: str, kind: str, iterations: int, opening: int = 0, decisions: int = 4) -> dict[str, Any]:
+    """Search iterations per CPU second over decisions of a game between two search
+    seats with random rollouts, natively (worlds on native states, or rollouts in C) and
+    in Python (the same decisions: tested)."""
     from interpreter.agents.registry import create_agent
     game = load_game(name)
-    row: dict[str, Any] = {"game": name, "agent": f"{kind}:iterations={iterations}"}
+    row: dict[str, Any] = {"game": name, "agent": f"{kind}:iterations={iterations},rollout=random"}
     for mode in ("on", "off"):
         os.environ["ORRERY_NATIVE"] = mode
         game.native_status()  # (built or loaded before the clock starts)
         game.native_status(step=True)
         state = game.new_initial_state(None, 11)
+        opener = random.Random(5)
+        for _ in range(opening):
+            state.apply_action(opener.choice(state.legal_actions()))
         agents = [create_agent(row["agent"], game.definition, 3, p) for p in range(2)]
         done, start = 0, time.process_time()
         for _ in range(decisions):
@@ -227,6 +257,10 @@ def render(rows: list[dict[str, Any]]) -> str:
             out.append(f"{'':<16}per step over: " + ", ".join(ratios))
         else:
             out.append(f"{'':<16}{row['native']}")
+        warm = row.get("warm_up")
+        if warm and warm["games"]:
+            out.append(f"{'':<16}(per step after a warm-up of {warm['games']} games, {warm['seconds']:.1f} s: "
+                       f"{warm['options']:,} options known{'' if warm['settled'] else ', still learning'})")
     return "\n".join(out)
 
 
@@ -237,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], help="one game (repeatable)")
     parser.add_argument("--no-baseline", action="store_true", help="leave the 0.1 engine out")
     parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--warm", type=float, default=60.0,
+                        help="CPU seconds at most for native states to learn the options (before the per-step loops)")
     args = parser.parse_args(argv)
     names = args.only or list(GAMES)
     unknown = [n for n in names if n not in GAMES]
@@ -253,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         for name in names:
-            rows.append(bench_game(name, args.seconds, args.rounds, old))
+            rows.append(bench_game(name, args.seconds, args.rounds, old, args.warm))
             print(f"  {name} measured", file=sys.stderr)
     finally:
         if old is not None:

@@ -35,7 +35,7 @@ RUNNING, OVER = 0, 1
 Entry = tuple[Action, "int | None"]
 # The fields of a native state (stepping.py's Stepper): set on it, never on the Python state.
 _OWN = frozenset({"_game", "_py", "_listing", "_ids", "_wait", "_seats", "seed", "_history", "_picks", "_seat_lists",
-                  "n", "_status", "rng", "stop_turn", "_base"})
+                  "n", "_status", "rng", "stop_turn", "_base", "_oracle"})
 
 
 class NativeState:
@@ -56,6 +56,7 @@ class NativeState:
     seed: int
     _seats: list[Any]  # (the seats as given to new_initial_state)
     _base: tuple[Any, int] | None  # (another world's Python state taken over, and the history's length then)
+    _oracle: Any  # (the Python state options were last learned from: see _oracle_here)
 
     def _stopped(self) -> None:
         """A new stop: a simultaneous step's seats (`_wait`, their picks so far in
@@ -96,6 +97,21 @@ class NativeState:
             state.apply_action(text)
         return state
 
+    def _oracle_here(self) -> Any:
+        """The Python state of this history, to learn options from: the one made last
+        (shared with clones) played on to here when this history goes on from it, else
+        one replayed. (Replaying from the start at every new option made a game with
+        many distinct options, Race to Mars, quadratic.)"""
+        oracle = self._oracle
+        if oracle is not None:
+            done = oracle.history
+            if len(done) <= len(self._history) and done == self._history[:len(done)]:
+                for text in self._history[len(done):]:
+                    oracle.apply_action(text)
+                return oracle
+        oracle = self._oracle = self._replayed(self._history)
+        return oracle
+
     def take_world(self, world: Any) -> bool:
         """This state's place in the flow with the data of `world`, a Python state sampled
         at the same decision (counters, zones, cards, their attributes, the rules'
@@ -104,7 +120,7 @@ class NativeState:
         the struct cannot hold it."""
         if not self._take_world(world.counters, world.zones, world.loc, world.card_def, world.rng, world.attrs):
             return False
-        self._base = (world, len(self._history))
+        self._base, self._oracle = (world, len(self._history)), None
         return True
 
     def __getattr__(self, name: str) -> Any:
@@ -223,7 +239,7 @@ class NativeState:
     def _learn(self, seat: int) -> list[Entry]:
         """The options of `seat` at this stop as the Python engine makes them, kept by key."""
         keys = self._keys() if self._wait is None else self._seat_keys(seat)
-        oracle = self._replayed(self._history)
+        oracle = self._oracle_here()
         legal = oracle.legal_actions(seat)
         if len(legal) != len(keys):
             raise GameError(f"internal error: the native state offers {len(keys)} options where the engine offers "
@@ -367,7 +383,7 @@ def new_native_state(module: Any, game: Any, n: int, seed: int, seats: list[Any]
                                                {"__slots__": (), "_remember": staticmethod(module.remember)})
     state = cls()
     state._game, state.n, state.seed, state._seats = game, n, seed, seats
-    state._history, state._py, state._base = [], None, None
+    state._history, state._py, state._base, state._oracle = [], None, None, None
     state._status = state._start(seed & ((1 << 64) - 1), *policies)
     if state._status < 0:
         state._take_over()

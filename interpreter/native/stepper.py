@@ -20,7 +20,7 @@ cdef class Stepper:
     NativeState, which the state's class also derives from)."""
 
     cdef St* g
-    cdef public object _game, _py, _listing, _ids, _wait, _seats, seed, _base
+    cdef public object _game, _py, _listing, _ids, _wait, _seats, seed, _base, _oracle
     cdef public list _history
     cdef public dict _picks, _seat_lists
     cdef public int64_t n, _status
@@ -435,7 +435,7 @@ cdef class Stepper:
         else:
             other._picks, other._seat_lists = dict(self._picks), dict(self._seat_lists)
         other._history = self._history[:]
-        other._base = self._base
+        other._base, other._oracle = self._base, self._oracle
         other._py = self._py.clone() if self._py is not None else None
         return other
 '''

@@ -138,6 +138,11 @@ cdef int64_t _slot(uint64_t stored) noexcept nogil:
     return -1
 
 
+def options_known():
+    """How many options the module's states know (their Actions and ids, learned once)."""
+    return len(SLOTS) + len(BIG)
+
+
 def remember(object key, object value):
     """Keep `value` for the option `key` (native_state.py, after asking the engine)."""
     cdef uint64_t h, stored

@@ -71,7 +71,7 @@ cdef inline int64_t randbelow(St* g, int64_t n) noexcept nogil:
 
 cdef void shuffle_zone(St* g, int64_t slot) noexcept nogil:
     cdef int64_t i, j, t
-    cdef int64_t* items = g.zc[slot]
+    cdef card_t* items = g.zc[slot]
     i = g.zn[slot] - 1
     while i > 0:
         j = <int64_t>(next_u64(g) % <uint64_t>(i + 1))
