@@ -251,11 +251,13 @@ cdef class Stepper:
         return None
 
     cdef object _fresh_ids(self):
-        """A new list of the ids of this stop's options when each one has its own,
-        ascending (as the listing's order mostly is; self._ids says so: True); False
-        otherwise (the general way is taken)."""
+        """A new list of the ids of this stop's options, ascending, each once (copies of
+        a card may share one), when every option has one (self._ids says so: True; an id
+        applies the first option that has it, as the general way does); False otherwise
+        (the general way is taken)."""
         cdef list listing
         cdef int64_t last = -1, a, key, slot
+        cdef bint ascending = True
         cdef Py_ssize_t k
         cdef St* g = self.g
         if self._ids is False or self._py is not None or self._status != 0 or self._wait is not None:
@@ -273,29 +275,30 @@ cdef class Stepper:
                 listing.append(found)
                 a = SLOTID[slot]
                 if ids is not False:
-                    if a < 0 or a <= last:
+                    if a < 0:
                         ids = False
                     else:
+                        if a <= last:
+                            ascending = False
                         last = a
                         ids.append((<tuple>found)[1])
             if listing is not None:
                 self._listing, self._ids = listing, ids is not False
-                return ids
+                return ids if ascending or ids is False else sorted(set(ids))
         listing = self._options_here()
         ids = []
         for e in listing:
             found = (<tuple>e)[1]
-            if found is None:
+            if found is None or type(found) is not int:
                 ids = False
                 break
             a = found
             if a <= last:  # (copies sharing an id, or not ascending)
-                ids = False
-                break
+                ascending = False
             last = a
             ids.append(found)
         self._ids = ids is not False
-        return ids
+        return ids if ascending or ids is False else sorted(set(ids))
 
     def legal_action_ids(self, player=None):
         cdef list listing, ids
