@@ -101,7 +101,7 @@ class NativeState:
         """The Python state of this history, to learn options from: the one made last
         (shared with clones) played on to here when this history goes on from it, else
         one replayed. (Replaying from the start at every new option made a game with
-        many distinct options, Race to Mars, quadratic.)"""
+        many distinct options (every card copy in every action) quadratic.)"""
         oracle = self._oracle
         if oracle is not None:
             done = oracle.history

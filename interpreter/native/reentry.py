@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from interpreter.compile.scan import self_dependent
 from interpreter.lang import ast
 
 Program = Any  # (program.Program: the lowering of one game)
@@ -29,18 +30,7 @@ def _recursive(prog: Program) -> set[str]:
     for name in {e for card in prog.gd.cards for e in card.effects}:
         calls[f"use {name}"] = set().union(*(callees(prog.program(spec.get("effect")))
                                              for _, spec in prog.card_effects.holders(name)))
-    found = set()
-    for start in calls:
-        todo, seen = list(calls[start]), set()
-        while todo:
-            name = todo.pop()
-            if name == start:
-                found.add(start)
-                break
-            if name not in seen:
-                seen.add(name)
-                todo.extend(calls.get(name, ()))
-    return found
+    return set(self_dependent(calls))
 
 
 def recursive_functions(prog: Program) -> set[str]:

@@ -87,20 +87,24 @@ cdef inline int64_t zone_top(St* g, int64_t slot) noexcept nogil:
     return -1
 
 
+cdef inline void take_out(St* g, int64_t iid, int64_t old) noexcept nogil:
+    """The card leaves zone slot `old`, the cards above it moving down one."""
+    cdef int64_t i, k = 0, n = g.zn[old]
+    while k < n and g.zc[old][k] != iid:
+        k += 1
+    for i in range(k, n - 1):
+        g.zc[old][i] = g.zc[old][i + 1]
+    g.zn[old] = n - 1
+
+
 cdef void place_card(St* g, int64_t iid, int64_t slot, int top) noexcept nogil:
-    cdef int64_t old, i, k, n
+    cdef int64_t old, i
     if iid < 0 or iid >= g.ncards:
         g.err = 2
         return
     old = g.loc[iid]
     if old >= 0:
-        n = g.zn[old]
-        k = 0
-        while k < n and g.zc[old][k] != iid:
-            k += 1
-        for i in range(k, n - 1):
-            g.zc[old][i] = g.zc[old][i + 1]
-        g.zn[old] = n - 1
+        take_out(g, iid, old)
     if top:
         g.zc[slot][g.zn[slot]] = iid
     else:
@@ -115,21 +119,12 @@ cdef void place_card(St* g, int64_t iid, int64_t slot, int top) noexcept nogil:
 
 cdef void remove_card(St* g, int64_t iid) noexcept nogil:
     """runtime/cards.py's remove_card: the card leaves the game (in no zone)."""
-    cdef int64_t old, i, k, n
     if iid < 0 or iid >= g.ncards:
         g.err = 2
         return
-    old = g.loc[iid]
-    if old < 0:
-        return
-    n = g.zn[old]
-    k = 0
-    while k < n and g.zc[old][k] != iid:
-        k += 1
-    for i in range(k, n - 1):
-        g.zc[old][i] = g.zc[old][i + 1]
-    g.zn[old] = n - 1
-    g.loc[iid] = -1
+    if g.loc[iid] >= 0:
+        take_out(g, iid, g.loc[iid])
+        g.loc[iid] = -1
 
 
 cdef void create_cards(St* g, int64_t definition, int64_t count, int64_t slot) noexcept nogil:
