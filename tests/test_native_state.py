@@ -198,6 +198,18 @@ def test_a_native_world_of_a_search_plays_on_as_the_world_sampled(monkeypatch):
             python.apply_action(theirs[k])
 
 
+def test_mcts_worlds_of_a_game_with_chance_stay_python_states(monkeypatch):
+    # an mcts world is the root with a fresh generator for the rules' chance; a native
+    # state names the options it meets first from the true game's replay, which would
+    # name another world's cards: such worlds are Python states (their rollouts in C)
+    from interpreter.agents.native_worlds import native_root
+    monkeypatch.setenv("ORRERY_NATIVE", "on")
+    chance = load_game(str(TOYS / "cards.yaml")).new_initial_state(2, 3)
+    assert native_root(chance, "random", 0, 0) is None
+    assert native_root(chance, "random", 0, 0, resampled=True) is not None  # (ismcts: the sampled world's own)
+    assert native_root(load_game("breakthrough").new_initial_state(2, 3), "random", 0, 0) is not None
+
+
 def test_a_question_only_the_python_state_answers_hands_the_game_over():
     game = load_game("tic-tac-toe")
     state = game.new_initial_state(2, 5, native="on")

@@ -40,6 +40,10 @@ def native_root(state: State, rollout: str, depth: int, horizon: int, resampled:
     if rollout != "random" or depth or horizon or state.explicit or state.gd.facts.uses_simultaneous \
             or native_mode() == "off" or (resampled and not isinstance(state.pending, PendingActions)):
         return None
+    if not resampled and state.gd.facts.uses_chance:
+        # (an `mcts` world is the root with a fresh generator: its chance differs from the
+        # true game's, whose replay names the options a native state meets first)
+        return None
     game: Any = state.game  # (the Game that made the state: the runtime knows it as its Rules only)
     root = game.new_initial_state(state.n, state.seed, list(state.seat_specs), native="auto")
     if type(root) is State:
