@@ -46,6 +46,7 @@ def _writes(raw: dict[str, Any]) -> dict[str, list[ast.Node]]:
 
 
 _NUMBERS = {"round_number", "turn_number", "player_count"}
+_COUNTS = {"random", "abs", "len", "count", "size", "sum", "index_of"}  # built-ins that give numbers
 
 
 def _written_type(values: list[ast.Node], counters: set[str]) -> set[str]:
@@ -64,7 +65,7 @@ def _written_type(values: list[ast.Node], counters: set[str]) -> set[str]:
             kinds.add("int")  # (a field of one value: `+` of numbers; words cannot be added natively)
         elif isinstance(value, ast.Name) and (value.name in _NUMBERS or value.name in counters):
             kinds.add("int")
-        elif isinstance(value, ast.Call) and value.name in counters:
+        elif isinstance(value, ast.Call) and (value.name in counters or value.name in _COUNTS):
             kinds.add("int")
         elif isinstance(value, ast.Literal) and isinstance(value.value, str):
             kinds.add("word")
@@ -167,24 +168,26 @@ class CardData:
         """`set card.field to value` (the card must be one: the engine's rule error else)."""
         field = target.name
         card = w.temp("card")
-        if self.is_list(field):
-            k = self._list(field, node)
-            if self.widths[field]:
-                raise NotNative(f"{_where(node)}: setting '{field}', a list of rows")
+        listed = self.is_list(field)
+        k = self._list(field, node) if listed else self._scalar(field, node)
+        if listed and self.widths[field]:
+            raise NotNative(f"{_where(node)}: setting '{field}', a list of rows")
+        # The card first, then the value, as the engine works them out (a random draw in
+        # each: the same draws in the same order).
+        w.line(f"{card} = checked(g, {w.code(target.target, env, 'card')}, g.ncards)")
+        if listed:
             items, _ = w.collect(value, env)
-            w.line(f"{card} = checked(g, {w.code(target.target, env, 'card')}, g.ncards)")
             w.line(f"if not g.err: pool_put(g, g.ao{k}, g.an{k}, {card}, {items}, {items}_n)")
             return
-        k = self._scalar(field, node)
         bound = w.expr(value, env)
         code = walks.value_code(w, value, bound)
-        w.line(f"{card} = checked(g, {w.code(target.target, env, 'card')}, g.ncards)")
         if bound.kind == "static" or bound.type == "int":  # (a number is kept as it is; -1 too)
-            w.line(f"g.a{k}[{card}] = {ATTR_UNSET if bound.kind == 'static' and bound.value is None else code}")
+            w.line(f"if not g.err: g.a{k}[{card}] = "
+                   f"{ATTR_UNSET if bound.kind == 'static' and bound.value is None else code}")
         else:  # (a card, a word or a cell that may be none: none reads the property again)
             held = w.temp("value")
             w.line(f"{held} = {code}")
-            w.line(f"g.a{k}[{card}] = {held} if {held} != -1 else {ATTR_UNSET}")
+            w.line(f"if not g.err: g.a{k}[{card}] = {held} if {held} != -1 else {ATTR_UNSET}")
 
     # ---- the module's parts ----------------------------------------------------------------------
 
