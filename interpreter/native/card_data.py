@@ -27,7 +27,7 @@ from interpreter.lang.parser import parse_program
 from interpreter.native import walks
 from interpreter.native.bound import Bound, Env, NotNative, _where, static_int
 
-_CORE = ("id", "name", "type", "text")
+CORE_FIELDS = ("id", "name", "type", "text")  # every card's own fields (the rest are its properties)
 ATTR_UNSET = -(1 << 31) + 1  # an attribute never set (or set to none): the property is read
 
 
@@ -88,14 +88,15 @@ class CardData:
         self.scalar_types: dict[str, str] = {}
         self.scalar_props: dict[str, list[int]] = {}
 
-    def _static(self, field: str) -> list[Any]:
-        return [getattr(d, field) if field in _CORE else d.properties.get(field) for d in self.prog.gd.cards]
+    def statics(self, field: str) -> list[Any]:
+        """The field's value on each card definition, as written (None: the card has none)."""
+        return [getattr(d, field) if field in CORE_FIELDS else d.properties.get(field) for d in self.prog.gd.cards]
 
     def is_list(self, field: str) -> bool:
         """Whether the field holds lists (a property that is one, or a list written)."""
-        if field in _CORE:
+        if field in CORE_FIELDS:
             return False
-        if any(isinstance(v, list) for v in self._static(field)):
+        if any(isinstance(v, list) for v in self.statics(field)):
             return True
         return any(isinstance(v, (ast.ListExpr, ast.Comprehension)) for v in self.written.get(field, ()))
 
@@ -117,7 +118,7 @@ class CardData:
         if field in self.lists:
             return self.lists[field]
         word = self.prog.word
-        statics = self._static(field)
+        statics = self.statics(field)
         if any(v is not None and not isinstance(v, list) for v in statics):
             raise NotNative(f"{_where(node)}: property '{field}' is a list on some cards and not on others")
         items = [x for v in statics if v for x in v]
@@ -149,7 +150,7 @@ class CardData:
     def _scalar(self, field: str, node: ast.Node) -> int:
         if field in self.scalars:
             return self.scalars[field]
-        statics = self._static(field)
+        statics = self.statics(field)
         if any(isinstance(v, (list, dict)) or not (v is None or static_int(v) or isinstance(v, str))
                for v in statics):
             raise NotNative(f"{_where(node)}: property '{field}' is set and is not a number or a word")

@@ -44,7 +44,6 @@ _GAME_KEYS = {"orrery", "id", "name", "version", "description", "players", "cons
               "assumptions", "max_moves", "utility", "table", "seats", "seat_options", "sources", "variants",
               "rulebook", "credits", "authors", "license", "tags", "notes", "bots",
               "include"}  # (included files are merged into the rules by the time they are read)
-_CORE_FIELDS = ("id", "name", "type", "text")  # every card's own fields (the rest are its properties)
 MAX_CANDIDATES = 4096  # legal actions one listing may hold natively (more: the Python path)
 LIST_CAPACITY = 64  # items a local list may hold natively (more: the Python path)
 CREATED_CAP = 128  # cards a game may create natively (more: the Python path)
@@ -219,8 +218,7 @@ class Program:
         property, or words (its id, name, type, or a property of words on every card that
         has it), each word a number of the rules' words (`word`; none: -1)."""
         if prop not in self.props:
-            values: list[Any] = [getattr(d, prop) if prop in _CORE_FIELDS else d.properties.get(prop)
-                                 for d in self.gd.cards]
+            values = self.card_data.statics(prop)
             if all(static_int(v) or v is None for v in values) and any(v is not None for v in values):
                 # (a card without it reads none: -1, as every none is in C)
                 self.props[prop] = [-1 if v is None else int(v) for v in values]
