@@ -336,6 +336,43 @@ def test_mcts_over_native_worlds_decides_exactly_as_over_python_worlds(name, spe
     assert [(a, t) for a, _, t in native] == [(a, t) for a, _, t in python]
 
 
+def _bot_rollout_search(game, spec: str, seats: list[str], start: int, moves: int, mode: str, monkeypatch) -> list:
+    """The decisions of `spec` at the seats marked "search" from move `start` of a game
+    played at random until then, with each root's children."""
+    from interpreter.agents.registry import create_agent
+    monkeypatch.setenv("ORRERY_NATIVE", mode)
+    state = game.new_initial_state(len(seats), 7, ["random" if s == "search" else s for s in seats])
+    rng = random.Random(5)
+    while len(state.history) < start:
+        state.apply_action(rng.choice(state.legal_actions()))
+    agents = {p: create_agent(spec, game.definition, 3, p) for p, s in enumerate(seats) if s == "search"}
+    seen = []
+    while not state.is_terminal() and len(seen) < moves:
+        agent = agents[state.current_player()]
+        action = agent.step(state)
+        root = agent.last_root
+        seen.append((action.text, agent._root is not None, None if root is None else sorted(
+            (text, child.visits, child.total) for text, child in root.children.items())))
+        state.apply_action(action)
+    return seen
+
+
+@pytest.mark.parametrize(("name", "spec", "seats", "start", "moves"), [
+    (str(TOYS / "cards.yaml"), "ismcts:iterations=30,rollout=keeper", ["search", "search"], 2, 8),
+    (str(TOYS / "cards.yaml"), "ismcts:iterations=30,rollout=keeper,paired=1,margin=0.5",
+     ["search", "keeper", "search"], 2, 8),
+    ("race-to-mars", "ismcts:iterations=12,rollout=pilot,paired=1,margin=0.5", ["search", "pilot"], 12, 3)])
+def test_rollouts_by_a_game_bot_run_in_c_and_decide_as_in_python(name, spec, seats, start, moves, monkeypatch):
+    # a rollout by a game bot seats it everywhere: the decision the rollout starts from
+    # is picked at random, the rest of that turn by the bot's choose rule, later turns
+    # by its turn effect (hoarder, pilot) — in C as in Python, to the last bit
+    game = load_game(name)
+    native = _bot_rollout_search(game, spec, seats, start, moves, "on", monkeypatch)
+    python = _bot_rollout_search(game, spec, seats, start, moves, "off", monkeypatch)
+    assert any(used for _, used, _ in native) and not any(used for _, used, _ in python)
+    assert [(a, t) for a, _, t in native] == [(a, t) for a, _, t in python]
+
+
 def test_the_command_line_plays_search_seats_on_native_worlds_with_the_same_results(monkeypatch):
     def summary(*extra: str) -> dict:
         done = subprocess.run([sys.executable, "-m", "interpreter", "simulate", "tic-tac-toe", "--games", "6",

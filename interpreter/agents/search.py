@@ -36,13 +36,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
 
 import attrs
 
 from interpreter.agents.builtin import legal_or_fail
 from interpreter.agents.native_rollouts import NativeRollouts
-from interpreter.agents.native_worlds import native_rollout, native_root, native_world
+from interpreter.agents.native_worlds import NativeRoot, native_rollout, native_root, native_world
 from interpreter.agents.protocol import BaseAgent
 from interpreter.diagnostics import GameError
 from interpreter.model import GameDef
@@ -183,7 +182,7 @@ class SearchAgent(BaseAgent):
         self.iterations_done = 0  # of the last decision, for benchmarks
         self.last_root: Node | None = None  # the last decision's tree, for benchmarks and tests
         self._native: NativeRollouts | None = None  # this decision's rollouts in C, when they can be
-        self._root: Any = None  # this decision's native state, the worlds' origin, when there is one
+        self._root: NativeRoot | None = None  # this decision's native state, the worlds' origin, when there is one
 
     def _rng_for(self, state: State) -> random.Random:
         return random.Random(f"orrery-search:{self.seed}:{len(state.history)}")
@@ -241,7 +240,7 @@ class SearchAgent(BaseAgent):
             world = state.clone()
             forget_sealed_picks(world, me)
         else:  # (a game with no simultaneous step: no sealed pick to forget)
-            world = self._root.clone()
+            world = self._root.state.clone()
         world.rng = rng.getrandbits(64)
         return world
 
@@ -340,7 +339,7 @@ class SearchAgent(BaseAgent):
         opts = self.options
         done = None
         if self._root is not None:  # (a native world rolls out in C from where it stands)
-            done = native_rollout(world, rng)
+            done = native_rollout(world, self._root, rng)
         elif self._native is not None and not world.terminal:
             done = self._native.rollout(rng)  # (the same rollout in C: agents/native_rollouts.py)
         if done is not None:
@@ -349,7 +348,9 @@ class SearchAgent(BaseAgent):
                 return returns
             return [(1 - opts.margin) * r + opts.margin * v for r, v in zip(returns, lead_values(scores), strict=True)]
         if opts.rollout not in ("random", "first"):
-            # the game's bot picks inside the state
+            # the game's bot picks inside the state (a native world's Python state: the
+            # struct's seats are its own)
+            world = world if type(world) is State else world.python_state()  # type: ignore[attr-defined]
             seat(world, seating_of([SeatSpec(opts.rollout)] * world.n, world.gd.bots))
         while not world.terminal and (opts.depth == 0 or steps < opts.depth):
             waiting = world.players_to_act()

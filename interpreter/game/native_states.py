@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from interpreter.diagnostics import GameError
-from interpreter.game.playouts import seat_policies
 from interpreter.native.native_state import NativeState, new_native_state
+from interpreter.native.seat_policies import seat_policies
 from interpreter.native.status import native_mode, native_status
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def _plan(game: Game, n: int, seats: list[Any], chance: str) -> _Plan | str:
     status = native_status(game, n, step=True)
     if status.module is None:
         return status.reason
-    policies = seat_policies(game, n, seats, status.module, outside=True)
+    policies = seat_policies(game._seating(n, seats), status.module, outside=True)
     if isinstance(policies, str):
         return policies
     return _Plan(status.module, policies)

@@ -24,6 +24,7 @@ import attrs
 from interpreter.agents.builtin import agent_seed
 from interpreter.agents.registry import create_agent
 from interpreter.diagnostics import GameError
+from interpreter.native.seat_policies import seat_policies
 from interpreter.native.status import MODES, NativeStatus, native_mode, native_status
 
 __all__ = ["MAX_ACTIONS", "MODES", "NativeStatus", "Playout", "native_mode", "native_rows", "native_status",
@@ -61,9 +62,6 @@ class NativeSeating:
     firsts: list[int]  # per seat: 1 when its game bot answers choices with the first option
 
 
-RANDOM, FIRST, BOT_FIRST, BOT_RANDOM, BOT_TURN = range(5)  # (the module's seat policies)
-
-
 def uses_native(game: Game, num_players: int, seats: Sequence[str], mode: str) -> NativeSeating | None:
     """The native module and seat policies to play these seats with, None for the
     Python path (with mode `on`, a GameError saying why native play is impossible)."""
@@ -74,42 +72,12 @@ def uses_native(game: Game, num_players: int, seats: Sequence[str], mode: str) -
         if mode == "on":
             raise GameError(f"no native backend for {game.id}: {status.reason}")
         return None
-    seated = seat_policies(game, num_players, seats, status.module)
+    seated = seat_policies(game._seating(num_players, list(seats)), status.module)
     if isinstance(seated, str):
         if mode == "on":
             raise GameError(f"no native playouts for these seats: {seated} (use --native auto)")
         return None
     return NativeSeating(status.module, *seated)
-
-
-def seat_policies(game: Game, n: int, seats: Sequence[Any], module: Any,
-                  outside: bool = False) -> tuple[list[int], list[int], list[int]] | str:
-    """Each seat's policy in the native module (`random`, `first`, or a game bot that
-    picks first or at random or plays its `turn` effect), or why a seat keeps the game
-    in Python. `outside`: for a per-step module, whose seats other than game bots are
-    all played from outside (the module stops for them: policy 0)."""
-    seating = game._seating(n, list(seats))
-    policies, turns, firsts = [], [], []
-    for spec, bot in zip(seating.specs, seating.bots, strict=True):
-        turn = 0
-        if bot is not None:
-            if bot.turn is not None:
-                if spec.kind not in module.BOT_TURNS:
-                    why = module.BOTS_REFUSED.get(spec.kind, "not lowered")
-                    return f"bot '{spec.kind}' plays a turn the native backend does not cover yet ({why})"
-                policy, turn = BOT_TURN, module.BOT_TURNS[spec.kind]
-            else:
-                policy = BOT_FIRST if bot.choose == "first" else BOT_RANDOM
-        elif outside:
-            policy = RANDOM  # (0: in a per-step module, a seat the caller plays)
-        elif spec.kind in ("random", "first") and not spec.options:
-            policy = RANDOM if spec.kind == "random" else FIRST
-        else:
-            return f"seat '{spec}' plays in Python"
-        policies.append(policy)
-        turns.append(turn)
-        firsts.append(1 if bot is not None and bot.choose == "first" else 0)
-    return policies, turns, firsts
 
 
 def playouts(game: Game, count: int, seed: int = 0, seats: Sequence[str] | None = None,

@@ -240,13 +240,22 @@ class StepWriter(Writer):
             self.line(f"bot_turn(g, {who}, g.botturn[{who}])")
             self.stop_at(by_bot)
 
+        def bot_now() -> None:
+            bot()
+            self.line("break")
+
         def loop() -> None:
+            # (a search's rollout seats a game bot at the seat whose decision it resumes:
+            # as in the engine, which asks who plays the seat before each of its picks,
+            # the bot's turn takes the rest of the turn over)
+            self.starting(lambda: self.block(f"if g.policy[{who}] == BOT_TURN:", bot_now))
             if self.game.ends_at("action"):  # (the engine checks `check: action` before each wait)
                 self.once("if end_action(g, g.active): return")
             self.line(f"if decide(g, {who}, {group}): break")
             self.stop_at(by_seat)
             self.line("if g.terminal or g.err: return")
-        self.block(f"if g.policy[{who}] == BOT_TURN:", bot)
+        # (resuming, the branch that stopped is taken again, whatever seats the rollout)
+        self.block(f"if {self.at} == {by_bot} if g.resuming else g.policy[{who}] == BOT_TURN:", bot)
         self.block("else:", lambda: self.block("while True:", loop))
 
     def _simultaneous(self, node: ast.TakeActions, env: Env) -> None:

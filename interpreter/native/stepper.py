@@ -385,17 +385,25 @@ cdef class Stepper:
             return [float(self.g.rets[p]) for p in range(NPLAYERS)]
         return self._returns()
 
-    def _rollout(self, tuple state, int64_t max_actions):
-        """A search's random rollout from this stop to the end, on a copy of the struct:
-        each seat picks as the search's `random.Random` would (`randrange` over the legal
-        actions), its generator's words and position in `state`. (returns, scores, the
-        generator's state after), or None where the Python path must roll out."""
+    def _rollout(self, tuple state, int64_t max_actions, tuple policies=None):
+        """A search's rollout from this stop to the end, on a copy of the struct: this
+        stop's seat picks as the search's `random.Random` would (`randrange` over the
+        legal actions), its generator's words and position in `state`; so does every
+        later seat, or with `policies` (each seat's policy, bot turn and first-pick flag,
+        as `_start` takes them) the game bot the rollout seats everywhere, as the Python
+        rollout seats it. (returns, scores, the generator's state after), or None where
+        the Python path must roll out."""
         global SHARED_MTI
         cdef St* g = ROLL
         cdef Py_ssize_t i
         if self._py is not None or self._status != 0 or self.g.simul or len(state) != 625:
             return None
         memcpy(g, self.g, sizeof(St))
+        if policies is not None:
+            for i in range(NPLAYERS):
+                g.policy[i] = (<list>policies[0])[i]
+                g.botturn[i] = (<list>policies[1])[i]
+                g.botfirst[i] = (<list>policies[2])[i]
         for i in range(624):
             SHARED_MT[i] = <uint32_t>state[i]
         SHARED_MTI = state[624]
