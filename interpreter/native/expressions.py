@@ -112,6 +112,13 @@ class Lowering:
             raise NotNative(f"{_where(node)}: not a card")
         return value.code
 
+    def index_code(self, counter: str, node: ast.Node, env: Env) -> str:
+        """An index of an array counter as C code: a number, or a word for a counter
+        with named keys (its place among them is the program's: counter_slot)."""
+        if self.game.counters[self.game.counter_index[counter]].keys:
+            return walks.value_code(self, node, self.expr(node, env))
+        return self.code(node, env)
+
     def e_Literal(self, node: ast.Literal, env: Env) -> Bound:
         if type(node.value) in (int, bool, str) or node.value is None:
             return Bound("static", value=node.value)
@@ -245,10 +252,12 @@ class Lowering:
         target = node.target
         game = self.game
         if isinstance(target, ast.Name) and target.name not in env and target.name in game.counter_index:
-            return Bound("c", game.counter_read(target.name, None, self.code(node.index, env), node), "int")
+            return Bound("c", game.counter_read(target.name, None, self.index_code(target.name, node.index, env), node),
+                         "int")
         if isinstance(target, ast.Call) and target.name in game.counter_index and len(target.args) == 1:
             player = self.code(target.args[0], env)
-            return Bound("c", game.counter_read(target.name, player, self.code(node.index, env), node), "int")
+            index = self.index_code(target.name, node.index, env)
+            return Bound("c", game.counter_read(target.name, player, index, node), "int")
         slot = game.zone_slot_or_none(target, env, self)
         if slot is not None:  # (a zone's card by its place, the bottom first)
             held = self.temp("slot")

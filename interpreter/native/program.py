@@ -25,6 +25,7 @@ from typing import Any
 from interpreter.compile.board_functions import Board
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression, parse_program
+from interpreter.model.definitions import CounterDef
 from interpreter.native.card_data import CardData
 from interpreter.native.card_effects import CardEffects
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
@@ -158,8 +159,8 @@ class Program:
         if gd.triggers:
             found.append("triggers")
         # (game bots are fine: only the ones with a `turn` effect outside the subset are not)
-        if any(c.keys or c.fractions for c in gd.counters):
-            found.append("counters with named keys or fractions")
+        if any(c.fractions for c in gd.counters):
+            found.append("counters with fractions")
         unknown = [a.id for a in gd.actions if set((raw.get("actions") or {}).get(a.id) or {}) - _ACTION_KEYS]
         if unknown:
             more = " ..." if len(unknown) > 3 else ""
@@ -209,9 +210,28 @@ class Program:
         parts = []
         if player is not None:
             parts.append(f"checked(g, {player}, {self.n})" + (f" * {cdef.width}" if cdef.width > 1 else ""))
-        if index is not None:
+        if index is not None and cdef.keys and checked:  # (a key is a word: its place among the keys;
+            # unchecked, the index is a place already: a walk over the counter)
+            place = f"{self.key_table(cdef)}[checked(g, {index} - {WORD_BASE}, {self.key_words(cdef)})]"
+            parts.append(f"checked(g, {place}, {cdef.width})")
+        elif index is not None:
             parts.append(f"checked(g, {index}, {cdef.width})" if checked else index)
         return " + ".join(parts) or "0"
+
+    def key_words(self, cdef: CounterDef) -> int:
+        """How far the table of a keyed counter's keys reaches (words past it are no key)."""
+        return max(self.word(k) for k in cdef.keys or ()) - WORD_BASE + 1
+
+    def key_table(self, cdef: CounterDef) -> str:
+        """A C table from a word (its number less WORD_BASE) to its place among the keys
+        of the counter (a word that is no key reads a place out of range: a rule slip)."""
+        name = f"KY{cdef.index}"
+        if name not in self.extra_tables:
+            places = [-1] * self.key_words(cdef)
+            for offset, key in enumerate(cdef.keys or ()):
+                places[self.word(key) - WORD_BASE] = offset
+            self.extra_tables[name] = places
+        return name
 
     def card_property(self, prop: str, card: str, node: ast.Node) -> Bound:
         """A card's field, read by its definition (`g.kind`: created cards too): a number

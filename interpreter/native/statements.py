@@ -168,13 +168,14 @@ class Writer(Lowering):
             name = target.name
         elif isinstance(target, ast.Index) and isinstance(target.target, ast.Name) and \
                 target.target.name in game.counter_index and target.target.name not in env:
-            name, index = target.target.name, self.code(target.index, env)
+            name = target.target.name
+            index = self.index_code(name, target.index, env)
         elif isinstance(target, ast.Call) and target.name in game.counter_index and len(target.args) == 1:
             name, player = target.name, self.code(target.args[0], env)
         elif isinstance(target, ast.Index) and isinstance(target.target, ast.Call) and \
                 target.target.name in game.counter_index and len(target.target.args) == 1:
             name, player = target.target.name, self.code(target.target.args[0], env)
-            index = self.code(target.index, env)
+            index = self.index_code(name, target.index, env)
         if name is None:
             raise NotNative(f"{_where(node)}: setting this target")
         cdef = game.counters[game.counter_index[name]]
