@@ -256,8 +256,8 @@ class Lowering:
                          "int")
         if isinstance(target, ast.Call) and target.name in game.counter_index and len(target.args) == 1:
             player = self.code(target.args[0], env)
-            index = self.index_code(target.name, node.index, env)
-            return Bound("c", game.counter_read(target.name, player, index, node), "int")
+            key = self.index_code(target.name, node.index, env)
+            return Bound("c", game.counter_read(target.name, player, key, node), "int")
         slot = game.zone_slot_or_none(target, env, self)
         if slot is not None:  # (a zone's card by its place, the bottom first)
             held = self.temp("slot")
