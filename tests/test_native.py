@@ -101,6 +101,36 @@ def test_card_lists_and_attributes_play_the_same_games():
     assert all(native_final_state(game, 2, seed, ["random", "random"]) is not None for seed in range(40))
 
 
+def test_triggers_and_events_play_the_same_games():
+    # every built-in event and a custom one, heard by the game's triggers and by cards'
+    # copies in their zones, `when`, triggers that fire others, a payment's triggers
+    # before the effect, a refill's before the refill, a choice in a trigger, a trigger
+    # that ends the game: native equals Python game by game and field by field
+    from interpreter.runtime import watch
+    game = load_game(str(TOYS / "events.yaml"))
+    for n in (2, 3):
+        _same(game, 300, n, seed=3)
+    assert all(native_final_state(game, n, seed, ["random"] * n) is not None for n in (2, 3) for seed in range(40))
+    ran: set[str] = set()  # (each trigger of the toy runs in the games compared)
+    watch.watcher = lambda st, me, kind, ident, card: ran.add(ident) if kind == "trigger" else None
+    try:
+        game.playouts(40, num_players=2, seed=3, native="off")
+    finally:
+        watch.watcher = None
+    assert ran == {"scored", "cooled", "spent", "junk", "dawn", "dusk", "tide", "ebb", "kindle", "beacon.glow",
+                   "beacon.warm"}
+
+
+def test_a_trigger_chain_too_deep_is_the_engines_error(tmp_path):
+    rules = (TOYS / "events.yaml").read_text(encoding="utf-8").replace(
+        '  dawn:\n', '  echo:\n    "on": changed chain\n    effect: "gain 1 chain"\n  dawn:\n')
+    (tmp_path / "game.yaml").write_text(rules, encoding="utf-8")
+    game = load_game(str(tmp_path / "game.yaml"))
+    native = game.playouts(3, num_players=2, native="on")
+    assert native == game.playouts(3, num_players=2, native="off")
+    assert all("trigger chain deeper than 200 effects" in p.error for p in native)
+
+
 @pytest.mark.parametrize(("change", "refused"), [
     (("grid: [[1, 2], [3, 4]]", "grid: [[1, 2], [3]]"), "rows of unequal lengths"),
     (("gives: [green]", "gives: green"), "a list on some cards and not on others"),

@@ -53,8 +53,9 @@ def _agree(native, python) -> None:
     assert native.is_simultaneous_node() == python.is_simultaneous_node()
 
 
-def play_beside(game, n: int, seed: int, rng: random.Random, seats=None) -> NativeState:
-    """One game on both paths, compared at every step; the native state at the end."""
+def play_beside(game, n: int, seed: int, rng: random.Random, seats=None, stays: bool = True) -> NativeState:
+    """One game on both paths, compared at every step; the native state at the end
+    (`stays`: which played the whole game itself, handing nothing to the Python path)."""
     native = game.new_initial_state(n, seed, seats, native="on")
     python = game.new_initial_state(n, seed, seats)
     assert isinstance(native, NativeState) and type(python) is State
@@ -101,11 +102,12 @@ def play_beside(game, n: int, seed: int, rng: random.Random, seats=None) -> Nati
             python.apply_action_id(a)
     assert native.returns() == python.returns()
     assert native.history == python.history and native.seats == python.seats
-    assert native.native, "the native state played the whole game"
-    data = native._data()
-    assert (data["counters"], data["zones"], data["card_def"], data["rng"]) == \
-        (python.counters, python.zones, python.card_def, python.rng)
-    assert data["attrs"] == {key: value for key, value in python.attrs.items() if value is not None}
+    assert native.native or not stays, "the native state played the whole game"
+    if native.native:
+        data = native._data()
+        assert (data["counters"], data["zones"], data["card_def"], data["rng"]) == \
+            (python.counters, python.zones, python.card_def, python.rng)
+        assert data["attrs"] == {key: value for key, value in python.attrs.items() if value is not None}
     for mine, theirs, moved in branches:  # a clone is a state of its own, at the step it was made
         assert mine.history == theirs.history and len(theirs.history) == moved
         _agree(mine, theirs)
@@ -154,6 +156,28 @@ def test_card_lists_and_attributes_step_the_same(n):
     rng = random.Random(n)
     for seed in range(30):
         play_beside(game, n, seed, rng)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_triggers_step_the_same(n, tmp_path):
+    # triggers resolved inside a native run, one decision at a time; a trigger whose
+    # effect stops for a decision (dusk's choice) hands the game to the Python path there
+    game = load_game(str(TOYS / "events.yaml"))
+    rng = random.Random(n)
+    stayed = [play_beside(game, n, seed, rng, stays=False).native for seed in range(25)]
+    assert 0 < sum(stayed) < len(stayed)
+    choice = """      choose one by player:
+        "discard the top card":
+          move top(hand(player)) to discard
+        "lose a point" when vp(player) > 0:
+          lose 1 vp(player)"""
+    rules = (TOYS / "events.yaml").read_text(encoding="utf-8")
+    assert choice in rules
+    (tmp_path / "game.yaml").write_text(rules.replace(choice, "      move top(hand(player)) to discard"),
+                                        encoding="utf-8")
+    plain = load_game(str(tmp_path / "game.yaml"))
+    for seed in range(25):  # (no trigger stops: each game stays native to the end)
+        play_beside(plain, n, seed, rng)
 
 
 def test_choose_one_with_labels_filled_in_stays_in_python_one_decision_at_a_time(tmp_path):

@@ -113,6 +113,9 @@ class CardEffects:
                         continue
 
                     u.block(f"if d == {d}:", lambda costs=costs: u.pay(costs, pay_env))
+                if prog.triggers.any:  # (the payment's triggers resolve before the effect, as in the engine)
+                    prog.triggers.drain(u)
+                    u.line("if g.terminal or g.err: return")
                 if step:
                     u.line(f"g.use{k}_d = d")
                     u.line(f"g.use{k}_me = me")

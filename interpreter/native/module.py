@@ -68,6 +68,7 @@ class _Module:
         self.functions += scoring_functions(prog)
         self._game(raw)
         self._bots(raw)
+        self.functions += prog.triggers.functions(self.writer, Writer)
         done: set[str] = set()
         while prog.wanted_procedures - done or prog.card_effects.pending():
             if prog.card_effects.pending():  # (card effects and procedures may call each other)
@@ -77,7 +78,11 @@ class _Module:
             done.add(name)
             self._procedure(name)
         if prog.step:
-            guarded = recursive_functions(prog)
+            # (with triggers, any function may run again inside itself, by way of an
+            # event its own statements fire: every one is guarded)
+            heads = {text.split("(", 1)[0].removeprefix("cdef void ").strip() for text in self.functions}
+            guarded = recursive_functions(prog) if not prog.triggers.any else \
+                {h for h in heads if h.startswith(("proc", "use_", "ceff_", "trig_", "bot_turn_"))}
             self.functions = [guard_reentry(prog, text, guarded) for text in self.functions]
             params = [len(a.params) for a in actions]
             cards = [1 if j < len(a.params) and a.params[j].type == "card" else 0
@@ -106,6 +111,7 @@ class _Module:
                 f"    ENDING_TURN = 1\n    ENDING_ROUND = 2\n"
                 f"    RANDOM = 0\n    FIRST = 1\n    BOT_FIRST = 2\n    BOT_RANDOM = 3\n    BOT_TURN = 4\n"
                 f"    MAXC = {MAX_CANDIDATES}\n    LISTCAP = {LIST_CAPACITY}\n{prog.card_data.constants()}"
+                f"{prog.triggers.constants()}"
 
                 f"cdef int64_t CK[MAXC]\ncdef int64_t CP[MAXC * NPARAMS]\n")
 
@@ -129,6 +135,7 @@ class _Module:
         if prog.step:
             fields += [*STEP_FIELDS, *(f"{ctype} {name}" for name, ctype in prog.step_fields.items())]
         fields += prog.card_data.fields()
+        fields += prog.triggers.fields()
         return "cdef struct St:\n" + "".join(f"    {f}\n" for f in fields)
 
     def _tables(self) -> str:
@@ -162,7 +169,8 @@ class _Module:
             shuffles.append(1 if zone.refill_shuffle else 0)
         table("RFROM", refill_from)
         table("RSHUFFLE", shuffles)
-        for cname, values in [*prog.values.tables(), *prog.extra_tables.items(), *prog.card_data.tables()]:
+        for cname, values in [*prog.values.tables(), *prog.extra_tables.items(), *prog.card_data.tables(),
+                              *prog.triggers.tables()]:
             table(cname, values)
         # The state every game starts from (counters' initial values, cards in place).
         tpl = prog.template
@@ -330,6 +338,8 @@ class _Module:
         def body() -> None:
             env: dict[str, Bound] = {"me": Bound("c", "g.active", "int")}
             w.stmts(prog.program(raw.get("setup")), env)
+            if prog.triggers.heard("game_start"):  # (after the setup, before the flow's first step)
+                w.starting(lambda: prog.triggers.resolve(w, "game_start"))
             env = {}
             w.stmts(prog.program(raw.get("flow")), env)
             w.line("score_winners(g)")

@@ -29,13 +29,14 @@ from interpreter.model.definitions import CounterDef
 from interpreter.native.card_data import CardData
 from interpreter.native.card_effects import CardEffects
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
+from interpreter.native.triggers import Triggers
 from interpreter.native.values import Values
 from interpreter.numbers import exact_division
 from interpreter.runtime.layout import Layout, start_template
 
 # Rule sections the subset lowers; anything else in a game sends it to the Python path.
 _ACTION_KEYS = {"during", "params", "effect", "ends", "label", "why_not", "text", "description", "help", "condition",
-                "cost", "limit"}
+                "cost", "limit", "assumed"}
 USE_SCOPES = ("turn", "round", "game")  # an action's use limits, counted per player (g.uses[scope])
 _PARAM_KEYS = {"in", "min", "max", "type", "label", "description", "prompt"}
 _END_KEYS = {"id", "check", "when", "winners", "label", "description", "then"}
@@ -122,6 +123,7 @@ class Program:
         self.card_data = CardData(self)  # (list properties and attributes the rules set)
         self.values = Values(self)  # (the declared values the rules read, lowered as they are met)
         self.card_effects = CardEffects(self)  # (the cards' effects the rules use, likewise)
+        self.triggers = Triggers(self)  # (the events triggers hear, and their queue)
         self.functions: dict[str, Any] = dict(self.raw.get("functions") or {})
         self.tables: dict[str, Table] = {}
         self.boards: dict[str, NativeBoard] = {}
@@ -153,11 +155,9 @@ class Program:
         not lower (statements and built-ins are refused as they are met, later)."""
         gd, raw = self.gd, self.raw
         found = []
-        extra = sorted(set(raw) - _GAME_KEYS - {"triggers", "values", "modifiers"})
+        extra = sorted(set(raw) - _GAME_KEYS - {"triggers", "values", "modifiers", "events"})
         if extra:
             found.append(f"the sections {', '.join(extra)}")
-        if gd.triggers:
-            found.append("triggers")
         # (game bots are fine: only the ones with a `turn` effect outside the subset are not)
         if any(c.fractions for c in gd.counters):
             found.append("counters with fractions")

@@ -28,7 +28,7 @@ from typing import Any
 
 from interpreter.lang import ast
 from interpreter.native.expressions import Bound, Env, NotNative, _where
-from interpreter.native.statements import _QUIET, Writer
+from interpreter.native.statements import Writer
 
 _STOPS = (ast.TakeActions, ast.Choose, ast.ChooseOne, ast.CallStmt, ast.Use)  # statements that may wait for a seat
 
@@ -115,8 +115,7 @@ class StepWriter(Writer):
                 def plain(node: ast.Node = node, method: Any = method) -> None:
                     self.plain += 1
                     method(node, env)
-                    if not isinstance(node, _QUIET):
-                        self.line("if g.terminal or g.err: return")
+                    self.after(node)
                     self.plain -= 1
                 self.block("if not g.resuming:", plain)
                 continue
@@ -125,6 +124,7 @@ class StepWriter(Writer):
             self.line("#")
             self.depth += 1
             method(node, env)
+            self.game.triggers.drain(self)
             self.line("if g.terminal or g.err: return")
             self.depth -= 1
             last = self.points
@@ -262,6 +262,8 @@ class StepWriter(Writer):
         """As the batched writer's, but the seats played from outside are asked all at
         once: the run stops with them listed (g.wait), and the answers (g.answers, by
         seat) are taken when it resumes; then the picks are carried out in order."""
+        if self.game.triggers.any:  # (when a payment's triggers resolve among the picks: the engine's)
+            raise NotNative(f"{_where(node)}: a simultaneous step in a game with triggers")
         if self.game.n * self.game.nparams > self.game.list_capacity:
             raise NotNative(f"{_where(node)}: a simultaneous step of this many seats, one decision at a time")
         group = self.game.group(node.group, node)

@@ -20,6 +20,7 @@ from interpreter.native import walks
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where
 
 _QUIET = (ast.Let, ast.Set, ast.Change, ast.Log, ast.Show)
+_SILENT = (ast.Let, ast.Log, ast.Show)  # (statements that fire no event)
 _TEXT = {"join", "text", "upper", "lower", "plural", "format"}  # built-ins that make words
 _FIXED = {"range", "players", "cells"}  # lists nothing can change while a loop walks them
 _DRAWS = {"random", "pick_random", "shuffled"}  # built-ins that draw from the rules' generator
@@ -84,8 +85,16 @@ class Writer(Lowering):
             if method is None:
                 raise NotNative(f"{_where(node)}: the statement {type(node).__name__.lower()}")
             method(node, env)
-            if not isinstance(node, _QUIET):
-                self.line("if g.terminal or g.err: return")
+            self.after(node)
+
+    def after(self, node: ast.Node) -> None:
+        """After a statement: what it fired resolves (triggers.py), and a game it ended
+        or a slip it met returns."""
+        fired = self.game.triggers.any and not isinstance(node, _SILENT)
+        if fired:
+            self.game.triggers.drain(self)
+        if fired or not isinstance(node, _QUIET):
+            self.line("if g.terminal or g.err: return")
 
     def s_Log(self, node: ast.Log, env: Env) -> None:
         pass  # (the log is not part of a playout's outcome)
@@ -181,6 +190,10 @@ class Writer(Lowering):
         cdef = game.counters[game.counter_index[name]]
         slot, new = self.temp("slot"), self.temp("new")
         self.line(f"{slot} = {game.counter_slot(name, player, index, node)}")
+        heard = game.triggers.heard("changed", cdef.index)
+        if heard:
+            old = self.temp("old")
+            self.line(f"{old} = g.c{cdef.index}[{slot}]")
         self.line(f"{new} = {value(f'g.c{cdef.index}[{slot}]')}")
         if verb == "pay":  # (the engine's overdraft: a rule error, reported by the Python path)
             self.line(f"if {new} < {cdef.min if cdef.min is not None else 0}: g.err = 3")
@@ -189,6 +202,12 @@ class Writer(Lowering):
         if cdef.max is not None:
             self.line(f"if {new} > {cdef.max}: {new} = {cdef.max}")
         self.line(f"g.c{cdef.index}[{slot}] = {new}")
+        if heard:  # (the engine's `changed`: the player and key of the slot, when the number moved)
+            width = cdef.width
+            who, key = ((f"{slot} // {width}", f"{slot} % {width}") if cdef.scope == "player" else ("-1", slot))
+            self.block(f"if {new} != {old}:", lambda: game.triggers.fire(
+                self, "changed", cdef.index, player=who, key=game.triggers.counter_key(cdef.index, key), old=old,
+                new=new))
 
     def s_If(self, node: ast.If, env: Env) -> None:
         # Each condition is worked out only when the branches before it were not taken.
@@ -257,8 +276,10 @@ class Writer(Lowering):
             self.line("new_turn(g)")
             if "turn" in self.game.limit_scopes:  # (each turn counts its uses afresh)
                 self.line("memset(g.uses[0], 0, sizeof(g.uses[0]))")
+            self.game.triggers.resolve(self, "turn_start")
         self.starting(enter)
         self.stmts(node.body, env)
+        self.game.triggers.resolve(self, "turn_end")  # (still inside the turn: before its end is checked)
         if self.game.ends_at("turn"):
             self.line("if end_turn(g, g.active): return")
         if self.game.deferred:  # (an end condition met earlier that finishes the turn ends the game now)
@@ -269,11 +290,29 @@ class Writer(Lowering):
         self.once("g.round_no += 1")
         if "round" in self.game.limit_scopes:
             self.once("memset(g.uses[1], 0, sizeof(g.uses[1]))")
+        if self.game.triggers.heard("round_start"):
+            self.starting(lambda: self.game.triggers.resolve(self, "round_start"))
         self.stmts(node.body, env)
+        self.game.triggers.resolve(self, "round_end")
         if self.game.ends_at("round"):
             self.line("if end_round(g, g.active): return")
         if self.game.deferred:  # (one that finishes the turn or the round: the round is over)
             self.block("if g.ending:", self._finish_ending)
+
+    def s_Emit(self, node: ast.Emit, env: Env) -> None:
+        """`emit EVENT(args)`: its values worked out (as the engine does), then its triggers queued."""
+        triggers = self.game.triggers
+        params = triggers.custom.get(node.event)
+        if params is None or len(params) != len(node.args):
+            raise NotNative(f"{_where(node)}: event '{node.event}'")
+        values = [walks.value_code(self, a, self.expr(a, env)) for a in node.args]
+        held = [self.temp("arg") for _ in values]
+        for name, code in zip(held, values, strict=True):
+            self.line(f"{name} = {code}")
+        if triggers.heard(node.event):
+            for j, name in enumerate(held):
+                self.line(f"g.targs[{j}] = {name}")
+            triggers.fire(self, node.event)
 
     def _finish_ending(self) -> None:
         """The game ends as an end condition met earlier said: winners by scoring."""
@@ -305,6 +344,8 @@ class Writer(Lowering):
         """Every seat listed (default: every seat) picks from the same state, in the
         list's order, a seat with nothing legal sitting out; then the picks are carried
         out in that order (runtime/simultaneous.py)."""
+        if self.game.triggers.any:  # (when a payment's triggers resolve among the picks: the engine's)
+            raise NotNative(f"{_where(node)}: a simultaneous step in a game with triggers")
         group = self.game.group(node.group, node)
         if self.game.ends_at("action"):
             self.line("if end_action(g, g.active): return")

@@ -97,7 +97,9 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
         for j in range(NPARAMS):
             g.dp[j] = CP[k * NPARAMS + j]
         pay_action(g, who, g.dkind, g.dp)
-        if g.err:
+        if g.tqn > g.tbase:  # (the payment's triggers resolve before the action's effect)
+            run_queue(g)
+        if g.err or g.terminal:
             return 1
     over = apply_action(g, who, g.dkind, g.dp)
     if g.susp:  # (a choice inside the action's effect)

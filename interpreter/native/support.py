@@ -115,16 +115,25 @@ cdef void place_card(St* g, int64_t iid, int64_t slot, int top) noexcept nogil:
         g.zc[slot][0] = iid
     g.zn[slot] += 1
     g.loc[iid] = slot
+    if ZONE_EVENTS:  # (the engine's order: the zone left, then the one entered)
+        if old >= 0 and TLEAVE[TZD[old]]:
+            zone_event(g, 0, old, iid)
+        if TENTER[TZD[slot]]:
+            zone_event(g, 1, slot, iid)
 
 
 cdef void remove_card(St* g, int64_t iid) noexcept nogil:
     """runtime/cards.py's remove_card: the card leaves the game (in no zone)."""
+    cdef int64_t old
     if iid < 0 or iid >= g.ncards:
         g.err = 2
         return
-    if g.loc[iid] >= 0:
-        take_out(g, iid, g.loc[iid])
+    old = g.loc[iid]
+    if old >= 0:
+        take_out(g, iid, old)
         g.loc[iid] = -1
+        if ZONE_EVENTS and TLEAVE[TZD[old]]:
+            zone_event(g, 0, old, iid)
 
 
 cdef void create_cards(St* g, int64_t definition, int64_t count, int64_t slot) noexcept nogil:
@@ -157,16 +166,32 @@ cdef void draw(St* g, int64_t count, int64_t source, int64_t dest) noexcept nogi
             count -= 1
             continue
         src = RFROM[source]
-        if src < 0 or g.zn[src] == 0:
+        if src < 0:
             return
-        for i in range(g.zn[src]):  # (the whole zone moves, bottom first, onto the empty source)
-            iid = g.zc[src][i]
-            g.zc[source][i] = iid
-            g.loc[iid] = source
-        g.zn[source] = g.zn[src]
-        g.zn[src] = 0
+        if REFILL_EVENTS and TREFILL[source]:
+            # the refill's triggers first, with what this draw queued so far (the engine
+            # ends the draw there and runs it again after them); then the refill, even
+            # of what they put there
+            refill_event(g, source)
+            run_queue(g)
+            if g.err or g.terminal:
+                return
+        elif g.zn[src] == 0:
+            return
+        if ZONE_EVENTS:  # (each card as place_card moves it: its events)
+            while g.zn[src] > 0:
+                place_card(g, g.zc[src][0], source, 1)
+        else:
+            for i in range(g.zn[src]):  # (the whole zone moves, bottom first, onto the source)
+                iid = g.zc[src][i]
+                g.zc[source][g.zn[source] + i] = iid
+                g.loc[iid] = source
+            g.zn[source] += g.zn[src]
+            g.zn[src] = 0
         if RSHUFFLE[source]:
             shuffle_zone(g, source)
+        if g.zn[source] == 0:
+            return
 
 
 cdef inline void add_winner(St* g, int64_t w) noexcept nogil:
@@ -514,7 +539,9 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
     for j in range(NPARAMS):
         chosen[j] = CP[k * NPARAMS + j]
     pay_action(g, who, CK[k], chosen)
-    if g.err:
+    if g.tqn > g.tbase:  # (the payment's triggers resolve before the action's effect)
+        run_queue(g)
+    if g.err or g.terminal:
         return 1
     return apply_action(g, who, CK[k], chosen)
 '''
