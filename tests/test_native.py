@@ -38,7 +38,7 @@ ORRERY = [sys.executable, "-m", "interpreter"]
 # Games the native subset covers, with games compared per player count (the Python
 # path's cost decides how many: a breakthrough playout is ~6 ms there).
 NATIVE = {"tic-tac-toe": 200, "kuhn-poker": 300, "leduc-poker": 300, "rock-paper-scissors": 300, "breakthrough": 40,
-          "goofspiel": 30, "goofspiel-drawn": 30, "race-to-mars": 20}
+          "goofspiel": 30, "goofspiel-drawn": 30, "race-to-mars": 20, "rocketmen": 20, "target-jupiter": 20}
 
 
 def _same(game, count: int, num_players: int, **kw) -> None:

@@ -275,6 +275,15 @@ class Lowering:
         if base is None:  # a constant list indexed
             assert isinstance(target, ast.Name)
             table = game.table(target.name, node)
+            if hasattr(table, "read_key"):  # (a constant mapping, read by a word: program.KeyedTable)
+                if table.type == "record":
+                    raise NotNative(f"{_where(node)}: a record of '{target.name}' as a value")
+                if table.type == "seq":  # (a list in the table: where it starts, how long it is)
+                    place = self.temp("place")
+                    self.line(f"{place} = {table.place(walks.value_code(self, node.index, index))}")
+                    return Bound("seq", f"({table.cname} + {table.cname}O[{place}])", table.seq_kind,
+                                 (f"{table.cname}N[{place}]", 0))
+                return Bound("c", table.read_key(walks.value_code(self, node.index, index)), table.type)
             return self._table_read(table, None, index, node)
         if base.kind == "row":
             return self._table_read(base.value, base.code, index, node)
@@ -301,6 +310,13 @@ class Lowering:
         return Bound("c", table.read(row, code, node), table.type)
 
     def e_Attr(self, node: ast.Attr, env: Env) -> Bound:
+        record = self._record(node.target, env)
+        if record is not None:  # (a field of a record of a constant mapping: program.KeyedTable)
+            columns = record.value.columns
+            if node.name not in columns:
+                raise NotNative(f"{_where(node)}: no field '{node.name}' in these records")
+            column, _, kind = columns[node.name]
+            return Bound("c", f"{column}[{record.code}]", kind)
         card = self.code(node.target, env, "card")
         if self.game.card_data.handles(node.name):  # (a list, or an attribute the rules set: card_data.py)
             if not card.isidentifier():
@@ -309,6 +325,19 @@ class Lowering:
             return bound
         result: Bound = self.game.card_property(node.name, card, node)
         return result
+
+    def _record(self, node: ast.Node, env: Env) -> Bound | None:
+        """A record of a constant mapping (its place among the keys, the table as its
+        value), or None for anything else."""
+        if isinstance(node, ast.Name) and node.name in env:
+            return env[node.name] if env[node.name].kind == "record" else None
+        if isinstance(node, ast.Index) and isinstance(node.target, ast.Name) and \
+                node.target.name in self.game.constants and node.target.name not in env:
+            table = self.game.table(node.target.name, node)
+            if getattr(table, "columns", None):
+                key = walks.value_code(self, node.index, self.expr(node.index, env))
+                return Bound("record", table.place(key), value=table)
+        return None
 
     def e_Call(self, node: ast.Call, env: Env) -> Bound:
         game = self.game
@@ -495,14 +524,25 @@ class Lowering:
     def b_top(self, node: ast.Call, env: Env) -> Bound:
         if len(node.args) != 1:
             raise NotNative(f"{_where(node)}: top of several cards used as one")
-        slot = self.game.zone_slot(node.args[0], env, self)
+        slot = self.game.zone_slot_or_none(node.args[0], env, self)
+        if slot is None and walks.is_list(self, node.args[0], env):
+            return self._list_end(node, env, top=True)
+        slot = slot or self.game.zone_slot(node.args[0], env, self)
         return Bound("c", f"zone_top(g, {slot})", "card")
+
+    def _list_end(self, node: ast.Call, env: Env, top: bool) -> Bound:
+        """The last (top) or first (bottom) element of a list that is no zone; none when empty."""
+        items, kind = self.collect(node.args[0], env)
+        return Bound("c", f"({items}[{items}_n - 1 if {top:d} else 0] if {items}_n > 0 else -1)", kind)
 
     def b_bottom(self, node: ast.Call, env: Env) -> Bound:
         if len(node.args) != 1:
             raise NotNative(f"{_where(node)}: the bottom of several cards used as one")
+        zone = self.game.zone_slot_or_none(node.args[0], env, self)
+        if zone is None and walks.is_list(self, node.args[0], env):
+            return self._list_end(node, env, top=False)
         slot = self.temp("slot")
-        self.line(f"{slot} = {self.game.zone_slot(node.args[0], env, self)}")
+        self.line(f"{slot} = {zone or self.game.zone_slot(node.args[0], env, self)}")
         return Bound("c", f"(g.zc[{slot}][0] if g.zn[{slot}] > 0 else -1)", "card")
 
     # board geometry: tables of the engine's own Board, written as C arrays

@@ -68,15 +68,12 @@ class _Module:
         self.functions += scoring_functions(prog)
         self._game(raw)
         self._bots(raw)
-        self.functions += prog.triggers.functions(self.writer, Writer)
         done: set[str] = set()
-        while prog.wanted_procedures - done or prog.card_effects.pending():
-            if prog.card_effects.pending():  # (card effects and procedures may call each other)
-                self.functions += prog.card_effects.write(prog.card_effects.pending()[0], self.writer, Writer)
-                continue
-            name = sorted(prog.wanted_procedures - done)[0]
-            done.add(name)
-            self._procedure(name)
+        self._called(done)
+        # Triggers last: the values each custom event carries are typed by its `emit`s
+        # (their effects may want more procedures, whose emits must agree: triggers.py).
+        self.functions += prog.triggers.functions(self.writer, Writer)
+        self._called(done)
         if prog.step:
             # (with triggers, any function may run again inside itself, by way of an
             # event its own statements fire: every one is guarded)
@@ -371,13 +368,25 @@ class _Module:
         self.functions.append("cdef void bot_turn(St* g, int64_t me, int64_t which) noexcept nogil:\n"
                               + "".join(cases) + "    return\n")
 
+    def _called(self, done: set[str]) -> None:
+        """The procedures and card effects the functions written so far call."""
+        prog = self.prog
+        while prog.wanted_procedures - done or prog.card_effects.pending():
+            if prog.card_effects.pending():  # (card effects and procedures may call each other)
+                self.functions += prog.card_effects.write(prog.card_effects.pending()[0], self.writer, Writer)
+                continue
+            name = sorted(prog.wanted_procedures - done)[0]
+            done.add(name)
+            self._procedure(name)
+
     def _procedure(self, name: str) -> None:
         prog = self.prog
         spec = (prog.raw.get("procedures") or {})[name]
         declared = spec.get("params") or []
         params = [str(p) for p in declared]
         types = {str(p): {"card": "card", "str": "word", "any": "any"}.get(str(t), "int")
-                 for p, t in declared.items()} if isinstance(declared, dict) else {}
+                 for p, t in declared.items()} if isinstance(declared, dict) else \
+            {params[k]: "word" for k in prog.word_params().get(name, ())}
         w = self.writer(prog, "me")
         names = ["me", *(f"a{k}" for k in range(len(params)))]  # (numbered, as every name here)
         if isinstance(w, StepWriter):  # the arguments kept in the struct: a resumed call is given none

@@ -92,6 +92,79 @@ class Table:
             lw.block(f"for {i} in range({len(self.flat)}):", lambda: body(Bound("c", f"{self.cname}[{i}]")))
 
 
+class KeyedTable:
+    """A constant mapping of words to numbers or to words (`colony_base: {iron: 1, ...}`)
+    as a C array by word (its number less WORD_BASE), and beside it where each key is
+    (a word that is no key reads out of range: the engine's missing key, a rule slip)."""
+
+    def __init__(self, cname: str, value: dict[str, Any], node: ast.Node, word: Any):
+        self.cname = cname
+        self.keys = list(value)
+        if not self.keys or not all(isinstance(k, str) for k in self.keys):
+            raise NotNative(f"{_where(node)}: a constant mapping whose keys are not words")
+        places = [word(k) - WORD_BASE for k in self.keys]
+        self.size = max(places) + 1
+        self.where = [-1] * self.size
+        for place in places:
+            self.where[place] = place
+        items = list(value.values())
+        # A mapping to records (`locations: {earth_satellite: {dst: earth, slots: 4}}`):
+        # one column per field, read as `locations[l].slots`.
+        self.columns: dict[str, tuple[str, list[int], str]] = {}
+        if all(isinstance(v, dict) for v in items):
+            fields = list(items[0])
+            if any(list(v) != fields for v in items):
+                raise NotNative(f"{_where(node)}: a constant mapping to records of unequal fields")
+            for j, name in enumerate(fields):
+                flat, kind = self._column([v[name] for v in items], places, node, word)
+                self.columns[name] = (f"{cname}_{j}", flat, kind)
+            self.flat, self.type = [0], "record"
+        elif all(isinstance(v, list) for v in items):
+            # A mapping to lists (`rewards: {earth: [none, boost], mars: [...]}`): the lists
+            # one after another, where each starts and how long it is by the key's place.
+            flats = [self._column(v, list(range(len(v))), node, word) if v else ([], "int") for v in items]
+            kinds = {kind for flat, kind in flats if flat}
+            if len(kinds) > 1:
+                raise NotNative(f"{_where(node)}: a constant mapping to lists of numbers and of words")
+            self.type, self.seq_kind = "seq", kinds.pop() if kinds else "int"
+            self.flat, self.starts, self.lengths = [], [0] * self.size, [0] * self.size
+            for place, (flat, _) in zip(places, flats, strict=True):
+                self.starts[place], self.lengths[place] = len(self.flat), len(flat)
+                self.flat += flat
+        else:
+            self.flat, self.type = self._column(items, places, node, word)
+        self.nested = False
+
+    def _column(self, items: list[Any], places: list[int], node: ast.Node, word: Any) -> tuple[list[int], str]:
+        if all(static_int(v) for v in items):
+            numbers, kind = [int(v) for v in items], "int"
+        elif all(isinstance(v, str) for v in items):
+            numbers, kind = [word(v) for v in items], "word"
+        else:
+            raise NotNative(f"{_where(node)}: a constant mapping to what is not numbers or words")
+        flat = [0] * (max(places) + 1 if places else 0)
+        for place, number in zip(places, numbers, strict=True):
+            flat[place] = number
+        return flat, kind
+
+    def place(self, key: str) -> str:
+        """Where the word `key` is among the keys (the engine's missing key: a rule slip)."""
+        return f"checked(g, {self.cname}W[checked(g, {key} - {WORD_BASE}, {self.size})], {self.size})"
+
+    def read_key(self, key: str) -> str:
+        return f"{self.cname}[{self.place(key)}]"
+
+    def tables(self) -> list[tuple[str, list[int]]]:
+        out = [(f"{self.cname}W", self.where), *((c, flat) for c, flat, _ in self.columns.values())]
+        if self.type == "seq":
+            out += [(f"{self.cname}O", self.starts), (f"{self.cname}N", self.lengths)]
+        return out
+
+    def walk(self, lw: Lowering, body: Any, node: ast.Node) -> None:
+        for key in self.keys:  # (a mapping walked: its keys, in order)
+            body(Bound("static", value=key))
+
+
 class NativeBoard:
     def __init__(self, board: Board, cname: str):
         self.board, self.cname = board, cname
@@ -125,7 +198,7 @@ class Program:
         self.card_effects = CardEffects(self)  # (the cards' effects the rules use, likewise)
         self.triggers = Triggers(self)  # (the events triggers hear, and their queue)
         self.functions: dict[str, Any] = dict(self.raw.get("functions") or {})
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, Table | KeyedTable] = {}
         self.boards: dict[str, NativeBoard] = {}
         self.props: dict[str, list[int]] = {}
         self.prop_types: dict[str, str] = {}  # "int", or "word" (numbers of self.words)
@@ -133,6 +206,7 @@ class Program:
         self.extra_tables: dict[str, list[int]] = {}  # C tables some built-in reads (name -> numbers)
         self.reasons: list[str] = ["flow-ended", "end-game"]
         self.wanted_procedures: set[str] = set()
+        self._word_params: dict[str, set[int]] | None = None  # (word_params)
         self.creates = False  # some statement creates cards: room is kept for CREATED_CAP more
         # A per-step module (resumable.py): what its functions keep in the struct, and
         # each choice that may wait for a seat (1 when its options are cards).
@@ -175,13 +249,18 @@ class Program:
         if found:
             raise NotNative("; ".join(found))
 
-    def table(self, name: str, node: ast.Node) -> Table:
+    def table(self, name: str, node: ast.Node) -> Table | KeyedTable:
         table = self.tables.get(name)
         if table is None:
             value = self.constants[name]
-            if not isinstance(value, list):
+            if isinstance(value, dict):
+                table = KeyedTable(f"K{len(self.tables)}", value, node, self.word)
+                self.extra_tables.update(table.tables())
+            elif isinstance(value, list):
+                table = Table(f"K{len(self.tables)}", value, node, self.word)
+            else:
                 raise NotNative(f"{_where(node)}: constant '{name}' used as a list")
-            table = self.tables[name] = Table(f"K{len(self.tables)}", value, node, self.word)
+            self.tables[name] = table
         return table
 
     def board(self, node: ast.Node) -> NativeBoard:
@@ -356,6 +435,40 @@ class Program:
             raise NotNative(f"{_where(node)}: procedure '{name}' called with {nargs} arguments")
         self.wanted_procedures.add(name)
         return str(self.procedure_number(name))
+
+    def word_params(self) -> dict[str, set[int]]:
+        """Per procedure, the places of its parameters some call gives a word as it is
+        written (`pay_cost(me, cost, "none", 0)`): an untyped parameter there holds words."""
+        if self._word_params is None:
+            found: dict[str, set[int]] = {}
+
+            def scan(node: Any) -> None:
+                if isinstance(node, dict):
+                    for key, value in node.items():
+                        if key in ("effect", "turn", "setup", "flow") and isinstance(value, str):
+                            look(value)
+                        elif key == "effects" and isinstance(value, dict):
+                            for spec in value.values():
+                                look(spec) if isinstance(spec, str) else scan(spec)
+                        else:
+                            scan(value)
+                elif isinstance(node, list):
+                    for item in node:
+                        scan(item)
+
+            def look(text: str) -> None:
+                try:
+                    body = self.program(text)
+                except Exception:  # (a text the compiler accepted parses: this is a guard only)
+                    return
+                for stmt in ast.statements(body):
+                    if isinstance(stmt, ast.CallStmt):
+                        for k, arg in enumerate(stmt.args):
+                            if isinstance(arg, ast.Literal) and isinstance(arg.value, str):
+                                found.setdefault(stmt.name, set()).add(k)
+            scan(self.raw)
+            self._word_params = found
+        return self._word_params
 
     def procedure_number(self, name: str) -> int:
         """A procedure's number: the C name it is written under (proc3), never its text."""

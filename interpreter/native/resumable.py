@@ -415,5 +415,5 @@ class StepWriter(Writer):
         # Resuming, the callee runs on the arguments it kept: they are not worked out again.
         self.block("if g.resuming:", lambda: self.line(f"proc{number}(g, {', '.join(['0'] * (1 + len(node.args)))})"))
         self.block("else:", lambda: self.line(
-            f"proc{number}(g, {', '.join([self.me, *[self.code(a, env) for a in node.args]])})"))
+            f"proc{number}(g, {', '.join([self.me, *self.call_args(node, env)])})"))
         self.stop_at(here)

@@ -17,10 +17,17 @@ from typing import Any
 
 from interpreter.lang import ast
 from interpreter.native import walks
-from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where
+from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, static_int
 
 _QUIET = (ast.Let, ast.Set, ast.Change, ast.Log, ast.Show)
 _SILENT = (ast.Let, ast.Log, ast.Show)  # (statements that fire no event)
+
+
+def _kind_of(value: Bound) -> str:
+    """A value's kind as a trigger's local would hold it: a number, a card, a word."""
+    if value.kind == "static":
+        return "word" if isinstance(value.value, str) else "any" if value.value is None else "int"
+    return value.type if value.type in ("int", "card", "word") else "any"
 _TEXT = {"join", "text", "upper", "lower", "plural", "format"}  # built-ins that make words
 _FIXED = {"range", "players", "cells"}  # lists nothing can change while a loop walks them
 _DRAWS = {"random", "pick_random", "shuffled"}  # built-ins that draw from the rules' generator
@@ -121,6 +128,12 @@ class Writer(Lowering):
     def _let(self, node: ast.Let, env: Env) -> None:
         if walks.is_list(self, node.value, env):
             env[node.name] = self._fill_list(node.name, node.value, env, node)
+            return
+        record = self._record(node.value, env)
+        if record is not None:  # (a record of a constant mapping: its place is kept)
+            cname = self.local(node.name)
+            self.line(f"{cname} = {record.code}")
+            env[node.name] = Bound("record", cname, value=record.value)
             return
         value = self.expr(node.value, env)
         code = self._operand(node.value, value)
@@ -227,8 +240,11 @@ class Writer(Lowering):
         cname = self.local(node.var)
 
         def body(item: Bound) -> None:
+            if item.kind == "static" and (isinstance(item.value, str) or static_int(item.value)):
+                # (a constant's words, or a mapping's keys: each a number in C)
+                item = Bound("c", walks.value_code(self, node, item), "word" if isinstance(item.value, str) else "int")
             if item.kind != "c":
-                raise NotNative(f"{_where(node)}: a loop over words or rows")
+                raise NotNative(f"{_where(node)}: a loop over rows")
             self.line(f"{cname} = {item.code}")
             env[node.var] = Bound("c", cname, item.type)
             self.stmts(node.body, env)
@@ -305,7 +321,9 @@ class Writer(Lowering):
         params = triggers.custom.get(node.event)
         if params is None or len(params) != len(node.args):
             raise NotNative(f"{_where(node)}: event '{node.event}'")
-        values = [walks.value_code(self, a, self.expr(a, env)) for a in node.args]
+        bounds = [self.expr(a, env) for a in node.args]
+        triggers.emitted(node.event, [_kind_of(b) for b in bounds], _where(node))
+        values = [walks.value_code(self, a, b) for a, b in zip(node.args, bounds, strict=True)]
         held = [self.temp("arg") for _ in values]
         for name, code in zip(held, values, strict=True):
             self.line(f"{name} = {code}")
@@ -537,8 +555,15 @@ class Writer(Lowering):
         self.block("else:", agent)
 
     def s_CallStmt(self, node: ast.CallStmt, env: Env) -> None:
-        args = [self.code(a, env) for a in node.args]
-        self.line(f"proc{self.game.procedure(node.name, len(args), node)}(g, {', '.join([self.me, *args])})")
+        number = self.game.procedure(node.name, len(node.args), node)
+        self.line(f"proc{number}(g, {', '.join([self.me, *self.call_args(node, env)])})")
+
+    def call_args(self, node: ast.CallStmt, env: Env) -> list[str]:
+        """A procedure call's arguments as C: numbers, cards, and words where the call
+        gives one as written (the parameter then holds words: Program.word_params)."""
+        words = self.game.word_params().get(node.name, set())
+        return [walks.value_code(self, a, self.expr(a, env)) if k in words else self.code(a, env)
+                for k, a in enumerate(node.args)]
 
     def s_Use(self, node: ast.Use, env: Env) -> None:
         number = self.game.card_effects.number(node.effect, node)

@@ -51,6 +51,10 @@ class Triggers:
         self.width = len(_BASE) + self.nargs
         self.defs = [t for pair in self.pairs for t in gd.triggers[pair]]
         self.numbers = {id(t): k for k, t in enumerate(self.defs)}
+        # The kinds of value each custom event's emits give each parameter (a number,
+        # a card, a word), fixed once its triggers are written.
+        self.kinds: dict[str, list[set[str]]] = {name: [set() for _ in params] for name, params in self.custom.items()}
+        self.written = False
 
     # ---- what the rest of the lowering calls ----------------------------------------------------
 
@@ -74,6 +78,20 @@ class Triggers:
             self.fire(w, event, player="g.active" if event.startswith("turn_") else "-1")
             self.drain(w)
             w.line("if g.terminal or g.err: return")
+
+    def emitted(self, event: str, kinds: list[str], where: str) -> None:
+        """An `emit` gives its values of these kinds (refused when the triggers were
+        written for other kinds)."""
+        seen = self.kinds[event]
+        for j, kind in enumerate(kinds):
+            if self.written and kind not in seen[j] and self._kind(seen[j]) != "any":
+                raise NotNative(f"{where}: event '{event}' given a value of another kind than before")
+            if not self.written:
+                seen[j].add(kind)
+
+    @staticmethod
+    def _kind(kinds: set[str]) -> str:
+        return next(iter(kinds)) if len(kinds) == 1 and "any" not in kinds else "any"
 
     def fields(self) -> list[str]:
         return [f"int64_t tq[{TQCAP * self.width if self.any else 1}]", "int64_t tqn", "int64_t tbase",
@@ -108,6 +126,7 @@ class Triggers:
         """The C of the queue: each pair's fire_E, each trigger's effect trig_K, the
         dispatch, the resolution and the zone events `place_card` calls. `writer` makes
         the writer of a function that may stop (a per-step module's), `plain` one that never does."""
+        self.written = True
         if not self.any:
             return ["cdef inline void run_queue(St* g) noexcept nogil:\n    pass\n",
                     "cdef inline void zone_event(St* g, int64_t entered, int64_t slot, int64_t iid) noexcept nogil:\n"
@@ -128,7 +147,7 @@ class Triggers:
             if params is None:
                 raise NotNative(f"event '{event}' is not declared")
             for j, p in enumerate(params):
-                env[p] = Bound("c", f"a[{j}]", "any")
+                env[p] = Bound("c", f"a[{j}]", self._kind(self.kinds[event][j]))
             return env
         for name in names:
             kind = "card" if name == "card" else "int"
@@ -215,7 +234,7 @@ class Triggers:
                 w.once(f"{field} = a[{j}]")
                 args.append(field)
             for j, p in enumerate(self.custom[event]):
-                env[p] = Bound("c", args[j], "any")
+                env[p] = Bound("c", args[j], self._kind(self.kinds[event][j]))
 
         def body() -> None:
             w.line("if busy(g): return")

@@ -36,6 +36,8 @@ def is_list(lw: Lowering, node: ast.Node, env: Env) -> bool:
             return True
         if node.name in ("top", "bottom"):
             return len(node.args) == 2
+        if node.name == "select" and len(node.args) == 3:  # (one of two lists)
+            return is_list(lw, node.args[1], env) or is_list(lw, node.args[2], env)
         if node.name in game.functions:
             spec = game.functions[node.name]
             return isinstance(spec, dict) and is_list(lw, game.parsed_function(node.name), {})
@@ -44,6 +46,9 @@ def is_list(lw: Lowering, node: ast.Node, env: Env) -> bool:
         return is_list(lw, node.left, env) or is_list(lw, node.right, env)
     if isinstance(node, ast.Attr):
         return game.card_data.is_list(node.name)
+    if isinstance(node, ast.Index) and isinstance(node.target, ast.Name) and node.target.name not in env and \
+            isinstance(game.constants.get(node.target.name), dict):  # (a constant mapping to lists)
+        return all(isinstance(v, list) for v in game.constants[node.target.name].values())
     return False
 
 
