@@ -14,6 +14,7 @@ by the hash of their source (in the user's cache folder, ORRERY_CACHE here in on
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +39,8 @@ ORRERY = [sys.executable, "-m", "interpreter"]
 # Games the native subset covers, with games compared per player count (the Python
 # path's cost decides how many: a breakthrough playout is ~6 ms there).
 NATIVE = {"tic-tac-toe": 200, "kuhn-poker": 300, "leduc-poker": 300, "rock-paper-scissors": 300, "breakthrough": 40,
-          "goofspiel": 30, "goofspiel-drawn": 30, "race-to-mars": 20, "rocketmen": 20, "target-jupiter": 20}
+          "goofspiel": 30, "goofspiel-drawn": 30, "race-to-mars": 20, "rocketmen": 20, "target-jupiter": 20,
+          "star-market": 20, "star-market-overcharge": 20}
 
 
 def _same(game, count: int, num_players: int, **kw) -> None:
@@ -119,6 +121,14 @@ def test_triggers_and_events_play_the_same_games():
         watch.watcher = None
     assert ran == {"scored", "cooled", "spent", "junk", "dawn", "dusk", "tide", "ebb", "kindle", "beacon.glow",
                    "beacon.warm"}
+    granted = set()  # (and grants of each duration are read while they run)
+    for seed in range(3, 23):
+        state = game.new_initial_state(2, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            granted |= {g.until for g in state.grants}
+    assert granted == {"turn", "round", "game"}
 
 
 def test_a_trigger_chain_too_deep_is_the_engines_error(tmp_path):
@@ -245,11 +255,11 @@ def test_the_command_line_chooses_and_reports_the_backend(tmp_path):
     off = subprocess.run([*ORRERY, "simulate", "tic-tac-toe", "--games", "50", "--native", "off", "--json"],
                          capture_output=True, text=True, timeout=600)
     assert _without_time(done.stdout) == _without_time(off.stdout)
-    refused = subprocess.run([*ORRERY, "simulate", "star-market", "--games", "2", "--native", "on"],
+    refused = subprocess.run([*ORRERY, "simulate", "for-all-mankind", "--games", "2", "--native", "on"],
                              capture_output=True, text=True, timeout=600)
-    assert refused.returncode == 1 and "no native backend for star-market" in refused.stderr
+    assert refused.returncode == 1 and "no native backend for for-all-mankind" in refused.stderr
     assert "Traceback" not in refused.stderr
-    auto = subprocess.run([*ORRERY, "simulate", "star-market", "--games", "2"], capture_output=True, text=True,
+    auto = subprocess.run([*ORRERY, "simulate", "for-all-mankind", "--games", "2"], capture_output=True, text=True,
                           timeout=600)
     assert auto.returncode == 0 and auto.stderr.count("native: playing in Python") == 1
     bad = subprocess.run([*ORRERY, "simulate", "tic-tac-toe", "--native", "maybe"], capture_output=True, text=True,

@@ -36,7 +36,8 @@ pytestmark = pytest.mark.xdist_group("native_state")  # one worker compiles the 
 TOYS = Path(__file__).parent / "native_toys"
 # Games the per-step modules cover, with games compared per player count.
 STEPPED = {"tic-tac-toe": 60, "kuhn-poker": 60, "leduc-poker": 40, "rock-paper-scissors": 40, "breakthrough": 6,
-           "goofspiel": 8, "goofspiel-drawn": 8, "race-to-mars": 2, "rocketmen": 3, "target-jupiter": 3}
+           "goofspiel": 8, "goofspiel-drawn": 8, "race-to-mars": 2, "rocketmen": 3, "target-jupiter": 3,
+           "star-market": 3, "star-market-overcharge": 3}
 
 
 def _ids(state, player=None):
@@ -301,9 +302,9 @@ def test_a_rule_slip_met_natively_raises_the_engines_own_error():
 
 
 def test_refusals_and_modes():
-    game = load_game("star-market")  # (granted modifiers: not in the native subset)
+    game = load_game("for-all-mankind")  # (mappings given to procedures: not in the native subset)
     assert type(game.new_initial_state(native="auto")) is State
-    with pytest.raises(GameError, match="no native states for star-market"):
+    with pytest.raises(GameError, match="no native states for for-all-mankind"):
         game.new_initial_state(native="on")
     with pytest.raises(GameError, match="native mode must be one of"):
         load_game("tic-tac-toe").new_initial_state(native="fast")

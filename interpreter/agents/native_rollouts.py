@@ -55,8 +55,8 @@ class NativeRollouts:
 
     def begin(self, world: State) -> None:
         """A sampled world at the decision: its data, for the rollouts to take over."""
-        self.ready = bool(self.module.set_root(world.counters, world.zones, world.loc, world.card_def, world.rng,
-                                                   world.attrs))
+        self.ready = not world.grants and bool(  # (the struct takes no grants over: Python rolls those out)
+            self.module.set_root(world.counters, world.zones, world.loc, world.card_def, world.rng, world.attrs))
         self.path = []
 
     def moved(self, index: int) -> None:

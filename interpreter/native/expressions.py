@@ -46,6 +46,7 @@ class Lowering:
         # evaluate it, so a random draw there (written before the whole expression)
         # would draw when Python does not; such rules stay on the Python path.
         self.maybe = 0
+        self.me = "me"  # (the C name of `me` here: a writer says which)
 
     # ---- writing ----------------------------------------------------------------------------
 
@@ -112,6 +113,11 @@ class Lowering:
             raise NotNative(f"{_where(node)}: not a card")
         return value.code
 
+    def owner_of(self, counter: str) -> str | None:
+        """Whose copy of a counter its name alone means: `me`'s for a player's counter
+        (as the engine reads `credits` for `credits(me)`), none for a shared one."""
+        return self.me if self.game.counters[self.game.counter_index[counter]].scope == "player" else None
+
     def index_code(self, counter: str, node: ast.Node, env: Env) -> str:
         """An index of an array counter as C code: a number, or a word for a counter
         with named keys (its place among them is the program's: counter_slot)."""
@@ -133,7 +139,7 @@ class Lowering:
             return env[name]
         game = self.game
         if name in game.counter_index:
-            return Bound("c", game.counter_read(name, None, None, node), "int")
+            return Bound("c", game.counter_read(name, self.owner_of(name), None, node), "int")
         if name in game.constants:
             value = game.constants[name]
             if static_int(value) or isinstance(value, str):
@@ -252,8 +258,8 @@ class Lowering:
         target = node.target
         game = self.game
         if isinstance(target, ast.Name) and target.name not in env and target.name in game.counter_index:
-            return Bound("c", game.counter_read(target.name, None, self.index_code(target.name, node.index, env), node),
-                         "int")
+            key = self.index_code(target.name, node.index, env)
+            return Bound("c", game.counter_read(target.name, self.owner_of(target.name), key, node), "int")
         if isinstance(target, ast.Call) and target.name in game.counter_index and len(target.args) == 1:
             player = self.code(target.args[0], env)
             key = self.index_code(target.name, node.index, env)

@@ -133,6 +133,7 @@ class _Module:
             fields += [*STEP_FIELDS, *(f"{ctype} {name}" for name, ctype in prog.step_fields.items())]
         fields += prog.card_data.fields()
         fields += prog.triggers.fields()
+        fields.append(f"int64_t grants[{max(len(prog.granted) * prog.n, 1)}]")
         return "cdef struct St:\n" + "".join(f"    {f}\n" for f in fields)
 
     def _tables(self) -> str:

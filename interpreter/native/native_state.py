@@ -118,8 +118,9 @@ class NativeState:
         generator); from then on the Python state behind it is `world`'s, which is kept
         (the caller hands it over: it must not change it). False, nothing changed, when
         the struct cannot hold it."""
-        if not self._take_world(world.counters, world.zones, world.loc, world.card_def, world.rng, world.attrs):
-            return False
+        if world.grants or \
+                not self._take_world(world.counters, world.zones, world.loc, world.card_def, world.rng, world.attrs):
+            return False  # (the struct takes no grants over: a world with some stays a Python state)
         self._base, self._oracle = (world, len(self._history)), None
         return True
 

@@ -218,6 +218,9 @@ class Program:
         self._functions = 0
         # Actions with a use limit, numbered: their uses per player are g.uses[scope][k * NPLAYERS + p].
         self.limited = {a.id: k for k, a in enumerate(a for a in gd.actions if a.limits)}
+        # Modifiers that apply only while granted (`grant M to P until end of turn`), numbered:
+        # g.grants[k * NPLAYERS + p] holds a bit per duration still running (turn 1, round 2, game 4).
+        self.granted = {m.id: k for k, m in enumerate(m for m in gd.modifiers if m.granted)}
         self.limit_scopes = {scope for a in gd.actions for scope, _ in a.limits}
         # End conditions that let the turn or round finish first (g.ending: ENDING_TURN or ENDING_ROUND).
         self.deferred = any(end.then != "end" for end in gd.ends)

@@ -21,6 +21,7 @@ from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _whe
 
 _QUIET = (ast.Let, ast.Set, ast.Change, ast.Log, ast.Show)
 _SILENT = (ast.Let, ast.Log, ast.Show)  # (statements that fire no event)
+_GRANT_BITS = {"turn": 1, "round": 2, "game": 4}  # (a grant's duration: its bit in g.grants)
 
 
 def _kind_of(value: Bound) -> str:
@@ -188,10 +189,11 @@ class Writer(Lowering):
         name, player, index = None, None, None
         if isinstance(target, ast.Name) and target.name in game.counter_index:
             name = target.name
+            player = self.owner_of(name)
         elif isinstance(target, ast.Index) and isinstance(target.target, ast.Name) and \
                 target.target.name in game.counter_index and target.target.name not in env:
             name = target.target.name
-            index = self.index_code(name, target.index, env)
+            index, player = self.index_code(name, target.index, env), self.owner_of(name)
         elif isinstance(target, ast.Call) and target.name in game.counter_index and len(target.args) == 1:
             name, player = target.name, self.code(target.args[0], env)
         elif isinstance(target, ast.Index) and isinstance(target.target, ast.Call) and \
@@ -296,6 +298,7 @@ class Writer(Lowering):
         self.starting(enter)
         self.stmts(node.body, env)
         self.game.triggers.resolve(self, "turn_end")  # (still inside the turn: before its end is checked)
+        self._grants_end("turn")
         if self.game.ends_at("turn"):
             self.line("if end_turn(g, g.active): return")
         if self.game.deferred:  # (an end condition met earlier that finishes the turn ends the game now)
@@ -310,6 +313,7 @@ class Writer(Lowering):
             self.starting(lambda: self.game.triggers.resolve(self, "round_start"))
         self.stmts(node.body, env)
         self.game.triggers.resolve(self, "round_end")
+        self._grants_end("round")
         if self.game.ends_at("round"):
             self.line("if end_round(g, g.active): return")
         if self.game.deferred:  # (one that finishes the turn or the round: the round is over)
@@ -574,6 +578,22 @@ class Writer(Lowering):
         if not self.stoppable:
             raise NotNative(f"{_where(node)}: stop in the setup or the flow")
         self.line("return")
+
+    def s_Grant(self, node: ast.Grant, env: Env) -> None:
+        """`grant M to P until end of DURATION`: the modifier applies to P until then
+        (the engine's st.grants; presence is what its values read)."""
+        k = self.game.granted.get(node.modifier)
+        if k is None:
+            raise NotNative(f"{_where(node)}: modifier '{node.modifier}' is not one that is granted")
+        bit = _GRANT_BITS[node.duration]
+        self.line(f"g.grants[{k} * NPLAYERS + checked(g, {self.code(node.player, env)}, NPLAYERS)] |= {bit}")
+
+    def _grants_end(self, duration: str) -> None:
+        """A turn's or round's end: the grants that last that long are over."""
+        if self.game.granted:
+            i = self.temp("i")
+            self.block(f"for {i} in range({len(self.game.granted) * self.game.n}):",
+                       lambda: self.line(f"g.grants[{i}] &= {7 - _GRANT_BITS[duration]}"))
 
     def s_EndGame(self, node: ast.EndGame, env: Env) -> None:
         self.game.winners_into(self, node.winners, env)

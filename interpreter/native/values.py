@@ -8,9 +8,13 @@ card's active zones, in a zone of the player's or a shared one; with `applies_to
 first holder, in that same order, for whom it holds), its `when` is tested, and its
 amount added, set, or taken as a maximum or minimum.
 
+A modifier that applies only while granted (`grant M to P until end of turn`) is
+tested against the grants the struct keeps (`g.grants`: a bit per duration still
+running, cleared at the turn's or round's end, as the engine drops its grants).
+
 A value's reads never change the state, so the engine may keep one while it lists
 actions; a random draw in a value would make that a difference, so such a value stays
-on the Python path, as do modifiers that must be granted (grants are not lowered).
+on the Python path.
 """
 
 from __future__ import annotations
@@ -102,12 +106,16 @@ class Values:
 
     def _modifier(self, w: Any, mod: Any, env: Env) -> None:
         prog = self.prog
-        if mod.granted:
-            raise NotNative(f"modifier '{mod.id}' is granted (grants)")
         spec = self._spec(mod)
         scope = dict(env)
 
         def apply() -> None:
+            if mod.granted:  # (only while granted to the player: the engine's st.grants)
+                w.block(f"if p >= 0 and g.grants[{prog.granted[mod.id]} * NPLAYERS + p] != 0:", applied)
+            else:
+                applied()
+
+        def applied() -> None:
             when = spec.get("when")
 
             def change() -> None:
