@@ -141,6 +141,18 @@ def test_a_trigger_chain_too_deep_is_the_engines_error(tmp_path):
     assert all("trigger chain deeper than 200 effects" in p.error for p in native)
 
 
+def test_a_missing_key_of_a_mapping_is_the_engines_slip_on_both_paths(tmp_path):
+    # a card's cost mapping without the key a procedure reads: the engine's rule error,
+    # which the native code hands to the Python path to report
+    rules = (TOYS / "cards.yaml").read_text(encoding="utf-8").replace(
+        "cost: {red: 1, blue: 0, green: 0}", "cost: {red: 1, green: 0}")
+    (tmp_path / "game.yaml").write_text(rules, encoding="utf-8")
+    game = load_game(str(tmp_path / "game.yaml"))
+    native = game.playouts(60, num_players=2, seed=3, native="on")
+    assert native == game.playouts(60, num_players=2, seed=3, native="off")
+    assert any("no entry 'blue'" in (p.error or "") for p in native)
+
+
 @pytest.mark.parametrize(("change", "refused"), [
     (("grid: [[1, 2], [3, 4]]", "grid: [[1, 2], [3]]"), "rows of unequal lengths"),
     (("gives: [green]", "gives: green"), "a list on some cards and not on others"),
@@ -157,6 +169,7 @@ def test_card_data_the_subset_cannot_hold_is_refused_with_the_reason(tmp_path, c
 @pytest.mark.parametrize(("target", "seats"), [
     (str(TOYS / "mix.yaml"), ("hoarder", "wild")), (str(TOYS / "mix.yaml"), ("eager", "random", "hoarder")),
     (str(TOYS / "mix.yaml"), ("wild", "first", "eager")), ("goofspiel", ("matcher", "gambler")),
+    (str(TOYS / "cards.yaml"), ("keeper", "random")), (str(TOYS / "cards.yaml"), ("random", "keeper", "random")),
     ("goofspiel", ("random", "matcher", "first")), ("tic-tac-toe", ("first", "random"))])
 def test_first_seats_and_game_bots_play_the_same_games(target, seats):
     # `first` agents, bots that pick first or with the rules' generator (no decision of the

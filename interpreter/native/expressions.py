@@ -144,6 +144,8 @@ class Lowering:
             value = game.constants[name]
             if static_int(value) or isinstance(value, str):
                 return Bound("static", value=value)
+            if isinstance(value, dict):  # (a mapping handed around: native/mappings.py)
+                return game.mappings.constant(name, node)
             raise NotNative(f"{_where(node)}: constant '{name}' used as a value")
         if name in game.values:
             return game.values.read(self, node, env)
@@ -293,6 +295,9 @@ class Lowering:
             return self._table_read(table, None, index, node)
         if base.kind == "row":
             return self._table_read(base.value, base.code, index, node)
+        if base.kind == "c" and base.type == "map":  # (a mapping by its row: native/mappings.py)
+            row = self._held(base).code
+            return game.mappings.read(row, walks.value_code(self, node.index, index))
         if base.kind == "list":
             return Bound("c", f"{base.code}[checked(g, {self._operand(node, index)}, {base.code}_n)]", base.type)
         if base.kind == "seq":  # (a list in memory: an element, or a row of a list of rows)
@@ -428,6 +433,10 @@ class Lowering:
         self.game.extra_tables[table] = [1 if arg.value in d.effects else 0 for d in cards]
         card = self._held(Bound("c", self.code(node.args[0], env, "card"), "card")).code
         return Bound("c", f"({card} != -1 and {table}[g.kind[checked(g, {card}, g.ncards)]] != 0)", "bool")
+
+    def b_is_bot(self, node: ast.Call, env: Env) -> Bound:
+        """Whether a game bot plays the seat (the engine: its seat is a bot's name)."""
+        return Bound("c", f"(g.policy[checked(g, {self.code(node.args[0], env)}, NPLAYERS)] >= BOT_FIRST)", "int")
 
     def b_owner(self, node: ast.Call, env: Env) -> Bound:
         """The seat whose zone holds the card (a shared zone, or none: none)."""

@@ -89,7 +89,8 @@ class _Module:
         else:
             support, entry = SUPPORT, self._entry()
         parts = [HEADER.format(n=prog.n), self._constants(nparams), self._struct(),
-                 self._tables(), self._switch(), support, prog.card_data.sources(), *prog.values.sources(),
+                 self._tables(), self._switch(), support, prog.card_data.sources(), *prog.mappings.functions(),
+                 *prog.values.sources(),
                  *self.functions, entry]
         return "\n".join(parts)
 
@@ -168,7 +169,7 @@ class _Module:
         table("RFROM", refill_from)
         table("RSHUFFLE", shuffles)
         for cname, values in [*prog.values.tables(), *prog.extra_tables.items(), *prog.card_data.tables(),
-                              *prog.triggers.tables()]:
+                              *prog.triggers.tables(), *prog.mappings.tables()]:
             table(cname, values)
         # The state every game starts from (counters' initial values, cards in place).
         tpl = prog.template
@@ -385,9 +386,10 @@ class _Module:
         spec = (prog.raw.get("procedures") or {})[name]
         declared = spec.get("params") or []
         params = [str(p) for p in declared]
-        types = {str(p): {"card": "card", "str": "word", "any": "any"}.get(str(t), "int")
-                 for p, t in declared.items()} if isinstance(declared, dict) else \
-            {params[k]: "word" for k in prog.word_params().get(name, ())}
+        typed = {str(p): {"card": "card", "str": "word", "any": "any"}.get(str(t), "int")
+                 for p, t in declared.items()} if isinstance(declared, dict) else {}
+        types = {p: prog.param_type(name, k, typed.get(p)) for k, p in enumerate(params)}
+        prog.param_types[name] = [types[p] for p in params]
         w = self.writer(prog, "me")
         names = ["me", *(f"a{k}" for k in range(len(params)))]  # (numbered, as every name here)
         if isinstance(w, StepWriter):  # the arguments kept in the struct: a resumed call is given none

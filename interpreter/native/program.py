@@ -29,6 +29,7 @@ from interpreter.model.definitions import CounterDef
 from interpreter.native.card_data import CardData
 from interpreter.native.card_effects import CardEffects
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
+from interpreter.native.mappings import Mappings
 from interpreter.native.triggers import Triggers
 from interpreter.native.values import Values
 from interpreter.numbers import exact_division
@@ -197,6 +198,8 @@ class Program:
         self.values = Values(self)  # (the declared values the rules read, lowered as they are met)
         self.card_effects = CardEffects(self)  # (the cards' effects the rules use, likewise)
         self.triggers = Triggers(self)  # (the events triggers hear, and their queue)
+        self.mappings = Mappings(self)  # (mappings handed around as values, read by key)
+        self.word_base = WORD_BASE
         self.functions: dict[str, Any] = dict(self.raw.get("functions") or {})
         self.tables: dict[str, Table | KeyedTable] = {}
         self.boards: dict[str, NativeBoard] = {}
@@ -206,7 +209,9 @@ class Program:
         self.extra_tables: dict[str, list[int]] = {}  # C tables some built-in reads (name -> numbers)
         self.reasons: list[str] = ["flow-ended", "end-game"]
         self.wanted_procedures: set[str] = set()
-        self._word_params: dict[str, set[int]] | None = None  # (word_params)
+        self._word_params: dict[str, dict[int, str]] | None = None  # (param_kinds)
+        self.call_kinds: dict[str, list[set[str]]] = {}  # (called) what calls give each parameter
+        self.param_types: dict[str, list[str]] = {}  # the procedures written, their parameters' types
         self.creates = False  # some statement creates cards: room is kept for CREATED_CAP more
         # A per-step module (resumable.py): what its functions keep in the struct, and
         # each choice that may wait for a seat (1 when its options are cards).
@@ -319,6 +324,8 @@ class Program:
         """A card's field, read by its definition (`g.kind`: created cards too): a number
         property, or words (its id, name, type, or a property of words on every card that
         has it), each word a number of the rules' words (`word`; none: -1)."""
+        if prop not in self.props and self.mappings.is_mapping_property(prop):
+            return self.mappings.property(prop, card, node)
         if prop not in self.props:
             values = self.card_data.statics(prop)
             if all(static_int(v) or v is None for v in values) and any(v is not None for v in values):
@@ -442,8 +449,14 @@ class Program:
     def word_params(self) -> dict[str, set[int]]:
         """Per procedure, the places of its parameters some call gives a word as it is
         written (`pay_cost(me, cost, "none", 0)`): an untyped parameter there holds words."""
+        return {name: {k for k, kind in kinds.items() if kind == "word"} for name, kinds in self.param_kinds().items()}
+
+    def param_kinds(self) -> dict[str, dict[int, str]]:
+        """Per procedure, what some call gives a parameter as it is written, where that
+        says more than a number: a word (`"none"`), or a mapping (a constant one, or a
+        card's mapping property: `spend_all(me, item.cost)`)."""
         if self._word_params is None:
-            found: dict[str, set[int]] = {}
+            found: dict[str, dict[int, str]] = {}
 
             def scan(node: Any) -> None:
                 if isinstance(node, dict):
@@ -467,11 +480,48 @@ class Program:
                 for stmt in ast.statements(body):
                     if isinstance(stmt, ast.CallStmt):
                         for k, arg in enumerate(stmt.args):
-                            if isinstance(arg, ast.Literal) and isinstance(arg.value, str):
-                                found.setdefault(stmt.name, set()).add(k)
+                            kind = self._written_kind(arg)
+                            if kind:
+                                found.setdefault(stmt.name, {})[k] = kind
             scan(self.raw)
             self._word_params = found
         return self._word_params
+
+    def called(self, name: str, kinds: list[str], where: str) -> None:
+        """A call of procedure `name` gives values of these kinds: until the procedure is
+        written they type its untyped parameters (`param_type`); after, a kind it was
+        not written for refuses the rules."""
+        seen = self.call_kinds.setdefault(name, [set() for _ in kinds])
+        fixed = self.param_types.get(name)
+        for k, kind in enumerate(kinds):
+            if fixed is not None and fixed[k] not in (kind, "any") and not (fixed[k] == "int" and kind == "any"):
+                raise NotNative(f"{where}: procedure '{name}' given a {kind} where it was written for a {fixed[k]}")
+            seen[k].add(kind)
+
+    def param_type(self, name: str, k: int, declared: str | None) -> str:
+        """The type procedure `name`'s parameter k is written for: declared, or what its
+        calls give (one kind: that; a word or mapping as written: that; else a number).
+        One declared `any` that every call gives one kind of value is written for that kind."""
+        if declared is not None and declared != "any":
+            return declared
+        written = self.param_kinds().get(name, {}).get(k)
+        if written:
+            return written
+        calls = self.call_kinds.get(name, [])
+        kinds = calls[k] if k < len(calls) else set()
+        # (a value of no known kind (from a list of mixed ones) beside values of one kind:
+        # that kind, as an untyped parameter always was a number before calls said more)
+        concrete = kinds - {"any"}
+        return next(iter(concrete)) if len(concrete) == 1 else "any" if kinds or declared else "int"
+
+    def _written_kind(self, arg: ast.Node) -> str:
+        if isinstance(arg, ast.Literal) and isinstance(arg.value, str):
+            return "word"
+        if isinstance(arg, ast.Name) and isinstance(self.constants.get(arg.name), dict):
+            return "map"
+        if isinstance(arg, ast.Attr) and self.mappings.is_mapping_property(arg.name):
+            return "map"
+        return ""
 
     def procedure_number(self, name: str) -> int:
         """A procedure's number: the C name it is written under (proc3), never its text."""

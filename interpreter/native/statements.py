@@ -28,7 +28,7 @@ def _kind_of(value: Bound) -> str:
     """A value's kind as a trigger's local would hold it: a number, a card, a word."""
     if value.kind == "static":
         return "word" if isinstance(value.value, str) else "any" if value.value is None else "int"
-    return value.type if value.type in ("int", "card", "word") else "any"
+    return value.type if value.type in ("int", "card", "word", "map") else "any"
 _TEXT = {"join", "text", "upper", "lower", "plural", "format"}  # built-ins that make words
 _FIXED = {"range", "players", "cells"}  # lists nothing can change while a loop walks them
 _DRAWS = {"random", "pick_random", "shuffled"}  # built-ins that draw from the rules' generator
@@ -563,11 +563,12 @@ class Writer(Lowering):
         self.line(f"proc{number}(g, {', '.join([self.me, *self.call_args(node, env)])})")
 
     def call_args(self, node: ast.CallStmt, env: Env) -> list[str]:
-        """A procedure call's arguments as C: numbers, cards, and words where the call
-        gives one as written (the parameter then holds words: Program.word_params)."""
-        words = self.game.word_params().get(node.name, set())
-        return [walks.value_code(self, a, self.expr(a, env)) if k in words else self.code(a, env)
-                for k, a in enumerate(node.args)]
+        """A procedure call's arguments as C (numbers, cards, words, mappings), each
+        one's kind told to the program, which types the procedure's untyped parameters
+        by them (Program.called)."""
+        values = [self.expr(a, env) for a in node.args]
+        self.game.called(node.name, [_kind_of(v) for v in values], _where(node))
+        return [walks.value_code(self, a, v) for a, v in zip(node.args, values, strict=True)]
 
     def s_Use(self, node: ast.Use, env: Env) -> None:
         number = self.game.card_effects.number(node.effect, node)

@@ -28,6 +28,8 @@ def is_list(lw: Lowering, node: ast.Node, env: Env) -> bool:
     if isinstance(node, ast.Name):
         if node.name in env:
             return env[node.name].kind in ("list", "seq")
+        if isinstance(game.constants.get(node.name), list):  # (a constant list)
+            return True
         return node.name in game.zone_index and game.gd.zones[game.zone_index[node.name]].scope != "player"
     if isinstance(node, ast.Call):
         if node.name in env:
@@ -38,6 +40,8 @@ def is_list(lw: Lowering, node: ast.Node, env: Env) -> bool:
             return len(node.args) == 2
         if node.name == "select" and len(node.args) == 3:  # (one of two lists)
             return is_list(lw, node.args[1], env) or is_list(lw, node.args[2], env)
+        if node.name == "reversed" and len(node.args) == 1:
+            return True
         if node.name in game.functions:
             spec = game.functions[node.name]
             return isinstance(spec, dict) and is_list(lw, game.parsed_function(node.name), {})
@@ -123,6 +127,11 @@ def each(lw: Lowering, node: ast.Node, env: Env, body: Body) -> None:
                 return
             lw.block(f"if {lw.cond(node.args[0], env)}:", lambda: each(lw, node.args[1], env, body))
             lw.block("else:", lambda: each(lw, node.args[2], env, body))
+            return
+        if node.name == "reversed" and len(node.args) == 1:  # (a copy, walked from its end)
+            items, kind = collect(lw, node.args[0], env)
+            i = lw.temp("i")
+            lw.block(f"for {i} in range({items}_n - 1, -1, -1):", lambda: body(Bound("c", f"{items}[{i}]", kind)))
             return
         if node.name == "players_from":  # (every seat, from this one on, one way round)
             start, step = lw.temp("from"), lw.direction(node, 1)
