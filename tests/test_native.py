@@ -40,7 +40,7 @@ ORRERY = [sys.executable, "-m", "interpreter"]
 # path's cost decides how many: a breakthrough playout is ~6 ms there).
 NATIVE = {"tic-tac-toe": 200, "kuhn-poker": 300, "leduc-poker": 300, "rock-paper-scissors": 300, "breakthrough": 40,
           "goofspiel": 30, "goofspiel-drawn": 30, "race-to-mars": 20, "rocketmen": 20, "target-jupiter": 20,
-          "star-market": 20, "star-market-overcharge": 20}
+          "star-market": 20, "star-market-overcharge": 20, "for-all-mankind": 20, "fam-research-change": 10}
 
 
 def _same(game, count: int, num_players: int, **kw) -> None:
@@ -268,11 +268,14 @@ def test_the_command_line_chooses_and_reports_the_backend(tmp_path):
     off = subprocess.run([*ORRERY, "simulate", "tic-tac-toe", "--games", "50", "--native", "off", "--json"],
                          capture_output=True, text=True, timeout=600)
     assert _without_time(done.stdout) == _without_time(off.stdout)
-    refused = subprocess.run([*ORRERY, "simulate", "for-all-mankind", "--games", "2", "--native", "on"],
+    outside = tmp_path / "game.yaml"  # (a counter of fractions: outside the native subset)
+    outside.write_text((TOYS / "cards.yaml").read_text(encoding="utf-8").replace(
+        "gone: {scope: global, initial: 0}", "gone: {scope: global, initial: 0, fractions: true}"), encoding="utf-8")
+    refused = subprocess.run([*ORRERY, "simulate", str(outside), "--games", "2", "--native", "on"],
                              capture_output=True, text=True, timeout=600)
-    assert refused.returncode == 1 and "no native backend for for-all-mankind" in refused.stderr
-    assert "Traceback" not in refused.stderr
-    auto = subprocess.run([*ORRERY, "simulate", "for-all-mankind", "--games", "2"], capture_output=True, text=True,
+    assert refused.returncode == 1 and "no native backend for native-cards" in refused.stderr
+    assert "counters with fractions" in refused.stderr and "Traceback" not in refused.stderr
+    auto = subprocess.run([*ORRERY, "simulate", str(outside), "--games", "2"], capture_output=True, text=True,
                           timeout=600)
     assert auto.returncode == 0 and auto.stderr.count("native: playing in Python") == 1
     bad = subprocess.run([*ORRERY, "simulate", "tic-tac-toe", "--native", "maybe"], capture_output=True, text=True,

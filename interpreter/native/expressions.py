@@ -259,6 +259,17 @@ class Lowering:
     def e_Index(self, node: ast.Index, env: Env) -> Bound:
         target = node.target
         game = self.game
+        chain: list[ast.Node] = [node.index]  # (a constant nested evenly, read to the bottom: Grid)
+        root = target
+        while isinstance(root, ast.Index):
+            chain.insert(0, root.index)
+            root = root.target
+        if len(chain) >= 2 and isinstance(root, ast.Name) and root.name not in env and \
+                isinstance(game.constants.get(root.name), dict):
+            grid = game.grid(root.name, node)
+            if grid is not None:
+                indices = [walks.value_code(self, i, self.expr(i, env)) for i in chain]
+                return Bound("c", grid.read(indices), grid.type)
         if isinstance(target, ast.Name) and target.name not in env and target.name in game.counter_index:
             key = self.index_code(target.name, node.index, env)
             return Bound("c", game.counter_read(target.name, self.owner_of(target.name), key, node), "int")

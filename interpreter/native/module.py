@@ -390,16 +390,33 @@ class _Module:
                  for p, t in declared.items()} if isinstance(declared, dict) else {}
         types = {p: prog.param_type(name, k, typed.get(p)) for k, p in enumerate(params)}
         prog.param_types[name] = [types[p] for p in params]
-        w = self.writer(prog, "me")
-        names = ["me", *(f"a{k}" for k in range(len(params)))]  # (numbered, as every name here)
-        if isinstance(w, StepWriter):  # the arguments kept in the struct: a resumed call is given none
-            kept = [w.field("arg") for _ in names]
-            for arg, field in zip(names, kept, strict=True):
-                w.once(f"{field} = {arg}")
-            names, w.me = kept, kept[0]
-        env = {p: Bound("c", names[k + 1], types.get(p, "int")) for k, p in enumerate(params)}
-        env["me"] = Bound("c", names[0], "int")
-        args = "".join(f", int64_t a{k}" for k in range(len(params)))
+        w: Any = self.writer(prog, "me")
+        step = isinstance(w, StepWriter)  # (the arguments kept in the struct: a resumed call is given none)
+        env: Env = {}
+        args = ""
+        if step:
+            w.me = w.field("arg")
+            w.once(f"{w.me} = me")
+        env["me"] = Bound("c", w.me, "int")
+        for k, p in enumerate(params):  # (numbered, as every name here)
+            kind = types[p]
+            if kind.startswith("list:"):  # a list: its items and length (a copy in the struct, one at a time)
+                args += f", int64_t* a{k}, int64_t a{k}_n"
+                if step:
+                    field = w.field("arg", array=True)
+                    w.once(f"memcpy({field}, a{k}, a{k}_n * sizeof(int64_t))")
+                    w.once(f"{field}_n = a{k}_n")
+                    env[p] = Bound("list", field, kind[5:])
+                else:
+                    env[p] = Bound("seq", f"a{k}", kind[5:], (f"a{k}_n", 0))
+                continue
+            args += f", int64_t a{k}"
+            if step:
+                field = w.field("arg")
+                w.once(f"{field} = a{k}")
+                env[p] = Bound("c", field, kind)
+            else:
+                env[p] = Bound("c", f"a{k}", kind)
 
         def body() -> None:
             w.line("if busy(g): return")  # (a procedure calling itself for ever: see busy)

@@ -21,6 +21,7 @@ game against the Python state).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -247,15 +248,32 @@ class NativeState:
                             f"{len(legal)} (set ORRERY_NATIVE=off and report it)")
         space = self._game.action_space(self.n)
         remember = self._remember
+        varied = _varied_cards(self._game, space)
         learned = []
         for key, action in zip(keys, legal, strict=True):
             try:
                 a: int | None = space.id_of(oracle, action)
             except ActionSpaceError:
                 a = None  # (asked for, the Python state says why there is no id)
+            if varied is not None and varied.search(action.text):
+                a = None  # (a card whose attributes tell its face: its id is asked of the state each time)
             remember(key, (action, a))
             learned.append((action, a))
         return learned
+
+    def _entry_ids(self, seat: int) -> list[int | None]:
+        """The id of each option at this stop, those not kept asked of the Python state
+        of this history (None: it has none)."""
+        space = self._game.action_space(self.n)
+        ids = []
+        for action, a in self._options(seat):
+            if a is None:
+                try:
+                    a = space.id_of(self._oracle_here(), action)
+                except ActionSpaceError:
+                    a = None
+            ids.append(a)
+        return ids
 
     def _legal_actions(self, player: int | None) -> list[Action]:
         if self._py is not None:
@@ -271,7 +289,9 @@ class NativeState:
             return []
         ids = [entry[1] for entry in self._options(seat)]
         if None in ids:
-            return list(self.python_state().legal_action_ids(player))
+            ids = self._entry_ids(seat)
+            if None in ids:  # (the Python state says why some option has no id)
+                return list(self.python_state().legal_action_ids(player))
         return sorted(set(ids))  # type: ignore[arg-type]  # (copies sharing an id: one, ascending)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
@@ -286,8 +306,11 @@ class NativeState:
         options = self._options(seat)
         if by_id:
             if type(action) is int:
-                for k, entry in enumerate(options):
-                    if entry[1] == action:
+                ids = [entry[1] for entry in options]
+                if None in ids:
+                    ids = self._entry_ids(seat)
+                for k, a in enumerate(ids):
+                    if a == action:
                         return k
             return None
         for k, entry in enumerate(options):
@@ -370,6 +393,21 @@ class NativeState:
         if self._py is not None:
             return list(self._py.returns())
         return [0.0] * self.n
+
+
+def _varied_cards(game: Any, space: Any) -> Any:
+    """A pattern matching the copies (`card-id#N`) of the definitions whose face their
+    attributes tell (runtime/faces.py), whose ids change as the game goes; None when
+    no definition's does."""
+    faces = space.faces
+    if not faces.varied:
+        return None
+    kept: dict[int, Any] = game.__dict__.setdefault("_varied_cards", {})  # (by the faces' table)
+    found = kept.get(id(faces))
+    if found is None:
+        ids = [game.definition.cards[d].id for d, names in enumerate(faces.names) if names]
+        found = kept[id(faces)] = re.compile("|".join(rf"(?<![\w-]){re.escape(i)}#\d" for i in ids))
+    return found
 
 
 _CLASSES: dict[str, type] = {}  # a module's state class, by the module's name (its source's hash)

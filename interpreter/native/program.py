@@ -53,6 +53,15 @@ CREATED_CAP = 128  # cards a game may create natively (more: the Python path)
 WORD_BASE = 1 << 30  # the first word's number (words are numbers the rules' arithmetic does not reach)
 
 
+def _merged(kinds: set[str]) -> str:
+    """One kind for values of these kinds: the one concrete kind among them (a value of
+    no known kind beside it taken for it), else any; lists by their elements."""
+    if all(k.startswith("list:") for k in kinds):
+        return "list:" + _merged({k[5:] for k in kinds})
+    concrete = kinds - {"any"}
+    return next(iter(concrete)) if len(concrete) == 1 else "any"
+
+
 class Table:
     """A constant list (of numbers, of equal rows of numbers, or of words) as a C array."""
 
@@ -166,6 +175,62 @@ class KeyedTable:
             body(Bound("static", value=key))
 
 
+class Grid:
+    """A constant nested evenly (mappings of words and lists, every branch the same
+    shape down to numbers or words: `ruler[s][t][i]`) as one C array, row-major; each
+    mapping level has a table from a word to its place among that level's keys."""
+
+    def __init__(self, cname: str, value: Any, node: ast.Node, word: Any):
+        self.cname = cname
+        self.levels: list[tuple[str, Any]] = []  # ("map", keys) or ("list", length)
+        level = [value]
+        while all(isinstance(v, (dict, list)) for v in level):
+            first = level[0]
+            if isinstance(first, dict):
+                keys = list(first)
+                if not keys or not all(isinstance(v, dict) and list(v) == keys for v in level) or \
+                        not all(isinstance(k, str) for k in keys):
+                    raise NotNative(f"{_where(node)}: a constant nested unevenly")
+                self.levels.append(("map", keys))
+                level = [v[k] for v in level for k in keys]
+            else:
+                n = len(first)
+                if not n or not all(isinstance(v, list) and len(v) == n for v in level):
+                    raise NotNative(f"{_where(node)}: a constant nested unevenly")
+                self.levels.append(("list", n))
+                level = [x for v in level for x in v]
+        if all(static_int(v) for v in level):
+            self.flat, self.type = [int(v) for v in level], "int"
+        elif all(isinstance(v, str) for v in level):
+            self.flat, self.type = [word(v) for v in level], "word"
+        else:
+            raise NotNative(f"{_where(node)}: a constant of what is not numbers or words")
+        self.wheres: list[tuple[str, list[int]]] = []  # per mapping level: word place -> key place
+        for depth, (kind, keys) in enumerate(self.levels):
+            if kind == "map":
+                places = [word(k) - WORD_BASE for k in keys]
+                where = [-1] * (max(places) + 1)
+                for at, place in enumerate(places):
+                    where[place] = at
+                self.wheres.append((f"{cname}G{depth}", where))
+
+    def read(self, indices: list[str]) -> str:
+        """The element at these indices (a word's code at a mapping level, a number at a list's)."""
+        if len(indices) != len(self.levels):
+            raise NotNative(f"'{self.cname}' read at {len(indices)} of its {len(self.levels)} levels")
+        offset, stride, tables = [], 1, dict(self.wheres)
+        sizes = [len(keys) if kind == "map" else keys for kind, keys in self.levels]
+        for depth in range(len(self.levels) - 1, -1, -1):
+            kind, _ = self.levels[depth]
+            code = indices[depth]
+            if kind == "map":
+                name = f"{self.cname}G{depth}"
+                code = f"{name}[checked(g, {code} - {WORD_BASE}, {len(tables[name])})]"
+            offset.append(f"checked(g, {code}, {sizes[depth]}) * {stride}")
+            stride *= sizes[depth]
+        return f"{self.cname}[{' + '.join(offset)}]"
+
+
 class NativeBoard:
     def __init__(self, board: Board, cname: str):
         self.board, self.cname = board, cname
@@ -203,6 +268,7 @@ class Program:
         self.functions: dict[str, Any] = dict(self.raw.get("functions") or {})
         self.tables: dict[str, Table | KeyedTable] = {}
         self.boards: dict[str, NativeBoard] = {}
+        self.grids: dict[str, Grid | None] = {}  # (constants nested evenly, read at every level)
         self.props: dict[str, list[int]] = {}
         self.prop_types: dict[str, str] = {}  # "int", or "word" (numbers of self.words)
         self.words: dict[str, int] = {}  # the rules' words read in C, numbered
@@ -270,6 +336,20 @@ class Program:
                 raise NotNative(f"{_where(node)}: constant '{name}' used as a list")
             self.tables[name] = table
         return table
+
+    def grid(self, name: str, node: ast.Node) -> Grid | None:
+        """The constant as a Grid, or None where it is not nested evenly (a mapping to
+        lists of several lengths is a KeyedTable's)."""
+        if name not in self.grids:
+            try:
+                found = Grid(f"GR{len(self.grids)}", self.constants[name], node, self.word)
+            except NotNative:
+                self.grids[name] = None
+                return None
+            self.grids[name] = found
+            self.extra_tables[found.cname] = found.flat
+            self.extra_tables.update(found.wheres)
+        return self.grids[name]
 
     def board(self, node: ast.Node) -> NativeBoard:
         if not isinstance(node, ast.Name):
@@ -494,7 +574,7 @@ class Program:
         seen = self.call_kinds.setdefault(name, [set() for _ in kinds])
         fixed = self.param_types.get(name)
         for k, kind in enumerate(kinds):
-            if fixed is not None and fixed[k] not in (kind, "any") and not (fixed[k] == "int" and kind == "any"):
+            if fixed is not None and _merged({fixed[k], kind}) != fixed[k] and (fixed[k], kind) != ("int", "any"):
                 raise NotNative(f"{where}: procedure '{name}' given a {kind} where it was written for a {fixed[k]}")
             seen[k].add(kind)
 
@@ -509,10 +589,13 @@ class Program:
             return written
         calls = self.call_kinds.get(name, [])
         kinds = calls[k] if k < len(calls) else set()
+        if any(kind.startswith("list:") for kind in kinds):
+            if not all(kind.startswith("list:") for kind in kinds):
+                raise NotNative(f"procedure '{name}' given a list and what is not one")
+            return _merged(kinds)
         # (a value of no known kind (from a list of mixed ones) beside values of one kind:
         # that kind, as an untyped parameter always was a number before calls said more)
-        concrete = kinds - {"any"}
-        return next(iter(concrete)) if len(concrete) == 1 else "any" if kinds or declared else "int"
+        return _merged(kinds) if kinds else "any" if declared else "int"
 
     def _written_kind(self, arg: ast.Node) -> str:
         if isinstance(arg, ast.Literal) and isinstance(arg.value, str):

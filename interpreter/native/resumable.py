@@ -413,7 +413,8 @@ class StepWriter(Writer):
         number = self.game.procedure(node.name, len(node.args), node)
         here = self.point()
         # Resuming, the callee runs on the arguments it kept: they are not worked out again.
-        self.block("if g.resuming:", lambda: self.line(f"proc{number}(g, {', '.join(['0'] * (1 + len(node.args)))})"))
+        zeros = ", ".join(["0", *self.call_placeholders(node, env)])
+        self.block("if g.resuming:", lambda: self.line(f"proc{number}(g, {zeros})"))
         self.block("else:", lambda: self.line(
             f"proc{number}(g, {', '.join([self.me, *self.call_args(node, env)])})"))
         self.stop_at(here)

@@ -137,12 +137,13 @@ class Writer(Lowering):
             env[node.name] = Bound("record", cname, value=record.value)
             return
         value = self.expr(node.value, env)
-        code = self._operand(node.value, value)
+        word = value.kind == "static" and isinstance(value.value, str)  # (a word: its number, kept as a word)
+        code = walks.value_code(self, node.value, value) if word else self._operand(node.value, value)
         cname = self.local(node.name)
         if cname in self.lists:
             raise NotNative(f"{_where(node)}: '{node.name}' holds a list and a number")
         self.line(f"{cname} = {code}")
-        env[node.name] = Bound("c", cname, value.type if value.kind == "c" else "int")
+        env[node.name] = Bound("c", cname, value.type if value.kind == "c" else "word" if word else "int")
 
     def s_Set(self, node: ast.Set, env: Env) -> None:
         target = node.target
@@ -566,9 +567,26 @@ class Writer(Lowering):
         """A procedure call's arguments as C (numbers, cards, words, mappings), each
         one's kind told to the program, which types the procedure's untyped parameters
         by them (Program.called)."""
-        values = [self.expr(a, env) for a in node.args]
-        self.game.called(node.name, [_kind_of(v) for v in values], _where(node))
-        return [walks.value_code(self, a, v) for a, v in zip(node.args, values, strict=True)]
+        codes, kinds = [], []
+        for arg in node.args:
+            if walks.is_list(self, arg, env):  # (a list: a copy's items and length)
+                items, kind = self.collect(arg, env)
+                codes += [items, f"{items}_n"]
+                kinds.append(f"list:{kind}")
+                continue
+            value = self.expr(arg, env)
+            codes.append(walks.value_code(self, arg, value))
+            kinds.append(_kind_of(value))
+        self.game.called(node.name, kinds, _where(node))
+        return codes
+
+    def call_placeholders(self, node: ast.CallStmt, env: Env) -> list[str]:
+        """As many C arguments as call_args gives (a list takes two), none worked out:
+        what a resumed call is given (its arguments are kept in the struct)."""
+        out: list[str] = []
+        for arg in node.args:
+            out += ["NULL", "0"] if walks.is_list(self, arg, env) else ["0"]
+        return out
 
     def s_Use(self, node: ast.Use, env: Env) -> None:
         number = self.game.card_effects.number(node.effect, node)

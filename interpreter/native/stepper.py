@@ -163,11 +163,12 @@ cdef class Stepper:
 
     def _data(self):
         """What the state holds (counters, zones, each card's definition, the rules'
-        generator, the attributes set on cards), to compare with the Python path's (tests)."""
+        generator, the attributes set on cards), to compare with the Python path's (tests),
+        and why the last run handed the game over, if it did (`err`: support.py's codes)."""
         cdef St* g = self.g
         return {"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
                 "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
-                "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng, "attrs": _attrs(g)}
+                "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng, "attrs": _attrs(g), "err": g.err}
 
     # ---- the usual path of the State API: one seat's decision, natively ----------------------
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.lang import ast
+from interpreter.native import walks
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
 
 _OPS = {"add": "result + {a}", "set": "{a}", "max": "({a} if {a} > result else result)",
@@ -60,6 +61,38 @@ class Values:
 
     def read(self, lw: Lowering, node: ast.Node, env: Env) -> Bound:
         """`name` (the value of `me`, or of no player) or `name(player)`, as C code."""
+        vdef = self.index[node.name]  # type: ignore[attr-defined]
+        if self.is_list(vdef.name):
+            raise NotNative(f"{_where(node)}: value '{vdef.name}', a list, read as one value")
+        kind = self._lowered(vdef, node)
+        return Bound("c", f"val_{vdef.index}(g, {self._player(lw, node, env)})", kind)
+
+    def is_list(self, name: str) -> bool:
+        """Whether the value is a list (its base is one: `fuel_from: {base: "[]"}`)."""
+        from interpreter.native.statements import Writer
+        vdef = self.index.get(name)
+        return vdef is not None and walks.is_list(Writer(self.prog, "p"), self._base(vdef), {})
+
+    def _base(self, vdef: Any) -> ast.Node:
+        return parsed(self.prog.raw.get("values", {}).get(vdef.name, {}).get("base", "0"), vdef.name)
+
+    def walk(self, lw: Lowering, node: ast.Node, env: Env, body: Any) -> None:
+        """A list value walked: worked out for the player into a scratch array, then
+        element by element."""
+        vdef = self.index[node.name]  # type: ignore[attr-defined]
+        player = self._player(lw, node, env)
+        if vdef.index not in self.types:
+            self.types[vdef.index] = "int"
+            self.functions[vdef.index], self.types[vdef.index] = self._list_function(vdef)
+        lw._n += 1
+        items = f"_items{lw._n}"
+        lw.decls[f"{items}[LISTCAP]"] = "int64_t"
+        lw.decls[f"{items}_n"] = "int64_t"
+        lw.line(f"{items}_n = lval_{vdef.index}(g, {player}, {items})")
+        kind = self.types[vdef.index]
+        walks.walk_range(lw, "0", f"{items}_n", lambda i: body(Bound("c", f"{items}[{i.code}]", kind)))
+
+    def _player(self, lw: Lowering, node: ast.Node, env: Env) -> str:
         name = node.name  # type: ignore[attr-defined]
         vdef = self.index[name]
         args = node.args if isinstance(node, ast.Call) else ()
@@ -75,8 +108,7 @@ class Values:
             player = lw.code(ast.Name(node.line, node.column, "me"), env)
         else:
             raise NotNative(f"{_where(node)}: value '{name}' where no player is `me`")
-        kind = self._lowered(vdef, node)
-        return Bound("c", f"val_{vdef.index}(g, {player})", kind)
+        return player
 
     def _lowered(self, vdef: Any, node: ast.Node) -> str:
         if vdef.index not in self.types:
@@ -104,7 +136,49 @@ class Values:
         text = w.function(f"cdef int64_t val_{vdef.index}(St* g, int64_t p) noexcept nogil:", body)
         return text, kinds[0]
 
-    def _modifier(self, w: Any, mod: Any, env: Env) -> None:
+    def _list_function(self, vdef: Any) -> tuple[str, str]:
+        """lval_N(g, p, out): the list value for p into `out`, its length returned: the
+        base, then each modifier (`add` joins its list on, `set` puts its list instead)."""
+        from interpreter.native.statements import Writer
+        prog = self.prog
+        w = Writer(prog, "p")
+        w.maybe += 1  # (no random draw in a value)
+        for name in ("this", "owner", "n", "i"):
+            w.decls[name] = "int64_t"
+        env: Env = {"p": Bound("c", "p", "int"), "me": Bound("c", "p", "int")}
+        kinds: set[str] = set()
+
+        def append(source: ast.Node, scope: Env) -> None:
+            items, kind = w.collect(source, scope)
+            if not (isinstance(source, ast.ListExpr) and not source.items):
+                kinds.add(kind)
+            def one() -> None:
+                def full() -> None:
+                    w.line("g.err = 5")
+                    w.line("return 0")
+                w.block("if n >= LISTCAP:", full)
+                w.line(f"out[n] = {items}[i]")
+                w.line("n += 1")
+            w.block(f"for i in range({items}_n):", one)
+
+        def change(mod: Any, amount: ast.Node, scope: Env) -> None:
+            if mod.op not in ("add", "set"):
+                raise NotNative(f"modifier '{mod.id}': '{mod.op}' of a list")
+            if mod.op == "set":
+                w.line("n = 0")
+            append(amount, scope)
+
+        def body() -> None:
+            w.line("n = 0")
+            append(self._base(vdef), env)
+            for mod in vdef.modifiers:
+                self._modifier(w, mod, env, change)
+            w.line("return n")
+        text = w.function(f"cdef int64_t lval_{vdef.index}(St* g, int64_t p, int64_t* out) noexcept nogil:", body)
+        concrete = kinds - {"any"}
+        return text, next(iter(concrete)) if len(concrete) == 1 else "int" if not kinds else "any"
+
+    def _modifier(self, w: Any, mod: Any, env: Env, change_list: Any = None) -> None:
         prog = self.prog
         spec = self._spec(mod)
         scope = dict(env)
@@ -119,6 +193,9 @@ class Values:
             when = spec.get("when")
 
             def change() -> None:
+                if change_list is not None:  # (a list value's modifier: _list_function)
+                    change_list(mod, parsed(spec.get("amount"), mod.id), scope)
+                    return
                 amount = w.expr(parsed(spec.get("amount"), mod.id), scope)
                 held = w.temp("amount")
                 w.line(f"{held} = {w._operand(parsed(spec.get('amount'), mod.id), amount)}")

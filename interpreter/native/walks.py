@@ -40,8 +40,10 @@ def is_list(lw: Lowering, node: ast.Node, env: Env) -> bool:
             return len(node.args) == 2
         if node.name == "select" and len(node.args) == 3:  # (one of two lists)
             return is_list(lw, node.args[1], env) or is_list(lw, node.args[2], env)
-        if node.name == "reversed" and len(node.args) == 1:
+        if node.name in ("reversed", "sorted") and len(node.args) == 1:
             return True
+        if node.name in game.values:  # (a declared value that is a list)
+            return bool(game.values.is_list(node.name))
         if node.name in game.functions:
             spec = game.functions[node.name]
             return isinstance(spec, dict) and is_list(lw, game.parsed_function(node.name), {})
@@ -132,6 +134,26 @@ def each(lw: Lowering, node: ast.Node, env: Env, body: Body) -> None:
             items, kind = collect(lw, node.args[0], env)
             i = lw.temp("i")
             lw.block(f"for {i} in range({items}_n - 1, -1, -1):", lambda: body(Bound("c", f"{items}[{i}]", kind)))
+            return
+        if node.name in game.values and game.values.is_list(node.name):
+            game.values.walk(lw, node, env, body)
+            return
+        if node.name == "sorted" and len(node.args) == 1:  # (a copy in ascending order: numbers, cards)
+            items, kind = collect(lw, node.args[0], env)
+            if kind not in ("int", "card"):
+                raise NotNative(f"{_where(node)}: sorting words (Python orders them as text)")
+            i, j, v = lw.temp("i"), lw.temp("j"), lw.temp("v")
+
+            def insert() -> None:  # (insertion sort: stable, and lists are short)
+                lw.line(f"{v} = {items}[{i}]")
+                lw.line(f"{j} = {i} - 1")
+                def shift() -> None:
+                    lw.line(f"{items}[{j} + 1] = {items}[{j}]")
+                    lw.line(f"{j} -= 1")
+                lw.block(f"while {j} >= 0 and {items}[{j}] > {v}:", shift)
+                lw.line(f"{items}[{j} + 1] = {v}")
+            lw.block(f"for {i} in range(1, {items}_n):", insert)
+            walk_range(lw, "0", f"{items}_n", lambda k: body(Bound("c", f"{items}[{k.code}]", kind)))
             return
         if node.name == "players_from":  # (every seat, from this one on, one way round)
             start, step = lw.temp("from"), lw.direction(node, 1)
