@@ -342,7 +342,12 @@ def _search(game, spec: str, moves: int, mode: str, monkeypatch) -> list:
     from interpreter.agents.registry import create_agent
     monkeypatch.setenv("ORRERY_NATIVE", mode)
     state = game.new_initial_state(2, 11)
-    agents = [create_agent(spec, game.definition, 3, p) for p in range(2)]
+    return _decisions(state, {p: create_agent(spec, game.definition, 3, p) for p in range(2)}, moves)
+
+
+def _decisions(state, agents: dict, moves: int) -> list:
+    """Up to `moves` decisions of the search seats (`agents`, by seat): each one's move,
+    whether it searched native worlds, and its root's children (visits, values, proofs)."""
     seen = []
     while not state.is_terminal() and len(seen) < moves:
         agent = agents[state.current_player()]
@@ -377,16 +382,8 @@ def _bot_rollout_search(game, spec: str, seats: list[str], start: int, moves: in
     rng = random.Random(5)
     while len(state.history) < start:
         state.apply_action(rng.choice(state.legal_actions()))
-    agents = {p: create_agent(spec, game.definition, 3, p) for p, s in enumerate(seats) if s == "search"}
-    seen = []
-    while not state.is_terminal() and len(seen) < moves:
-        agent = agents[state.current_player()]
-        action = agent.step(state)
-        root = agent.last_root
-        seen.append((action.text, agent._root is not None, None if root is None else sorted(
-            (text, child.visits, child.total) for text, child in root.children.items())))
-        state.apply_action(action)
-    return seen
+    return _decisions(state, {p: create_agent(spec, game.definition, 3, p) for p, s in enumerate(seats)
+                              if s == "search"}, moves)
 
 
 @pytest.mark.parametrize(("name", "spec", "seats", "start", "moves"), [

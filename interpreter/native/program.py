@@ -337,6 +337,18 @@ class Program:
             self.tables[name] = table
         return table
 
+    def rule_spec(self, section: str, ident: str, card: int | None) -> dict[str, Any]:
+        """The rules' own text of a trigger or modifier (`section`): the game's, or a
+        card's (its id then `card-id.name`)."""
+        if card is None:
+            spec = (self.raw.get(section) or {}).get(ident)
+        else:
+            cards = self.raw.get("cards") or {}
+            spec = ((cards.get(self.gd.cards[card].id) or {}).get(section) or {}).get(ident.split(".", 1)[-1])
+        if not isinstance(spec, dict):
+            raise NotNative(f"{section[:-1]} '{ident}' not found in the rules")
+        return spec
+
     def grid(self, name: str, node: ast.Node) -> Grid | None:
         """The constant as a Grid, or None where it is not nested evenly (a mapping to
         lists of several lengths is a KeyedTable's)."""

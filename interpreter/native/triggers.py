@@ -199,15 +199,7 @@ class Triggers:
                           "int64_t new_, int64_t* a) noexcept nogil:", body)
 
     def _spec(self, t: Any) -> dict[str, Any]:
-        raw = self.prog.raw
-        if t.card is None:
-            spec = (raw.get("triggers") or {}).get(t.id)
-        else:
-            card = self.prog.gd.cards[t.card]
-            spec = ((raw.get("cards") or {}).get(card.id) or {}).get("triggers", {}).get(t.id.split(".", 1)[-1])
-        if not isinstance(spec, dict):
-            raise NotNative(f"trigger '{t.id}' not found in the rules")
-        return spec
+        return self.prog.rule_spec("triggers", t.id, t.card)  # type: ignore[no-any-return]
 
     def _effect(self, t: Any, writer: Any) -> str:
         """trig_K: the trigger's effect, its locals the entry's."""

@@ -219,15 +219,7 @@ class Values:
         w.block("if this >= 0:", apply)
 
     def _spec(self, mod: Any) -> dict[str, Any]:
-        raw = self.prog.raw
-        if mod.card is None:
-            spec = (raw.get("modifiers") or {}).get(mod.id)
-        else:
-            card = self.prog.gd.cards[mod.card]
-            spec = ((raw.get("cards") or {}).get(card.id, {}).get("modifiers") or {}).get(mod.id.split(".", 1)[1])
-        if not isinstance(spec, dict):
-            raise NotNative(f"modifier '{mod.id}' not found in the rules")
-        return spec
+        return self.prog.rule_spec("modifiers", mod.id, mod.card)  # type: ignore[no-any-return]
 
     def _reach(self, d: int) -> str:
         """The function giving the copy of card `d` whose modifiers reach p, and its
