@@ -49,7 +49,7 @@ class Match:
     rotate: bool = True
 
 
-def matches(search: str, jupiter: str) -> list[Match]:
+def matches(search: str, jupiter: str, rollout: str | None = None) -> list[Match]:
     """The matches; `search` is the budget and options of the heavy games' search seat
     (by default paired worlds and the final score lead blended into the value: they are
     what made it win For All Mankind games at all), whose rollouts are played by the
@@ -62,10 +62,10 @@ def matches(search: str, jupiter: str) -> list[Match]:
         Match("kuhn", "kuhn-poker", (), ("ismcts:iterations=400", "random"), 1000),
         Match("fam-random", "for-all-mankind", (), ("random", "bot", "bot", "bot"), 100),
         Match("jupiter-bot", "rocketmen", ("target-jupiter",), ("rocket-bot", "rocket-bot"), 100),
-        Match("mars", "race-to-mars", (), (f"ismcts:{search},rollout=pilot", "random", "random"), 8),
-        Match("mars-pilot", "race-to-mars", (), (f"ismcts:{search},rollout=pilot", "pilot"), 8),
+        Match("mars", "race-to-mars", (), (f"ismcts:{search},rollout={rollout or 'pilot'}", "random", "random"), 8),
+        Match("mars-pilot", "race-to-mars", (), (f"ismcts:{search},rollout={rollout or 'pilot'}", "pilot"), 8),
         Match("jupiter", "rocketmen", ("target-jupiter",), (f"ismcts:{jupiter},rollout=rocket-bot", "rocket-bot"), 8),
-        Match("fam", "for-all-mankind", (), (f"ismcts:{search},rollout=bot", "bot", "bot", "bot"), 8),
+        Match("fam", "for-all-mankind", (), (f"ismcts:{search},rollout={rollout or 'bot'}", "bot", "bot", "bot"), 8),
     ]
 
 
@@ -163,10 +163,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="options of the search seat in Race to Mars and For All Mankind (default: %(default)s)")
     parser.add_argument("--jupiter", default="iterations=40,paired=1,margin=0.5,horizon=2",
                         help="options of the search seat in Rocketmen + Target: Jupiter (default: %(default)s)")
+    parser.add_argument("--rollout", help="the rollout policy of the search seat in Race to Mars and For All Mankind "
+                        "(default: the game's own bot, pilot or bot)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     results: dict[str, dict[str, Any]] = {}
-    for match in matches(args.search, args.jupiter):
+    for match in matches(args.search, args.jupiter, args.rollout):
         if args.only and match.key not in args.only:
             continue
         result = measure(match, args.games or match.games, args.seed, args.workers)

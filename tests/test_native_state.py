@@ -195,6 +195,45 @@ def test_choose_one_with_labels_filled_in_stays_in_python_one_decision_at_a_time
         lower(game, 2, step=True)
 
 
+_LEARNING = """
+import json, random, sys
+from interpreter import load_game
+game = load_game(sys.argv[1])
+first = game.new_initial_state(2, 0, native="on")
+module = sys.modules[type(first).__mro__[1].__module__]
+start, games = module.options_known(), []
+for seed in range(12):
+    state = game.new_initial_state(2, seed, native="on")
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    games.append([state.history, state.returns(), state.native])
+print(json.dumps({"start": start, "known": module.options_known(), "games": games}))
+"""
+
+
+def test_the_options_a_process_learned_are_known_to_the_next(tmp_path):
+    # native/option_cache.py: written at exit beside the module, read by the next
+    # process, which plays the same games knowing them from the start; a file that
+    # cannot be read is ignored, never an error
+    env = {**os.environ, "ORRERY_CACHE": str(tmp_path)}
+
+    def run() -> dict:
+        done = subprocess.run([sys.executable, "-c", _LEARNING, str(TOYS / "cards.yaml")], env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        return dict(json.loads(done.stdout))
+    first, second = run(), run()
+    assert first["start"] == 0 and first["known"] > 10
+    assert second["start"] >= first["known"] - 5 and second["games"] == first["games"]
+    assert all(native for _, _, native in first["games"])
+    [kept] = list(tmp_path.rglob("*.options.json"))
+    kept.write_text("{not json", encoding="utf-8")
+    third = run()
+    assert third["start"] == 0 and third["games"] == first["games"]
+    assert json.loads(kept.read_text(encoding="utf-8"))["entries"]  # (written again at exit)
+
+
 def test_a_native_world_of_a_search_plays_on_as_the_world_sampled(monkeypatch):
     # ismcts resamples hidden cards (and their attributes): a native clone takes the
     # sampled world's data, and what it does not know from then on (an option's text) is

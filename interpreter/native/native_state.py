@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import GameError
+from interpreter.native import option_cache
 from interpreter.runtime.action_space import ActionSpaceError
 from interpreter.runtime.actions import Action
 from interpreter.runtime.simultaneous import pick_text, split_pick
@@ -418,6 +419,7 @@ def new_native_state(module: Any, game: Any, n: int, seed: int, seats: list[Any]
     """A new state of `game` on `module` (a per-step module), run to its first stop."""
     cls = _CLASSES.get(module.__name__)
     if cls is None:
+        option_cache.load(module, game.engine_id)  # (the options an earlier process learned)
         cls = _CLASSES[module.__name__] = type("NativeState", (module.Stepper, NativeState),
                                                {"__slots__": (), "_remember": staticmethod(module.remember)})
     state = cls()

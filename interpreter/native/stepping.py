@@ -145,6 +145,17 @@ def options_known():
     return len(SLOTS) + len(BIG)
 
 
+def known_options():
+    """(key, what is kept) of each option known by a number key (native/option_cache.py
+    keeps them for the next process)."""
+    cdef Py_ssize_t h
+    out = []
+    for h in range(65536):
+        if HKEY[h] != 0:
+            out.append((<int64_t>(HKEY[h] ^ <uint64_t>0x8000000000000000ULL), SLOTS[HSLOT[h]]))
+    return out
+
+
 def remember(object key, object value):
     """Keep `value` for the option `key` (native_state.py, after asking the engine)."""
     cdef uint64_t h, stored
