@@ -1,6 +1,6 @@
 """Mappings as values in C: a constant mapping of words to numbers, or a card property
-that is one (`cost: {iron: 1, water: 2}`), handed around as one number and read by key
-(`spend_all(me, item.cost)`, then `cost[r]`).
+that is one (`cost: {red: 1, blue: 2}`), handed around as one number and read by key
+(`pay_all(me, item.cost)`, then `cost[r]`).
 
 Every mapping a game's lowering meets is one row of a table: a row per constant, and
 per card definition for each mapping property (a card without the property reads

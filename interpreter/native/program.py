@@ -103,7 +103,7 @@ class Table:
 
 
 class KeyedTable:
-    """A constant mapping of words to numbers or to words (`colony_base: {iron: 1, ...}`)
+    """A constant mapping of words to numbers or to words (`prices: {red: 1, ...}`)
     as a C array by word (its number less WORD_BASE), and beside it where each key is
     (a word that is no key reads out of range: the engine's missing key, a rule slip)."""
 
@@ -119,7 +119,7 @@ class KeyedTable:
             self.where[place] = place
         items = list(value.values())
         # A mapping to records (`locations: {earth_satellite: {dst: earth, slots: 4}}`):
-        # one column per field, read as `locations[l].slots`.
+        # one column per field, read as `places[p].slots`.
         self.columns: dict[str, tuple[str, list[int], str]] = {}
         if all(isinstance(v, dict) for v in items):
             fields = list(items[0])
@@ -130,7 +130,7 @@ class KeyedTable:
                 self.columns[name] = (f"{cname}_{j}", flat, kind)
             self.flat, self.type = [0], "record"
         elif all(isinstance(v, list) for v in items):
-            # A mapping to lists (`rewards: {earth: [none, boost], mars: [...]}`): the lists
+            # A mapping to lists (`rewards: {north: [none, gold], south: [...]}`): the lists
             # one after another, where each starts and how long it is by the key's place.
             flats = [self._column(v, list(range(len(v))), node, word) if v else ([], "int") for v in items]
             kinds = {kind for flat, kind in flats if flat}
@@ -177,7 +177,7 @@ class KeyedTable:
 
 class Grid:
     """A constant nested evenly (mappings of words and lists, every branch the same
-    shape down to numbers or words: `ruler[s][t][i]`) as one C array, row-major; each
+    shape down to numbers or words: `distance[a][b][i]`) as one C array, row-major; each
     mapping level has a table from a word to its place among that level's keys."""
 
     def __init__(self, cname: str, value: Any, node: ast.Node, word: Any):
@@ -540,13 +540,13 @@ class Program:
 
     def word_params(self) -> dict[str, set[int]]:
         """Per procedure, the places of its parameters some call gives a word as it is
-        written (`pay_cost(me, cost, "none", 0)`): an untyped parameter there holds words."""
+        written (`pay(me, cost, "none")`): an untyped parameter there holds words."""
         return {name: {k for k, kind in kinds.items() if kind == "word"} for name, kinds in self.param_kinds().items()}
 
     def param_kinds(self) -> dict[str, dict[int, str]]:
         """Per procedure, what some call gives a parameter as it is written, where that
         says more than a number: a word (`"none"`), or a mapping (a constant one, or a
-        card's mapping property: `spend_all(me, item.cost)`)."""
+        card's mapping property: `pay_all(me, item.cost)`)."""
         if self._word_params is None:
             found: dict[str, dict[int, str]] = {}
 

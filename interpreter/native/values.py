@@ -68,7 +68,7 @@ class Values:
         return Bound("c", f"val_{vdef.index}(g, {self._player(lw, node, env)})", kind)
 
     def is_list(self, name: str) -> bool:
-        """Whether the value is a list (its base is one: `fuel_from: {base: "[]"}`)."""
+        """Whether the value is a list (its base is one: `extra: {base: "[]"}`)."""
         from interpreter.native.statements import Writer
         vdef = self.index.get(name)
         return vdef is not None and walks.is_list(Writer(self.prog, "p"), self._base(vdef), {})
