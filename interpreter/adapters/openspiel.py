@@ -333,6 +333,9 @@ class OrreryGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self, perfect_recall)
 
 
+_new_state, _init_state = pyspiel.State.__new__, pyspiel.State.__init__
+
+
 class OrreryState(pyspiel.State):  # type: ignore[misc]
     """One orrery state as a pyspiel State (`.core.state` is the orrery State)."""
 
@@ -404,10 +407,16 @@ class OrreryState(pyspiel.State):  # type: ignore[misc]
         """A copy (pyspiel's own clone, made in C++, would make a new state and deep-copy
         its attributes; this skips the round trip). Its C++ history starts empty: Python
         callers read the history this state keeps (below)."""
-        twin = OrreryState.__new__(OrreryState)
-        pyspiel.State.__init__(twin, self.core.game)  # (no Core of its own: this one's copy is its)
-        twin.core = self.core.__deepcopy__({})
+        core = self.core
+        twin = _new_state(OrreryState)
+        _init_state(twin, core.game)  # (no Core of its own: this one's copy is its)
+        twin.core = core.__deepcopy__(None)
         return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OrreryState:
+        """`copy.deepcopy(state)` is a clone too (the default would pickle the state
+        through pyspiel's __getstate__ and replay it: ~100 times slower)."""
+        return self.clone()
 
     def child(self, action: int) -> OrreryState:
         """A copy with `action` applied."""

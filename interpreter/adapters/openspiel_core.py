@@ -53,6 +53,9 @@ class Core:
     (runtime/saves.py) and the moves, and is restored by replaying the moves from the
     save's seed, checked against the save."""
 
+    # Slots: a clone sets every one of them, and tree walks clone more than anything else.
+    __slots__ = ("_ids", "_played", "_shared", "_state", "_steps", "current", "decisions", "game", "moves", "real")
+
     def __init__(self, game: OrreryGame, state: State | None = None, steps: Steps | None = None,
                  moves: list[Move] | None = None):
         self.game, self._state, self._steps = game, state, steps
@@ -102,12 +105,13 @@ class Core:
         self.game.next_seed = max(self.game.next_seed, st.seed + 1)
         return st
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Core:
+    def __deepcopy__(self, memo: dict[int, Any] | None) -> Core:
         # Every attribute of __init__, set directly: a clone is the call tree walks make most.
-        twin = Core.__new__(Core)
+        twin = _new_core(Core)
+        steps = self._steps
         twin.game, twin._state, twin._played = self.game, self.state.clone(), True
-        twin._steps = None if self._steps is None else list(self._steps)
-        twin.moves, twin.decisions, twin.current, twin.real = list(self.moves), self.decisions, self.current, self.real
+        twin._steps = None if steps is None else steps.copy()
+        twin.moves, twin.decisions, twin.current, twin.real = self.moves.copy(), self.decisions, self.current, self.real
         twin._shared, twin._ids = None, self._ids
         return twin
 
@@ -264,6 +268,9 @@ class Replays:
             done.clear()
         done[(seed, wanted)] = core
         return list(core._steps or ())
+
+
+_new_core = object.__new__
 
 
 def restored_core(game_text: str, save: str, moves: list[Move]) -> Core:
