@@ -394,6 +394,19 @@ def test_the_module_works_out_the_seats_seeds_as_python_does():
     assert game.playouts(40, seed=-20) == game.playouts(40, seed=-20, native="off")
 
 
+def test_the_seats_generators_seeded_side_by_side_are_pythons():
+    """The batched games seed up to eight generators at once (a lane each); a seed whose
+    high 32-bit word is 0 is a key of one word (CPython's init_by_array), others of two.
+    Any number of seeds, lanes partly used, draws past the first twist."""
+    import random
+    module = load_game("tic-tac-toe").native_status(2).module
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**32 + 1, 2**63 - 1, 2**64 - 1, 12345, *range(10**9, 10**9 + 9)]
+    for count in (1, 3, 8, 9, len(seeds)):
+        drawn = module.seat_draws(seeds[:count], 700)
+        generators = [random.Random(seed) for seed in seeds[:count]]
+        assert drawn == [[r.getrandbits(32) for _ in range(700)] for r in generators]
+
+
 def test_a_simultaneous_step_naming_a_seat_twice_is_the_python_paths_error(tmp_path):
     rules = (TOYS / "slips.yaml").read_text(encoding="utf-8").replace(
         "      turn p:\n        take actions turn", "      take actions turn simultaneously for [p, 0]")

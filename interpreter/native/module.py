@@ -30,6 +30,8 @@ HEADER = """# cython: language_level=3, boundscheck=False, wraparound=False, cdi
 from libc.stdint cimport int64_t, uint64_t, uint32_t, int16_t, int32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
 """
 
 
@@ -427,20 +429,25 @@ class _Module:
     def _entry(self) -> str:
         reasons = tuple(self.prog.reasons)
         return f'''
+cdef enum:
+    SEEDED_GAMES = {max(1, 8 // self.prog.n)}  # games whose seats' generators are seeded together (MT_LANES)
+
 REASONS = {reasons!r}
 BOT_TURNS = {self.bot_turns!r}
 BOTS_REFUSED = {self.bots_refused!r}
 
 
-cdef object _play_one(St* g, uint64_t seed, uint64_t* seats, int64_t max_actions, list policies, list turns,
+cdef object _play_one(St* g, uint64_t seed, uint32_t* tables, int64_t max_actions, list policies, list turns,
                       list firsts=None):
-    """One whole game from the start: its outcome's tuple, or None (the Python path's)."""
+    """One whole game from the start, the seats' generators as seeded in `tables`
+    (mt_seed_many, NPLAYERS of them): its outcome's tuple, or None (the Python path's)."""
     cdef int64_t p
     memcpy(g, &START, sizeof(St))
     g.rng = seed
     g.max_actions = max_actions
     for p in range(NPLAYERS):
-        mt_seed(g, p, seats[p])
+        memcpy(g.mt[p], tables + 624 * p, sizeof(uint32_t) * 624)
+        g.mti[p] = 624
         if policies is not None:
             g.policy[p] = policies[p]
             g.botturn[p] = turns[p] if turns is not None else 0
@@ -450,8 +457,30 @@ cdef object _play_one(St* g, uint64_t seed, uint64_t* seats, int64_t max_actions
     if g.err:
         return None
     finalize(g)
-    return (tuple([g.winners[p] for p in range(g.nwin)]), tuple([g.rets[p] for p in range(NPLAYERS)]), g.actions,
-            g.round_no, g.turn_no, tuple([g.scores[p] for p in range(NPLAYERS)]), REASONS[g.reason])
+    return (_ints(g.winners, g.nwin), _floats(g.rets, NPLAYERS), g.actions, g.round_no, g.turn_no,
+            _floats(g.scores, NPLAYERS), REASONS[g.reason])
+
+
+cdef tuple _ints(int64_t* values, Py_ssize_t n):
+    cdef tuple made = PyTuple_New(n)
+    cdef Py_ssize_t i
+    cdef object item
+    for i in range(n):
+        item = values[i]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(made, i, item)
+    return made
+
+
+cdef tuple _floats(double* values, Py_ssize_t n):
+    cdef tuple made = PyTuple_New(n)
+    cdef Py_ssize_t i
+    cdef object item
+    for i in range(n):
+        item = values[i]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(made, i, item)
+    return made
 
 
 cdef St* _fresh():
@@ -471,16 +500,25 @@ def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=No
     game, each seat's seed. `policies`: per seat, RANDOM (0, the default), FIRST,
     BOT_FIRST, BOT_RANDOM or BOT_TURN (that bot's index in BOT_TURNS in `turns`)."""
     cdef St* g = _fresh()
-    cdef uint64_t seats[NPLAYERS]
-    cdef Py_ssize_t i, p
+    cdef uint64_t seats[SEEDED_GAMES * NPLAYERS]
+    cdef uint32_t* tables = <uint32_t*>malloc(sizeof(uint32_t) * 624 * NPLAYERS * SEEDED_GAMES)
+    cdef Py_ssize_t i, p, b, block
     try:
+        if tables == NULL:
+            raise MemoryError()
         out = []
-        for i in range(len(seeds)):
-            for p in range(NPLAYERS):
-                seats[p] = agent_seeds[i][p]
-            out.append(_play_one(g, seeds[i], seats, max_actions, policies, turns, firsts))
+        for i in range(0, len(seeds), SEEDED_GAMES):
+            block = min(SEEDED_GAMES, len(seeds) - i)
+            for b in range(block):
+                for p in range(NPLAYERS):
+                    seats[b * NPLAYERS + p] = agent_seeds[i + b][p]
+            mt_seed_many(tables, seats, block * NPLAYERS)
+            for b in range(block):
+                out.append(_play_one(g, seeds[i + b], tables + 624 * NPLAYERS * b, max_actions, policies, turns,
+                                     firsts))
         return out
     finally:
+        free(tables)
         free(g)
 
 
@@ -489,17 +527,50 @@ def playouts_from(int64_t first, int64_t count, int64_t max_actions, list polici
     """`playouts` of the games seeded first..first+count-1 (0 <= first, first + count <
     2**63), the seats' seeds worked out here (agent_seed)."""
     cdef St* g = _fresh()
-    cdef uint64_t seats[NPLAYERS]
-    cdef int64_t i, p
+    cdef uint64_t seats[SEEDED_GAMES * NPLAYERS]
+    cdef uint32_t* tables = <uint32_t*>malloc(sizeof(uint32_t) * 624 * NPLAYERS * SEEDED_GAMES)
+    cdef int64_t i, p, b, block
     try:
+        if tables == NULL:
+            raise MemoryError()
         out = []
-        for i in range(first, first + count):
-            for p in range(NPLAYERS):
-                seats[p] = agent_seed(<uint64_t>i, p)
-            out.append(_play_one(g, i, seats, max_actions, policies, turns, firsts))
+        for i in range(first, first + count, SEEDED_GAMES):
+            block = min(SEEDED_GAMES, first + count - i)
+            for b in range(block):
+                for p in range(NPLAYERS):
+                    seats[b * NPLAYERS + p] = agent_seed(<uint64_t>(i + b), p)
+            mt_seed_many(tables, seats, block * NPLAYERS)
+            for b in range(block):
+                out.append(_play_one(g, i + b, tables + 624 * NPLAYERS * b, max_actions, policies, turns, firsts))
+        return out
+    finally:
+        free(tables)
+        free(g)
+
+
+def seat_draws(list seeds, int64_t n):
+    """The first `n` 32-bit outputs of each seed's generator, the generators seeded
+    together as the batched games seed them (for tests: random.Random(seed).getrandbits(32))."""
+    cdef Py_ssize_t count = len(seeds), c, k
+    cdef uint64_t* keys = <uint64_t*>malloc(sizeof(uint64_t) * (count + 1))
+    cdef uint32_t* tables = <uint32_t*>malloc(sizeof(uint32_t) * 624 * (count + 1))
+    cdef St* g = _fresh()
+    try:
+        if keys == NULL or tables == NULL:
+            raise MemoryError()
+        for c in range(count):
+            keys[c] = seeds[c]
+        mt_seed_many(tables, keys, count)
+        out = []
+        for c in range(count):
+            memcpy(g.mt[0], tables + 624 * c, sizeof(uint32_t) * 624)
+            g.mti[0] = 624
+            out.append([mt_next(g, 0) for k in range(n)])
         return out
     finally:
         free(g)
+        free(tables)
+        free(keys)
 
 
 def seat_seed(uint64_t game_seed, int64_t seat):
@@ -511,11 +582,13 @@ def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, l
     """One game as `playouts` plays it, and the data it ends with (for tests)."""
     cdef St* g = _fresh()
     cdef uint64_t seeds[NPLAYERS]
+    cdef uint32_t tables[624 * NPLAYERS]
     cdef Py_ssize_t p
     try:
         for p in range(NPLAYERS):
             seeds[p] = seats[p]
-        if _play_one(g, seed, seeds, max_actions, policies, turns, firsts) is None:
+        mt_seed_many(tables, seeds, NPLAYERS)
+        if _play_one(g, seed, tables, max_actions, policies, turns, firsts) is None:
             return None
         return {{"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
                 "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],

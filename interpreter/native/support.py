@@ -6,7 +6,7 @@ an index out of range (here it marks the game for the Python path), `next_u64` a
 `shuffle_zone` are runtime/rng.py's splitmix64 and Fisher-Yates, `place_card` and
 `draw` are runtime/cards.py's and compile/draws.py's (the top of a zone is the end of
 its list), `finish` is runtime/ending.py's (one winner as given, several sorted without
-repeats), and `mt_seed`/`mt_next`/`pick` are CPython's `random.Random(seed)` and its
+repeats), and `mt_seed_lanes`/`mt_next`/`pick` are CPython's `random.Random(seed)` and its
 `randrange(n)` (Mersenne Twister seeded by `init_by_array` over the seed's 32-bit
 words; `getrandbits(k)` with rejection), so the `random` seat picks the same action.
 """
@@ -336,39 +336,97 @@ for _i in range(1, 624):
     MT_BASE[_i] = <uint32_t>(<uint32_t>1812433253U * (MT_BASE[_i - 1] ^ (MT_BASE[_i - 1] >> 30)) + <uint32_t>_i)
 
 
-cdef void mt_seed(St* g, int64_t p, uint64_t seed) noexcept nogil:
-    cdef uint32_t* mt = g.mt[p]
-    cdef uint32_t key[2]
-    cdef int64_t klen, i, j, k
-    key[0] = <uint32_t>(seed & <uint64_t>0xFFFFFFFFU)
-    key[1] = <uint32_t>(seed >> 32)
-    klen = 2 if key[1] != 0 else 1
-    memcpy(mt, MT_BASE, sizeof(MT_BASE))
+cdef enum:
+    MT_LANES = 8  # seeds worked out side by side (mt_seed_lanes)
+
+
+cdef void mt_seed_lanes(uint32_t* tables, uint64_t* seeds, int64_t count) noexcept nogil:
+    """CPython's init_by_array of `count` (<= MT_LANES) seeds at once, table c at
+    tables + 624 * c, ready for mt_next (its first twist still to come). Seeding one table is
+    a chain of 1,247 steps each waiting on the last (~3 us, most of a short game's
+    cost); MT_LANES chains walked side by side, each lane's last word kept in a local of
+    its own (v0, v1, ...: a register, not a load of the word just stored), keep the
+    processor busy on all of them in the time of one. Lane c's key is its seed's 32-bit
+    words (one when the high word is 0), so step k adds key[k % len] + k % len."""
+    cdef uint32_t lanes[624 * MT_LANES]
+    cdef uint32_t even[MT_LANES]
+    cdef uint32_t odd[MT_LANES]
+    cdef uint32_t* cur
+    cdef uint32_t* add
+    cdef uint32_t v0, v1, v2, v3, v4, v5, v6, v7
+    cdef uint64_t seed
+    cdef int64_t i, k, c
+    for c in range(MT_LANES):
+        seed = seeds[c] if c < count else 0
+        even[c] = <uint32_t>(seed & <uint64_t>0xFFFFFFFFU)
+        odd[c] = <uint32_t>((seed >> 32) + 1) if (seed >> 32) != 0 else even[c]
+    for i in range(624):
+        for c in range(MT_LANES):
+            lanes[i * MT_LANES + c] = MT_BASE[i]
+    v0 = MT_BASE[0]
+    v1 = MT_BASE[0]
+    v2 = MT_BASE[0]
+    v3 = MT_BASE[0]
+    v4 = MT_BASE[0]
+    v5 = MT_BASE[0]
+    v6 = MT_BASE[0]
+    v7 = MT_BASE[0]
     i = 1
-    j = 0
-    k = 624 if 624 > klen else klen
-    while k > 0:
-        mt[i] = <uint32_t>((mt[i] ^ <uint32_t>((mt[i - 1] ^ (mt[i - 1] >> 30)) * <uint32_t>1664525U))
-                           + key[j] + <uint32_t>j)
+    for k in range(624):
+        cur = lanes + i * MT_LANES
+        add = &odd[0] if k & 1 else &even[0]
+        v0 = <uint32_t>((cur[0] ^ <uint32_t>((v0 ^ (v0 >> 30)) * <uint32_t>1664525U)) + add[0])
+        cur[0] = v0
+        v1 = <uint32_t>((cur[1] ^ <uint32_t>((v1 ^ (v1 >> 30)) * <uint32_t>1664525U)) + add[1])
+        cur[1] = v1
+        v2 = <uint32_t>((cur[2] ^ <uint32_t>((v2 ^ (v2 >> 30)) * <uint32_t>1664525U)) + add[2])
+        cur[2] = v2
+        v3 = <uint32_t>((cur[3] ^ <uint32_t>((v3 ^ (v3 >> 30)) * <uint32_t>1664525U)) + add[3])
+        cur[3] = v3
+        v4 = <uint32_t>((cur[4] ^ <uint32_t>((v4 ^ (v4 >> 30)) * <uint32_t>1664525U)) + add[4])
+        cur[4] = v4
+        v5 = <uint32_t>((cur[5] ^ <uint32_t>((v5 ^ (v5 >> 30)) * <uint32_t>1664525U)) + add[5])
+        cur[5] = v5
+        v6 = <uint32_t>((cur[6] ^ <uint32_t>((v6 ^ (v6 >> 30)) * <uint32_t>1664525U)) + add[6])
+        cur[6] = v6
+        v7 = <uint32_t>((cur[7] ^ <uint32_t>((v7 ^ (v7 >> 30)) * <uint32_t>1664525U)) + add[7])
+        cur[7] = v7
         i += 1
-        j += 1
         if i >= 624:
-            mt[0] = mt[623]
-            i = 1
-        if j >= klen:
-            j = 0
-        k -= 1
-    k = 623
-    while k > 0:
-        mt[i] = <uint32_t>((mt[i] ^ <uint32_t>((mt[i - 1] ^ (mt[i - 1] >> 30)) * <uint32_t>1566083941U))
-                           - <uint32_t>i)
+            i = 1  # (word 0 becomes word 623, each lane's v: nothing to copy)
+    for k in range(623):
+        cur = lanes + i * MT_LANES
+        v0 = <uint32_t>((cur[0] ^ <uint32_t>((v0 ^ (v0 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
+        cur[0] = v0
+        v1 = <uint32_t>((cur[1] ^ <uint32_t>((v1 ^ (v1 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
+        cur[1] = v1
+        v2 = <uint32_t>((cur[2] ^ <uint32_t>((v2 ^ (v2 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
+        cur[2] = v2
+        v3 = <uint32_t>((cur[3] ^ <uint32_t>((v3 ^ (v3 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
+        cur[3] = v3
+        v4 = <uint32_t>((cur[4] ^ <uint32_t>((v4 ^ (v4 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
+        cur[4] = v4
+        v5 = <uint32_t>((cur[5] ^ <uint32_t>((v5 ^ (v5 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
+        cur[5] = v5
+        v6 = <uint32_t>((cur[6] ^ <uint32_t>((v6 ^ (v6 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
+        cur[6] = v6
+        v7 = <uint32_t>((cur[7] ^ <uint32_t>((v7 ^ (v7 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
+        cur[7] = v7
         i += 1
         if i >= 624:
-            mt[0] = mt[623]
             i = 1
-        k -= 1
-    mt[0] = <uint32_t>0x80000000U
-    g.mti[p] = 624
+    for c in range(count):
+        for i in range(1, 624):
+            tables[624 * c + i] = lanes[i * MT_LANES + c]
+        tables[624 * c] = <uint32_t>0x80000000U
+
+
+cdef void mt_seed_many(uint32_t* tables, uint64_t* seeds, int64_t count) noexcept nogil:
+    """mt_seed_lanes of any number of seeds, MT_LANES at a time."""
+    cdef int64_t start = 0
+    while start < count:
+        mt_seed_lanes(tables + 624 * start, seeds + start, count - start if count - start < MT_LANES else MT_LANES)
+        start += MT_LANES
 
 
 cdef uint32_t mt_next(St* g, int64_t p) noexcept nogil:
