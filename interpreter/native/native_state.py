@@ -263,14 +263,31 @@ class NativeState:
         return learned
 
     def _entry_ids(self, seat: int) -> list[int | None]:
-        """The id of each option at this stop, those not kept asked of the Python state
-        of this history (None: it has none)."""
+        """The id of each option at this stop (None: it has none). Those not kept (the
+        copies whose attributes tell their face) are worked out from this state's own
+        cards and attributes (a `_FaceView`, with the engine's own pending decision of
+        that option, kept from when it was learned); an option met before only in another
+        process is asked of the Python state of this history, once."""
         space = self._game.action_space(self.n)
         ids = []
-        for action, a in self._options(seat):
+        keys: list[Any] | None = None
+        view: _FaceView | None = None
+        pendings = _face_pendings(self._game)
+        for k, (action, a) in enumerate(self._options(seat)):
             if a is None:
+                if keys is None:
+                    keys = self._keys() if self._wait is None else self._seat_keys(seat)
+                pending = pendings.get((self.n, keys[k]))
                 try:
-                    a = space.id_of(self._oracle_here(), action)
+                    if pending is not None:
+                        if view is None:
+                            view = _FaceView(*self._cards_now())
+                        view.pending = pending
+                        a = space.id_of(view, action)
+                    else:
+                        oracle = self._oracle_here()
+                        a = space.id_of(oracle, action)
+                        pendings[self.n, keys[k]] = oracle.pending
                 except ActionSpaceError:
                     a = None
             ids.append(a)
@@ -394,6 +411,25 @@ class NativeState:
         if self._py is not None:
             return list(self._py.returns())
         return [0.0] * self.n
+
+
+class _FaceView:
+    """What the action space reads of a state to number an option that names a card
+    (runtime/action_space.py `id_of`, runtime/faces.py `of`): the decision waiting, each
+    copy's definition and the attributes set on copies. A native state's own cards give
+    the last two, so an id does not need the Python state of the history."""
+
+    __slots__ = ("attrs", "card_def", "pending")
+
+    def __init__(self, card_def: list[int], attrs: dict[tuple[int, str], Any]):
+        self.card_def, self.attrs, self.pending = card_def, attrs, None
+
+
+def _face_pendings(game: Any) -> dict[Any, Any]:
+    """The engine's pending decision of each option learned whose id is worked out each
+    time, by the player count and the option's key (a module's keys are its own)."""
+    found: dict[Any, Any] = game.__dict__.setdefault("_face_pendings", {})
+    return found
 
 
 def _varied_cards(game: Any, space: Any) -> Any:

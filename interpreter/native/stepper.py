@@ -14,6 +14,37 @@ STEPPER = r'''
 cdef St* ROLL = <St*>malloc(sizeof(St))  # (a rollout's scratch copy of a state)
 
 
+cdef int _by_value(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<int64_t*>a)[0], y = (<int64_t*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef list _unique_ascending(list ids):
+    """sorted(set(ids)) of a stop's ids (ints), in C, where copies share an id: made at
+    every such stop. Each id kept is the very object of the first option that has it,
+    so that apply_action_id finds that option by identity."""
+    cdef Py_ssize_t n = len(ids), i
+    cdef int64_t few[64]
+    cdef int64_t* a
+    cdef list out = []
+    if n >= 65536:
+        return sorted(set(ids))
+    a = &few[0] if n <= 64 else <int64_t*>malloc(sizeof(int64_t) * n)
+    if a == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            a[i] = ((<int64_t>ids[i]) << 16) | i  # (an id, then its option's place)
+        qsort(a, n, sizeof(int64_t), _by_value)
+        for i in range(n):
+            if i == 0 or (a[i] >> 16) != (a[i - 1] >> 16):
+                out.append(ids[a[i] & 0xFFFF])
+        return out
+    finally:
+        if a != &few[0]:
+            free(a)
+
+
 cdef class Stepper:
     """One game state of the module: the struct, and the State API's calls made at
     every step (the rest, and every case off the usual path, is native_state.py's
@@ -170,6 +201,11 @@ cdef class Stepper:
                 "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
                 "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng, "attrs": _attrs(g), "err": g.err}
 
+    def _cards_now(self):
+        """Each copy's definition and the attributes set on copies, as the engine keeps them."""
+        cdef St* g = self.g
+        return [g.kind[i] for i in range(g.ncards)], _attrs(g)
+
     # ---- the usual path of the State API: one seat's decision, natively ----------------------
 
     cdef list _options_here(self):
@@ -285,7 +321,7 @@ cdef class Stepper:
                         ids.append((<tuple>found)[1])
             if listing is not None:
                 self._listing, self._ids = listing, ids is not False
-                return ids if ascending or ids is False else sorted(set(ids))
+                return ids if ascending or ids is False else _unique_ascending(ids)
         listing = self._options_here()
         ids = []
         for e in listing:
@@ -299,7 +335,7 @@ cdef class Stepper:
             last = a
             ids.append(found)
         self._ids = ids is not False
-        return ids if ascending or ids is False else sorted(set(ids))
+        return ids if ascending or ids is False else _unique_ascending(ids)
 
     def legal_action_ids(self, player=None):
         cdef list listing, ids
