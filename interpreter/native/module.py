@@ -457,22 +457,17 @@ cdef object _play_one(St* g, uint64_t seed, uint32_t* tables, int64_t max_action
     if g.err:
         return None
     finalize(g)
-    return (_ints(g.winners, g.nwin), _floats(g.rets, NPLAYERS), g.actions, g.round_no, g.turn_no,
-            _floats(g.scores, NPLAYERS), REASONS[g.reason])
+    return (_tuple_of(g.winners, g.nwin), _tuple_of(g.rets, NPLAYERS), g.actions, g.round_no, g.turn_no,
+            _tuple_of(g.scores, NPLAYERS), REASONS[g.reason])
 
 
-cdef tuple _ints(int64_t* values, Py_ssize_t n):
-    cdef tuple made = PyTuple_New(n)
-    cdef Py_ssize_t i
-    cdef object item
-    for i in range(n):
-        item = values[i]
-        Py_INCREF(item)
-        PyTuple_SET_ITEM(made, i, item)
-    return made
+ctypedef fused _number:
+    int64_t
+    double
 
 
-cdef tuple _floats(double* values, Py_ssize_t n):
+cdef tuple _tuple_of(_number* values, Py_ssize_t n):
+    """A tuple of n numbers, made without a list first."""
     cdef tuple made = PyTuple_New(n)
     cdef Py_ssize_t i
     cdef object item
@@ -499,49 +494,38 @@ def playouts(list seeds, list agent_seeds, int64_t max_actions, list policies=No
     reason) each, or None for a game the Python path must play. `agent_seeds`: per
     game, each seat's seed. `policies`: per seat, RANDOM (0, the default), FIRST,
     BOT_FIRST, BOT_RANDOM or BOT_TURN (that bot's index in BOT_TURNS in `turns`)."""
-    cdef St* g = _fresh()
-    cdef uint64_t seats[SEEDED_GAMES * NPLAYERS]
-    cdef uint32_t* tables = <uint32_t*>malloc(sizeof(uint32_t) * 624 * NPLAYERS * SEEDED_GAMES)
-    cdef Py_ssize_t i, p, b, block
-    try:
-        if tables == NULL:
-            raise MemoryError()
-        out = []
-        for i in range(0, len(seeds), SEEDED_GAMES):
-            block = min(SEEDED_GAMES, len(seeds) - i)
-            for b in range(block):
-                for p in range(NPLAYERS):
-                    seats[b * NPLAYERS + p] = agent_seeds[i + b][p]
-            mt_seed_many(tables, seats, block * NPLAYERS)
-            for b in range(block):
-                out.append(_play_one(g, seeds[i + b], tables + 624 * NPLAYERS * b, max_actions, policies, turns,
-                                     firsts))
-        return out
-    finally:
-        free(tables)
-        free(g)
+    return _play_all(seeds, agent_seeds, len(seeds), max_actions, policies, turns, firsts)
 
 
 def playouts_from(int64_t first, int64_t count, int64_t max_actions, list policies, list turns,
                   list firsts=None):
     """`playouts` of the games seeded first..first+count-1 (0 <= first, first + count <
     2**63), the seats' seeds worked out here (agent_seed)."""
+    return _play_all(range(first, first + count), None, count, max_actions, policies, turns, firsts)
+
+
+cdef list _play_all(object seeds, list agent_seeds, Py_ssize_t count, int64_t max_actions, list policies, list turns,
+                    list firsts):
+    """The games of `seeds`, the seats of SEEDED_GAMES of them seeded together (from
+    `agent_seeds`, or agent_seed of the game's seed when that is None)."""
     cdef St* g = _fresh()
     cdef uint64_t seats[SEEDED_GAMES * NPLAYERS]
     cdef uint32_t* tables = <uint32_t*>malloc(sizeof(uint32_t) * 624 * NPLAYERS * SEEDED_GAMES)
-    cdef int64_t i, p, b, block
+    cdef Py_ssize_t i, p, b, block
+    cdef list out = []
     try:
         if tables == NULL:
             raise MemoryError()
-        out = []
-        for i in range(first, first + count, SEEDED_GAMES):
-            block = min(SEEDED_GAMES, first + count - i)
+        for i in range(0, count, SEEDED_GAMES):
+            block = min(SEEDED_GAMES, count - i)
             for b in range(block):
                 for p in range(NPLAYERS):
-                    seats[b * NPLAYERS + p] = agent_seed(<uint64_t>(i + b), p)
+                    seats[b * NPLAYERS + p] = agent_seed(<uint64_t>seeds[i + b], p) if agent_seeds is None \
+                        else <uint64_t>agent_seeds[i + b][p]
             mt_seed_many(tables, seats, block * NPLAYERS)
             for b in range(block):
-                out.append(_play_one(g, i + b, tables + 624 * NPLAYERS * b, max_actions, policies, turns, firsts))
+                out.append(_play_one(g, seeds[i + b], tables + 624 * NPLAYERS * b, max_actions, policies, turns,
+                                     firsts))
         return out
     finally:
         free(tables)

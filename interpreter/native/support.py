@@ -353,7 +353,7 @@ cdef void mt_seed_lanes(uint32_t* tables, uint64_t* seeds, int64_t count) noexce
     cdef uint32_t odd[MT_LANES]
     cdef uint32_t* cur
     cdef uint32_t* add
-    cdef uint32_t v0, v1, v2, v3, v4, v5, v6, v7
+    cdef uint32_t @LOCALS@
     cdef uint64_t seed
     cdef int64_t i, k, c
     for c in range(MT_LANES):
@@ -363,55 +363,18 @@ cdef void mt_seed_lanes(uint32_t* tables, uint64_t* seeds, int64_t count) noexce
     for i in range(624):
         for c in range(MT_LANES):
             lanes[i * MT_LANES + c] = MT_BASE[i]
-    v0 = MT_BASE[0]
-    v1 = MT_BASE[0]
-    v2 = MT_BASE[0]
-    v3 = MT_BASE[0]
-    v4 = MT_BASE[0]
-    v5 = MT_BASE[0]
-    v6 = MT_BASE[0]
-    v7 = MT_BASE[0]
+@START@
     i = 1
     for k in range(624):
         cur = lanes + i * MT_LANES
         add = &odd[0] if k & 1 else &even[0]
-        v0 = <uint32_t>((cur[0] ^ <uint32_t>((v0 ^ (v0 >> 30)) * <uint32_t>1664525U)) + add[0])
-        cur[0] = v0
-        v1 = <uint32_t>((cur[1] ^ <uint32_t>((v1 ^ (v1 >> 30)) * <uint32_t>1664525U)) + add[1])
-        cur[1] = v1
-        v2 = <uint32_t>((cur[2] ^ <uint32_t>((v2 ^ (v2 >> 30)) * <uint32_t>1664525U)) + add[2])
-        cur[2] = v2
-        v3 = <uint32_t>((cur[3] ^ <uint32_t>((v3 ^ (v3 >> 30)) * <uint32_t>1664525U)) + add[3])
-        cur[3] = v3
-        v4 = <uint32_t>((cur[4] ^ <uint32_t>((v4 ^ (v4 >> 30)) * <uint32_t>1664525U)) + add[4])
-        cur[4] = v4
-        v5 = <uint32_t>((cur[5] ^ <uint32_t>((v5 ^ (v5 >> 30)) * <uint32_t>1664525U)) + add[5])
-        cur[5] = v5
-        v6 = <uint32_t>((cur[6] ^ <uint32_t>((v6 ^ (v6 >> 30)) * <uint32_t>1664525U)) + add[6])
-        cur[6] = v6
-        v7 = <uint32_t>((cur[7] ^ <uint32_t>((v7 ^ (v7 >> 30)) * <uint32_t>1664525U)) + add[7])
-        cur[7] = v7
+@FIRST_PASS@
         i += 1
         if i >= 624:
             i = 1  # (word 0 becomes word 623, each lane's v: nothing to copy)
     for k in range(623):
         cur = lanes + i * MT_LANES
-        v0 = <uint32_t>((cur[0] ^ <uint32_t>((v0 ^ (v0 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
-        cur[0] = v0
-        v1 = <uint32_t>((cur[1] ^ <uint32_t>((v1 ^ (v1 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
-        cur[1] = v1
-        v2 = <uint32_t>((cur[2] ^ <uint32_t>((v2 ^ (v2 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
-        cur[2] = v2
-        v3 = <uint32_t>((cur[3] ^ <uint32_t>((v3 ^ (v3 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
-        cur[3] = v3
-        v4 = <uint32_t>((cur[4] ^ <uint32_t>((v4 ^ (v4 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
-        cur[4] = v4
-        v5 = <uint32_t>((cur[5] ^ <uint32_t>((v5 ^ (v5 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
-        cur[5] = v5
-        v6 = <uint32_t>((cur[6] ^ <uint32_t>((v6 ^ (v6 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
-        cur[6] = v6
-        v7 = <uint32_t>((cur[7] ^ <uint32_t>((v7 ^ (v7 >> 30)) * <uint32_t>1566083941U)) - <uint32_t>i)
-        cur[7] = v7
+@SECOND_PASS@
         i += 1
         if i >= 624:
             i = 1
@@ -603,4 +566,18 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
         return 1
     return apply_action(g, who, CK[k], chosen)
 '''
+
+def _each_lane(statement: str, indent: str) -> str:
+    """`statement` once per lane (v0 .. v7: MT_LANES), written out so that each lane's
+    last word stays in a local of its own."""
+    return "\n".join(indent + statement.format(c=c) for c in range(8))
+
+
+SEATS = (SEATS.replace("@LOCALS@", ", ".join(f"v{c}" for c in range(8)))
+         .replace("@START@", _each_lane("v{c} = MT_BASE[0]", "    "))
+         .replace("@FIRST_PASS@", _each_lane("v{c} = <uint32_t>((cur[{c}] ^ <uint32_t>((v{c} ^ (v{c} >> 30)) "
+                                             "* <uint32_t>1664525U)) + add[{c}]); cur[{c}] = v{c}", "        "))
+         .replace("@SECOND_PASS@", _each_lane("v{c} = <uint32_t>((cur[{c}] ^ <uint32_t>((v{c} ^ (v{c} >> 30)) "
+                                              "* <uint32_t>1566083941U)) - <uint32_t>i); cur[{c}] = v{c}", "        ")))
+
 SUPPORT = BASE + SEATS + DECIDE
