@@ -48,7 +48,7 @@ class NativeState:
     _game: Any
     _py: Any
     _listing: list[Entry] | None
-    _ids: list[int] | bool | None
+    _ids: list[int | None] | bool | None  # (True/False: the options' kept ids are plain, or not; a list: worked out)
     _wait: list[int] | None
     _history: list[str]
     _picks: dict[int, int]
@@ -268,8 +268,10 @@ class NativeState:
         cards and attributes (a `_FaceView`, with the engine's own pending decision of
         that option, kept from when it was learned); an option met before only in another
         process is asked of the Python state of this history, once."""
+        if self._wait is None and type(self._ids) is list:
+            return self._ids  # (worked out for this stop already: legal_action_ids, then apply_action_id)
         space = self._game.action_space(self.n)
-        ids = []
+        ids: list[int | None] = []
         keys: list[Any] | None = None
         view: _FaceView | None = None
         pendings = _face_pendings(self._game)
@@ -291,6 +293,8 @@ class NativeState:
                 except ActionSpaceError:
                     a = None
             ids.append(a)
+        if self._wait is None:
+            self._ids = ids
         return ids
 
     def _legal_actions(self, player: int | None) -> list[Action]:

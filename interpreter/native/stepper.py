@@ -4,7 +4,7 @@ the rest of the module's per-step half; native_state.py is the State API's other
 
 Its fields are the native state's own: the struct, the game and seed and seats it was
 made with, the history, what the stop offers (`_listing`: each option's Action and id,
-`_ids` whether those ids are plain), a simultaneous step's seats and picks, and the
+`_ids` whether those ids are plain, or the ids NativeState worked out), a simultaneous step's seats and picks, and the
 Python state once it has taken over (`_py`). A call off the usual path (a seat named
 when it is not theirs, a text for an Action, a state taken over) goes to
 NativeState's method of the same name with an underscore.
@@ -297,7 +297,8 @@ cdef class Stepper:
         cdef bint ascending = True
         cdef Py_ssize_t k
         cdef St* g = self.g
-        if self._ids is False or self._py is not None or self._status != 0 or self._wait is not None:
+        if (self._ids is not None and self._ids is not True) or self._py is not None or self._status != 0 \
+                or self._wait is not None:  # (False, or a list of ids native_state.py worked out)
             return False
         if self._listing is None and g.ask == 1:
             # (the listing and its ids at once, the ids read from the table, not from Python)
