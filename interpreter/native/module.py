@@ -21,7 +21,7 @@ from interpreter.native.reentry import guard_reentry, recursive_functions
 from interpreter.native.resumable import StepWriter
 from interpreter.native.statements import Writer
 from interpreter.native.stepping import STEP_DECIDE, STEP_FIELDS, step_entry
-from interpreter.native.support import BASE, SUPPORT
+from interpreter.native.support import BASE, MT_LANES, SUPPORT
 
 HEADER = """# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False, infer_types=False
@@ -430,7 +430,7 @@ class _Module:
         reasons = tuple(self.prog.reasons)
         return f'''
 cdef enum:
-    SEEDED_GAMES = {max(1, 8 // self.prog.n)}  # games whose seats' generators are seeded together (MT_LANES)
+    SEEDED_GAMES = {max(1, MT_LANES // self.prog.n)}  # games whose seats' generators are seeded together
 
 REASONS = {reasons!r}
 BOT_TURNS = {self.bot_turns!r}

@@ -4,10 +4,10 @@ the rest of the module's per-step half; native_state.py is the State API's other
 
 Its fields are the native state's own: the struct, the game and seed and seats it was
 made with, the history, what the stop offers (`_listing`: each option's Action and id,
-`_ids` whether those ids are plain, or the ids NativeState worked out), a simultaneous step's seats and picks, and the
-Python state once it has taken over (`_py`). A call off the usual path (a seat named
-when it is not theirs, a text for an Action, a state taken over) goes to
-NativeState's method of the same name with an underscore.
+`_ids` whether those ids are plain, or the ids NativeState worked out), a simultaneous
+step's seats and picks, and the Python state once it has taken over (`_py`). A call
+off the usual path (a seat named when it is not theirs, a text for an Action, a state
+taken over) goes to NativeState's method of the same name with an underscore.
 """
 
 STEPPER = r'''

@@ -337,7 +337,7 @@ for _i in range(1, 624):
 
 
 cdef enum:
-    MT_LANES = 8  # seeds worked out side by side (mt_seed_lanes)
+    MT_LANES = @MT_LANES@  # seeds worked out side by side (mt_seed_lanes)
 
 
 cdef void mt_seed_lanes(uint32_t* tables, uint64_t* seeds, int64_t count) noexcept nogil:
@@ -567,13 +567,16 @@ cdef bint decide(St* g, int64_t who, int64_t group) noexcept nogil:
     return apply_action(g, who, CK[k], chosen)
 '''
 
+MT_LANES = 8  # the seats' generators seeded side by side (mt_seed_lanes; module.py's SEEDED_GAMES)
+
+
 def _each_lane(statement: str, indent: str) -> str:
-    """`statement` once per lane (v0 .. v7: MT_LANES), written out so that each lane's
-    last word stays in a local of its own."""
-    return "\n".join(indent + statement.format(c=c) for c in range(8))
+    """`statement` once per lane (v0, v1, ...), written out so that each lane's last
+    word stays in a local of its own."""
+    return "\n".join(indent + statement.format(c=c) for c in range(MT_LANES))
 
 
-SEATS = (SEATS.replace("@LOCALS@", ", ".join(f"v{c}" for c in range(8)))
+SEATS = (SEATS.replace("@MT_LANES@", str(MT_LANES)).replace("@LOCALS@", ", ".join(f"v{c}" for c in range(MT_LANES)))
          .replace("@START@", _each_lane("v{c} = MT_BASE[0]", "    "))
          .replace("@FIRST_PASS@", _each_lane("v{c} = <uint32_t>((cur[{c}] ^ <uint32_t>((v{c} ^ (v{c} >> 30)) "
                                              "* <uint32_t>1664525U)) + add[{c}]); cur[{c}] = v{c}", "        "))
