@@ -103,6 +103,13 @@ def test_card_lists_and_attributes_play_the_same_games():
     assert all(native_final_state(game, 2, seed, ["random", "random"]) is not None for seed in range(40))
 
 
+
+def test_calls_nested_in_calls_of_the_same_function_play_the_same_games():
+    # a procedure that calls itself, a card effect that uses another copy's, each asking
+    game = load_game(str(TOYS / "nested.yaml"))
+    for n in (2, 3):
+        _same(game, 200, n, seed=5)
+
 def test_triggers_and_events_play_the_same_games():
     # every built-in event and a custom one, heard by the game's triggers and by cards'
     # copies in their zones, `when`, triggers that fire others, a payment's triggers

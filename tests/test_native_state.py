@@ -41,7 +41,7 @@ STEPPED = {"tic-tac-toe": 60, "kuhn-poker": 60, "leduc-poker": 40, "rock-paper-s
 # Games some of whose decisions come inside a trigger's effect or a call nested in another
 # of the same function: there a native state hands the game to the Python state (it agrees
 # with it at every step all the same).
-HANDS_OVER = {"for-all-mankind", "fam-research-change"}
+HANDS_OVER: set[str] = set()
 
 
 def _ids(state, player=None):
@@ -232,6 +232,7 @@ def test_the_options_a_process_learned_are_known_to_the_next(tmp_path):
     third = run()
     assert third["start"] == 0 and third["games"] == first["games"]
     assert json.loads(kept.read_text(encoding="utf-8"))["entries"]  # (written again at exit)
+
 
 
 def test_a_native_world_of_a_search_plays_on_as_the_world_sampled(monkeypatch):
@@ -456,3 +457,29 @@ def test_the_command_line_plays_search_seats_on_native_worlds_with_the_same_resu
     with native_env("off"):  # (a command's mode holds while it plays, then what was there before)
         assert os.environ["ORRERY_NATIVE"] == "off"
     assert os.environ["ORRERY_NATIVE"] == "on"
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_calls_nested_in_calls_of_the_same_function_stop_and_resume_natively(n):
+    # a procedure that calls itself and asks at every depth, a card effect that uses
+    # another copy's and asks inside: each call's fields kept at the stop, taken back
+    # when resumed; more nested calls waiting than the struct has room for (dig 6): Python
+    game = load_game(str(TOYS / "nested.yaml"))
+    rng = random.Random(n)
+    states = [play_beside(game, n, seed, rng, stays=False) for seed in range(40)]
+
+    def asked_after(history: list[str], opening: str) -> list[int]:
+        """How many choices follow each action starting `opening`, before the next action."""
+        runs = []
+        for i, text in enumerate(history):
+            if text.startswith(opening):
+                j = i + 1
+                while j < len(history) and history[j].isdigit():
+                    j += 1
+                runs.append(j - i - 1)
+        return runs
+    native = [s for s in states if s.native]
+    assert all("dig 6" in s.history for s in states if not s.native)
+    assert any(not s.native for s in states), "a dig 6 goes to the Python path"
+    assert any(3 in asked_after(s.history, "dig ") for s in native), "three calls deep, natively"
+    assert any(max(asked_after(s.history, "ring "), default=0) >= 2 for s in native), "an echo rang inside a ring"

@@ -17,7 +17,7 @@ from interpreter.lang import ast
 from interpreter.native.endings import end_checks, scoring_functions
 from interpreter.native.expressions import Bound, Env, NotNative, parsed, static_int
 from interpreter.native.program import CREATED_CAP, LIST_CAPACITY, MAX_CANDIDATES, Program
-from interpreter.native.reentry import guard_reentry, recursive_functions
+from interpreter.native.reentry import guard_reentry, recursive_functions, saved_bytes
 from interpreter.native.resumable import StepWriter
 from interpreter.native.statements import Writer
 from interpreter.native.stepping import STEP_DECIDE, STEP_FIELDS, step_entry
@@ -55,6 +55,7 @@ class _Module:
     def __init__(self, prog: Program):
         self.prog = prog
         self.functions: list[str] = []
+        self.saved = 0  # (bytes a per-step struct keeps for nested calls waiting at a stop: reentry.py)
         self.writer = StepWriter if prog.step else Writer  # (for the functions that may wait for a seat)
 
     def source(self) -> str:
@@ -82,6 +83,7 @@ class _Module:
             heads = {text.split("(", 1)[0].removeprefix("cdef void ").strip() for text in self.functions}
             guarded = recursive_functions(prog) if not prog.triggers.any else \
                 {h for h in heads if h.startswith(("proc", "use_", "ceff_", "trig_", "bot_turn_"))}
+            self.saved = saved_bytes(prog, self.functions, guarded)
             self.functions = [guard_reentry(prog, text, guarded) for text in self.functions]
             params = [len(a.params) for a in actions]
             cards = [1 if j < len(a.params) and a.params[j].type == "card" else 0
@@ -134,6 +136,7 @@ class _Module:
             fields += ["uint32_t mt[NPLAYERS][624]", "int64_t mti[NPLAYERS]"]
         if prog.step:
             fields += [*STEP_FIELDS, *(f"{ctype} {name}" for name, ctype in prog.step_fields.items())]
+            fields += [f"char saved[{self.saved}]", "int64_t saved_n"]  # (reentry.py: nested calls waiting)
         fields += prog.card_data.fields()
         fields += prog.triggers.fields()
         fields.append(f"int64_t grants[{max(len(prog.granted) * prog.n, 1)}]")

@@ -15,8 +15,10 @@ from typing import Any
 
 from interpreter.compile.scan import self_dependent
 from interpreter.lang import ast
+from interpreter.native.program import LIST_CAPACITY
 
 Program = Any  # (program.Program: the lowering of one game)
+SAVED_MAX = 4096  # bytes of the nested calls' fields one stop keeps, at most
 
 
 def _recursive(prog: Program) -> set[str]:
@@ -44,30 +46,68 @@ def recursive_functions(prog: Program) -> set[str]:
     return names
 
 
+def frame_bytes(prog: Program, text: str) -> int:
+    """The bytes of what a function keeps in the struct (its fields), as `guard_reentry` keeps them aside."""
+    arrays = {name.split("[")[0] for name in prog.step_fields if "[" in name}
+    return sum(8 * (LIST_CAPACITY if f in arrays else 1) for f in _own(text))
+
+
+def _own(text: str) -> list[str]:
+    """The struct fields a function's text keeps its values in (resumable.py names them)."""
+    return sorted(set(re.findall(r"\bg\.((?:at|f)\d+\w*|use\d+_\w+)", text)))
+
+
+def saved_bytes(prog: Program, texts: list[str], names: set[str]) -> int:
+    """Room for the fields of the nested calls that wait at one stop: four frames of the
+    largest function that may call itself (at least 64 bytes, at most SAVED_MAX)."""
+    heads = {text.split("(", 1)[0].removeprefix("cdef void ").strip(): text for text in texts}
+    largest = max([frame_bytes(prog, heads[h]) for h in recursive_functions(prog) if h in heads and h in names],
+                  default=0)
+    return min(max(4 * largest, 64), SAVED_MAX)
+
+
 def guard_reentry(prog: Program, text: str, names: set[str]) -> str:
     """A per-step module keeps each function's locals in the struct, once. A function
     that may call itself is wrapped: a call of it while it runs keeps the running call's
-    fields aside and gives them back after; a stop inside such a nested call (two calls
-    would wait at once) sends the game to the Python path (g.err 8), where it is played
-    as it always is."""
+    fields aside (on the C stack) and gives them back after. A nested call that stops
+    for a decision puts its own fields in the struct's `saved` bytes on the way out
+    (innermost first), and takes them back when the run resumes through it (outermost
+    first: the last kept is the first taken); with no room left there, the game goes to
+    the Python path (g.err 8), where it is played as it always is."""
     head = text.split("(", 1)[0].removeprefix("cdef void ").strip()
     if head not in names:
         return text
     signature = text.split("\n", 1)[0]
     params = signature[signature.index("(") + 1:signature.rindex(")")]
     args = ", ".join(p.split()[-1].lstrip("*") for p in params.split(","))
-    inside = f"inside_{head}"
-    prog.step_fields[inside] = "int64_t"
+    deep = f"deep_{head}"
+    prog.step_fields[deep] = "int64_t"
     arrays = {name.split("[")[0] for name in prog.step_fields if "[" in name}
-    own = sorted(set(re.findall(r"\bg\.((?:at|f)\d+\w*|use\d+_\w+)", text)))
+    own = _own(text)
+    size = " + ".join(f"sizeof(g.{f})" for f in own) or "0"
     decls = [f"    cdef int64_t _s{i}" + ("[LISTCAP]" if f in arrays else "") for i, f in enumerate(own)]
+    decls += ["    cdef char* _f", f"    cdef size_t _size = {size}"]
+
+    def copies(to_struct: bool) -> list[str]:
+        lines = []
+        for f in own:
+            field = f"g.{f}" if f in arrays else f"&g.{f}"
+            lines += [f"        memcpy({field}, _f, sizeof(g.{f}))" if to_struct else
+                      f"        memcpy(_f, {field}, sizeof(g.{f}))", f"        _f += sizeof(g.{f})"]
+        return lines
     save = [f"    memcpy(_s{i}, g.{f}, sizeof(g.{f}))" if f in arrays else f"    _s{i} = g.{f}"
             for i, f in enumerate(own)]
     restore = [f"    memcpy(g.{f}, _s{i}, sizeof(g.{f}))" if f in arrays else f"    g.{f} = _s{i}"
                for i, f in enumerate(own)]
     return "\n".join([text.replace(f"cdef void {head}(", f"cdef void {head}_body(", 1), "", signature, *decls,
-                      f"    if not g.{inside} or g.resuming:",
-                      f"        g.{inside} = 1", f"        {head}_body({args})",
-                      "        if not g.susp:", f"            g.{inside} = 0", "        return",
-                      *save, f"    {head}_body({args})",
-                      "    if g.susp:", "        g.err = 8", "        return", *restore]) + "\n"
+                      f"    if not g.{deep}:", f"        g.{deep} = 1", f"        {head}_body({args})",
+                      f"        g.{deep} = 0", "        return",
+                      *save,
+                      "    if g.resuming:  # (this call waited at the stop: its fields, kept then)",
+                      "        g.saved_n -= <int64_t>_size", "        _f = &g.saved[g.saved_n]", *copies(True),
+                      f"    g.{deep} += 1", f"    {head}_body({args})", f"    g.{deep} -= 1",
+                      "    if g.susp:  # (it waits at a stop: its fields kept for the resume)",
+                      "        if g.saved_n + <int64_t>_size > <int64_t>sizeof(g.saved):",
+                      "            g.err = 8", "            return",
+                      "        _f = &g.saved[g.saved_n]", *copies(False), "        g.saved_n += <int64_t>_size",
+                      *restore]) + "\n"
