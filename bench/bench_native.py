@@ -3,7 +3,9 @@
 For each game: random playouts as decisions per CPU second on
 * orrery native — `Game.playouts` in batches (whole games in C, the seats' picks too);
 * orrery native per step — the per-step public API on native states
-  (`new_initial_state(native="on")`), by Action (`step`) and by integer id (`step_ids`);
+  (`new_initial_state(native="on")`), by Action (`step`) and by integer id (`step_ids`),
+  and the games the id loop plays replayed by Action and by id (`same_actions`,
+  `same_ids`: the two paths on the very same games);
 * orrery Python — the per-step public API (`bench_loops.OrreryLoop`), today's engine,
   by Action (`python`) and by id (`python_ids`);
 * the 0.1 engine — the same loop in a worker process running commit 9a45214's tree;
@@ -55,6 +57,7 @@ GAMES = {
 BASELINE = "9a45214"
 LOCAL = {"connect-four": HERE / "games" / "connect-four.yaml"}  # (games of the bench's own, not bundled)
 BATCH = 256
+SAME_GAMES = 50  # random-id games replayed by Action and by id (SameGamesLoop)
 
 
 class NativeLoop:
@@ -105,6 +108,62 @@ class StepLoop:
                     steps += 1
             playouts += 1
             decisions += steps
+            now = now_()
+            if now >= deadline:
+                return Counts(playouts, decisions, 0, 0, now - start)
+
+
+class SameGamesLoop:
+    """The games a random-id loop played, replayed through the per-step API by Action
+    (`legal_actions()[k]`, k the option the id applied) or by id: the two paths' cost on
+    the very same games. (A random id picks among distinct ids, copies of a card
+    sharing one, so the random loops above play other games by id than by Action.)"""
+
+    def __init__(self, game: Any, games: list[tuple[int, list[int], list[int]]], ids: bool):
+        self.game, self.games, self.ids, self.next = game, games, ids, 0
+
+    @staticmethod
+    def record(game: Any, count: int) -> list[tuple[int, list[int], list[int]]]:
+        """`count` random-id games: (seed, the option each id applied, the ids). The
+        option is read inside the native state (its listing and ids: a look the bench
+        takes, no API), for the replay by Action."""
+        rng = random.Random(bench_loops.BASE_SEED + 2)
+        games = []
+        while len(games) < count:
+            seed = rng.getrandbits(32)
+            state = game.new_initial_state(seed=seed, native="on")
+            picks: list[int] = []
+            ids: list[int] = []
+            while not state.is_terminal() and state.native and state.players_to_act() == [state.current_player()]:
+                a = rng.choice(state.legal_action_ids())
+                state.legal_actions()
+                kept = state._ids if type(state._ids) is list else [entry[1] for entry in state._listing]
+                picks.append(kept.index(a))
+                ids.append(a)
+                state.apply_action_id(a)
+            if state.is_terminal() and state.native:  # (a game played natively to the end, one seat at a time)
+                games.append((seed, picks, ids))
+        return games
+
+    def __call__(self, seconds: float) -> Counts:
+        new_state, games = self.game.new_initial_state, self.games
+        now_ = bench_loops.clock
+        playouts = decisions = 0
+        start = now_()
+        deadline = start + seconds
+        while True:
+            seed, picks, ids = games[self.next % len(games)]
+            self.next += 1
+            state = new_state(seed=seed, native="on")
+            if self.ids:
+                for a in ids:
+                    state.legal_action_ids()
+                    state.apply_action_id(a)
+            else:
+                for k in picks:
+                    state.apply_action(state.legal_actions()[k])
+            playouts += 1
+            decisions += len(ids)
             now = now_()
             if now >= deadline:
                 return Counts(playouts, decisions, 0, 0, now - start)
@@ -173,6 +232,9 @@ def bench_game(name: str, seconds: float, rounds: int, old: Worker | None, warm:
         row["warm_up"] = warm_up(game, warm)
         loops["step"] = StepLoop(game, "on", False)
         loops["step_ids"] = StepLoop(game, "on", True)
+        same = SameGamesLoop.record(game, SAME_GAMES)
+        loops["same_actions"] = SameGamesLoop(game, same, False)
+        loops["same_ids"] = SameGamesLoop(game, same, True)
     cpp, ospy = _openspiel(cpp_name), _openspiel(py_name)
     if cpp is not None:
         loops["openspiel_cpp"] = OpenSpielLoop(cpp)
@@ -255,6 +317,11 @@ def render(rows: list[dict[str, Any]]) -> str:
                       for c in ("step_ids", "python", "orrery_0.1", "openspiel_cpp")
                       if isinstance(row.get(c), dict) and row[c]["decisions_per_s"]]
             out.append(f"{'':<16}per step over: " + ", ".join(ratios))
+            same = row.get("same_ids"), row.get("same_actions")
+            if isinstance(same[0], dict) and isinstance(same[1], dict) and same[1]["decisions_per_s"]:
+                out.append(f"{'':<16}the same games by id and by Action: {same[0]['decisions_per_s']:,.0f} and "
+                           f"{same[1]['decisions_per_s']:,.0f} a second, ids "
+                           f"{same[0]['decisions_per_s'] / same[1]['decisions_per_s']:.2f}x")
         else:
             out.append(f"{'':<16}{row['native']}")
         warm = row.get("warm_up")

@@ -274,6 +274,32 @@ def test_copies_changed_in_play_keep_the_nearest_face(tmp_path: pathlib.Path) ->
         state.action_to_string(0, a) for a in state.legal_action_ids()]
 
 
+
+def test_an_id_that_follows_a_copys_face_is_worked_out_from_its_recipe(tmp_path: pathlib.Path) -> None:
+    # ActionSpace.face_recipe (what a native state keeps for such an option): the id is
+    # base + stride * the copy's face, whatever the copy's attributes become
+    game = toy(tmp_path, PLAYED)
+    space, faces = game.action_space(2), game.faces(2)
+    state = game.new_initial_state(seed=3)
+    first = state.zones[state.layout.zbase[1]][0]
+
+    def recipes() -> dict[str, tuple[int, int, int] | None]:
+        return {a.text: space.face_recipe(state, a) for a in state.legal_actions()}
+    before = recipes()
+    assert before["forge"] is None  # (no copy in it: an id of its own)
+    for action in state.legal_actions():
+        recipe = before[action.text]
+        if recipe is not None:
+            base, stride, iid = recipe
+            assert f"#{iid}" in action.text and base + stride * faces.of(state, iid) == space.id_of(state, action)
+    old = space.id_of(state, next(a for a in state.legal_actions() if a.text == f"promote card#{first}"))
+    state.apply_action(f"promote card#{first}")  # its face changes: the same recipe, a new id
+    after = recipes()
+    promote = next(a for a in state.legal_actions() if a.text == f"promote card#{first}")
+    base, stride, iid = after[promote.text]
+    assert (base, stride, iid) == before[promote.text] and iid == first
+    assert base + stride * faces.of(state, first) == space.id_of(state, promote) != old
+
 def test_an_attribute_a_shuffle_decides_is_no_face(tmp_path: pathlib.Path) -> None:
     # the card on top after the shuffle is marked: which one depends on the seed, so
     # the mark is play, not identity; the numbering stays by definition

@@ -235,6 +235,13 @@ def test_the_options_a_process_learned_are_known_to_the_next(tmp_path):
 
 
 
+def test_a_kept_option_reads_back_its_id_or_its_face_recipe_and_nothing_else():
+    # an option whose id follows a card's face is kept as (base, stride, copy): a file
+    # holding anything else there reads as "no id kept" (asked again), never an error
+    from interpreter.native.option_cache import _ident
+    assert _ident(7) == 7 and _ident([3, 1, 12]) == (3, 1, 12)
+    assert _ident(None) is None and _ident("7") is None and _ident([3, "1", 12]) is None and _ident([1, 2]) is None
+
 def test_a_native_world_of_a_search_plays_on_as_the_world_sampled(monkeypatch):
     # ismcts resamples hidden cards (and their attributes): a native clone takes the
     # sampled world's data, and what it does not know from then on (an option's text) is

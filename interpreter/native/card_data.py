@@ -350,4 +350,15 @@ class CardData:
                       f"        if g.an{k}[c] >= 0: out[(c, field[{k}])] = "
                       f"[_value_of(g.pool[g.ao{k}[c] + i]) for i in range(g.an{k}[c])]"]
         lines.append("    return out")
+        lines += ["", "", "cdef object _attr_of(St* g, int64_t c, object name):",
+                  "    \"\"\"Copy c's attribute `name` as the engine keeps it (None: not set), without the rest.\"\"\"",
+                  "    cdef object k = SCALAR_ATTRS.get(name)",
+                  "    if c < 0 or c >= g.ncards:", "        return None"]
+        for k in scalars.values():
+            lines.append(f"    if k == {k}: return _value_of(g.a{k}[c]) if g.a{k}[c] != ATTR_UNSET else None")
+        lines.append("    k = LIST_ATTRS.get(name)")
+        for k in pooled.values():
+            lines.append(f"    if k == {k}: return [_value_of(g.pool[g.ao{k}[c] + i]) for i in range(g.an{k}[c])] "
+                         f"if g.an{k}[c] >= 0 else None")
+        lines.append("    return None")
         return "\n".join(lines)

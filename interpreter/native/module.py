@@ -32,6 +32,8 @@ from libc.stdlib cimport malloc, free, qsort
 from libc.string cimport memcpy, memset
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.list cimport PyList_New, PyList_SET_ITEM
 """
 
 

@@ -257,7 +257,12 @@ class NativeState:
             except ActionSpaceError:
                 a = None  # (asked for, the Python state says why there is no id)
             if varied is not None and varied.search(action.text):
-                a = None  # (a card whose attributes tell its face: its id is asked of the state each time)
+                # (a card whose attributes tell its face: its id is worked out at each stop,
+                # from the face of that copy then, or asked of the Python state each time)
+                try:
+                    a = space.face_recipe(oracle, action)  # type: ignore[assignment]
+                except ActionSpaceError:
+                    a = None
             remember(key, (action, a))
             learned.append((action, a))
         return learned
@@ -276,14 +281,16 @@ class NativeState:
         view: _FaceView | None = None
         pendings = _face_pendings(self._game)
         for k, (action, a) in enumerate(self._options(seat)):
-            if a is None:
+            if type(a) is tuple:
+                a = self._face_id(a)
+            elif a is None:
                 if keys is None:
                     keys = self._keys() if self._wait is None else self._seat_keys(seat)
                 pending = pendings.get((self.n, keys[k]))
                 try:
                     if pending is not None:
                         if view is None:
-                            view = _FaceView(*self._cards_now())
+                            view = _FaceView(self)
                         view.pending = pending
                         a = space.id_of(view, action)
                     else:
@@ -296,6 +303,16 @@ class NativeState:
         if self._wait is None:
             self._ids = ids
         return ids
+
+    def _face_id(self, recipe: tuple[int, int, int]) -> int:
+        """The id of an option kept as `(base, stride, copy)` (ActionSpace.face_recipe): by
+        the face of that copy in this state's struct."""
+        base, stride, iid = recipe
+        _VIEW.bind(self)
+        try:
+            return base + stride * int(self._game.action_space(self.n).faces.of(_VIEW, iid))
+        finally:
+            _VIEW.bind(None)  # (the view keeps no state alive)
 
     def _legal_actions(self, player: int | None) -> list[Action]:
         if self._py is not None:
@@ -310,7 +327,7 @@ class NativeState:
         if seat is None:
             return []
         ids = [entry[1] for entry in self._options(seat)]
-        if None in ids:
+        if not all(type(a) is int for a in ids):
             ids = self._entry_ids(seat)
             if None in ids:  # (the Python state says why some option has no id)
                 return list(self.python_state().legal_action_ids(player))
@@ -329,7 +346,7 @@ class NativeState:
         if by_id:
             if type(action) is int:
                 ids = [entry[1] for entry in options]
-                if None in ids:
+                if not all(type(a) is int for a in ids):
                     ids = self._entry_ids(seat)
                 for k, a in enumerate(ids):
                     if a == action:
@@ -421,12 +438,42 @@ class _FaceView:
     """What the action space reads of a state to number an option that names a card
     (runtime/action_space.py `id_of`, runtime/faces.py `of`): the decision waiting, each
     copy's definition and the attributes set on copies. A native state's own cards give
-    the last two, so an id does not need the Python state of the history."""
+    the last two, read from the struct copy by copy, so an id needs neither the Python
+    state of the history nor a list of every card."""
 
     __slots__ = ("attrs", "card_def", "pending")
 
-    def __init__(self, card_def: list[int], attrs: dict[tuple[int, str], Any]):
-        self.card_def, self.attrs, self.pending = card_def, attrs, None
+    def __init__(self, state: Any):
+        self.card_def, self.attrs, self.pending = _Kinds(state), _Attrs(state), None
+
+    def bind(self, state: Any) -> None:
+        """Read `state`'s cards from now on (one view serves every state of a game)."""
+        self.card_def._state = self.attrs._state = state
+
+
+class _Kinds:
+    """`card_def[iid]` of a native state's struct."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: Any):
+        self._state = state
+
+    def __getitem__(self, iid: int) -> int:
+        return int(self._state._card_kind(iid))
+
+
+class _Attrs:
+    """`attrs.get((iid, name))` of a native state's struct."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: Any):
+        self._state = state
+
+    def get(self, key: tuple[int, str], default: Any = None) -> Any:
+        value = self._state._card_attr(*key)
+        return default if value is None else value
 
 
 def _face_pendings(game: Any) -> dict[Any, Any]:
@@ -451,6 +498,7 @@ def _varied_cards(game: Any, space: Any) -> Any:
     return found
 
 
+_VIEW = _FaceView(None)  # (the view `_face_id` reads a state's cards through, bound to one at a time)
 _CLASSES: dict[str, type] = {}  # a module's state class, by the module's name (its source's hash)
 
 

@@ -6,8 +6,9 @@ and integer id: native_state.py), and keeps it by a key the module works out fro
 state; a game with thousands of options (every card copy in every action) spends its
 first few hundred games learning them, in every new process. The options learned are
 written at exit beside the compiled module (`<module>.options.json`, in the user's
-cache folder), with the engine's id, and read when a process first makes a state of
-that module: an option is then known from the first game.
+cache folder), with the engine's id (or how to work it out from a card's face), and
+read when a process first makes a state of that module: an option is then known from
+the first game.
 
 The file is plain JSON (texts, numbers, the Action's payload as lists), never code; one
 that cannot be read, or was written by another engine, is ignored (and replaced at
@@ -45,15 +46,23 @@ def _path(module: Any) -> Path:
     return Path(f"{module.__file__}.options.json")
 
 
-def _entries(path: Path, engine: str) -> list[tuple[int, str, Any, int | None]]:
+def _entries(path: Path, engine: str) -> list[tuple[int, str, Any, Any]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("engine") != engine:
             return []
-        return [(int(key), str(text), _tuples(payload), ident if type(ident) is int else None)
-                for key, text, payload, ident in data["entries"]]
+        return [(int(key), str(text), _tuples(payload), _ident(ident)) for key, text, payload, ident in data["entries"]]
     except (OSError, ValueError, KeyError, TypeError):  # (none yet, or unreadable: learned again)
         return []
+
+
+def _ident(value: Any) -> Any:
+    """An option's id read back: a number, a face recipe (three numbers: ActionSpace.face_recipe), or None."""
+    if type(value) is int:
+        return value
+    if type(value) is list and len(value) == 3 and all(type(v) is int for v in value):
+        return tuple(value)
+    return None
 
 
 def _tuples(value: Any) -> Any:

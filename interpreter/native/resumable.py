@@ -368,6 +368,7 @@ class StepWriter(Writer):
                 self.line("if end_action(g, g.active): return")
             j = self.temp("j")
             self.line(f"g.ask = {ask}")
+            self.line("g.stamp = new_stamp()")
             self.line(f"g.ask_who = {who}")
             self.block(f"for {j} in range({items}_n):", lambda: self.line(f"g.opt[{j}] = {items}[{j}]"))
             self.line(f"g.ask_n = {count}")

@@ -23,9 +23,10 @@ cdef list _unique_ascending(list ids):
     """sorted(set(ids)) of a stop's ids (ints), in C, where copies share an id: made at
     every such stop. Each id kept is the very object of the first option that has it,
     so that apply_action_id finds that option by identity."""
-    cdef Py_ssize_t n = len(ids), i
+    cdef Py_ssize_t n = len(ids), i, j
     cdef int64_t few[64]
     cdef int64_t* a
+    cdef int64_t x
     cdef list out = []
     if n >= 65536:
         return sorted(set(ids))
@@ -33,9 +34,15 @@ cdef list _unique_ascending(list ids):
     if a == NULL:
         raise MemoryError()
     try:
-        for i in range(n):
-            a[i] = ((<int64_t>ids[i]) << 16) | i  # (an id, then its option's place)
-        qsort(a, n, sizeof(int64_t), _by_value)
+        for i in range(n):  # (an id, then its option's place; a few sorted by insertion)
+            x = ((<int64_t>ids[i]) << 16) | i
+            j = i
+            while n <= 64 and j > 0 and a[j - 1] > x:
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = x
+        if n > 64:
+            qsort(a, n, sizeof(int64_t), _by_value)
         for i in range(n):
             if i == 0 or (a[i] >> 16) != (a[i - 1] >> 16):
                 out.append(ids[a[i] & 0xFFFF])
@@ -43,6 +50,30 @@ cdef list _unique_ascending(list ids):
     finally:
         if a != &few[0]:
             free(a)
+
+
+cdef int32_t LSLOTS[MAXC]  # the slot of each option of the stop stamped LSTAMP (stepping.py's table)
+cdef int64_t LSTAMP = -1  # (-1: none)
+
+
+cdef bint _slots_here(St* g):
+    """LSLOTS: the slot of each option of g's stop (a listing's, listed; or a choice's).
+    False when some option has none (not known yet, or its key is no number)."""
+    global LSTAMP
+    cdef Py_ssize_t k
+    cdef int64_t key, slot
+    if LSTAMP == g.stamp:
+        return True
+    LSTAMP = -1
+    for k in range(g.ask_n):
+        if not (_entry_number(g, k, &key) if g.ask == 1 else _option_number(g, k, &key)):
+            return False
+        slot = _slot(<uint64_t>key ^ <uint64_t>0x8000000000000000ULL)
+        if slot < 0:
+            return False
+        LSLOTS[k] = <int32_t>slot
+    LSTAMP = g.stamp
+    return True
 
 
 cdef class Stepper:
@@ -201,10 +232,15 @@ cdef class Stepper:
                 "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
                 "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng, "attrs": _attrs(g), "err": g.err}
 
-    def _cards_now(self):
-        """Each copy's definition and the attributes set on copies, as the engine keeps them."""
-        cdef St* g = self.g
-        return [g.kind[i] for i in range(g.ncards)], _attrs(g)
+    def _card_kind(self, int64_t c):
+        """Copy c's definition (an IndexError for no such copy, as the engine's list)."""
+        if c < 0 or c >= self.g.ncards:
+            raise IndexError(c)
+        return self.g.kind[c]
+
+    def _card_attr(self, int64_t c, object name):
+        """Copy c's attribute `name` as the engine keeps it (None: not set)."""
+        return _attr_of(self.g, c, name)
 
     # ---- the usual path of the State API: one seat's decision, natively ----------------------
 
@@ -289,54 +325,57 @@ cdef class Stepper:
 
     cdef object _fresh_ids(self):
         """A new list of the ids of this stop's options, ascending, each once (copies of
-        a card may share one), when every option has one (self._ids says so: True; an id
-        applies the first option that has it, as the general way does); False otherwise
-        (the general way is taken)."""
-        cdef list listing
-        cdef int64_t last = -1, a, key, slot
-        cdef bint ascending = True
+        a card may share one), when every option has one (an id applies the first option
+        that has it, as the general way does); False otherwise (the general way is
+        taken). self._ids says how: True, the options' kept ids (and with no listing made,
+        LSLOTS holds the options' slots); a list, each option's id worked out here (a card
+        whose attributes tell its face: `_face_id`)."""
+        cdef list listing, ids
+        cdef int64_t last = -1, a
+        cdef bint ascending = True, worked = False
         cdef Py_ssize_t k
         cdef St* g = self.g
         if (self._ids is not None and self._ids is not True) or self._py is not None or self._status != 0 \
-                or self._wait is not None:  # (False, or a list of ids native_state.py worked out)
+                or self._wait is not None:  # (False, or a list of ids worked out)
             return False
-        if self._listing is None and g.ask == 1:
-            # (the listing and its ids at once, the ids read from the table, not from Python)
+        if self._listing is None:
+            # (the ids read from the table, in C: the options' listing is not made, LSLOTS
+            # holds their slots for apply_action_id)
             self._listed()
-            listing, ids = [], []
-            for k in range(g.ask_n):
-                slot = _slot(<uint64_t>key ^ <uint64_t>0x8000000000000000ULL) if _entry_number(g, k, &key) else -1
-                if slot < 0:
-                    listing = None
-                    break
-                found = SLOTS[slot]
-                listing.append(found)
-                a = SLOTID[slot]
-                if ids is not False:
+            if _slots_here(g):
+                for k in range(g.ask_n):
+                    a = SLOTID[LSLOTS[k]]
                     if a < 0:
-                        ids = False
-                    else:
-                        if a <= last:
-                            ascending = False
-                        last = a
-                        ids.append((<tuple>found)[1])
-            if listing is not None:
-                self._listing, self._ids = listing, ids is not False
-                return ids if ascending or ids is False else _unique_ascending(ids)
+                        break
+                    if a <= last:
+                        ascending = False
+                    last = a
+                else:  # (every option has an id: the list made at its size, each the kept object)
+                    ids = PyList_New(g.ask_n)
+                    for k in range(g.ask_n):
+                        found = (<tuple>SLOTS[LSLOTS[k]])[1]
+                        Py_INCREF(found)
+                        PyList_SET_ITEM(ids, k, found)
+                    self._ids = True
+                    return ids if ascending else _unique_ascending(ids)
+                last, ascending = -1, True
         listing = self._options_here()
         ids = []
         for e in listing:
             found = (<tuple>e)[1]
-            if found is None or type(found) is not int:
-                ids = False
-                break
+            if type(found) is not int:
+                if type(found) is not tuple:
+                    self._ids = False
+                    return False
+                found = self._face_id(found)
+                worked = True
             a = found
             if a <= last:  # (copies sharing an id, or not ascending)
                 ascending = False
             last = a
             ids.append(found)
-        self._ids = ids is not False
-        return ids if ascending or ids is False else _unique_ascending(ids)
+        self._ids = ids if worked else True
+        return ids if ascending else _unique_ascending(ids)
 
     def legal_action_ids(self, player=None):
         cdef list listing, ids
@@ -351,7 +390,7 @@ cdef class Stepper:
                 ids = []
                 for e in listing:
                     found = (<tuple>e)[1]
-                    if found is None:
+                    if type(found) is not int:
                         return self._legal_action_ids(player)
                     a = found
                     if a <= last:
@@ -382,18 +421,36 @@ cdef class Stepper:
 
     def apply_action_id(self, action, player=None):
         cdef Py_ssize_t k
-        cdef list listing
+        cdef int64_t a
+        cdef int overflow = 0
+        cdef list listing, worked
         if player is None and type(action) is int:
             if self._ids is None:
                 self._fresh_ids()
+            if self._ids is True and self._listing is None:
+                self._listed()
+                a = PyLong_AsLongLongAndOverflow(action, &overflow)
+                if not overflow and _slots_here(self.g):  # (the options' slots: no listing made)
+                    for k in range(self.g.ask_n):
+                        if SLOTID[LSLOTS[k]] == a:
+                            self._decided(k, (<tuple>SLOTS[LSLOTS[k]])[0].text)
+                            return
+                    self._apply_action_id(action, player)  # (no such option: the Python state says so)
+                    return
             if self._ids is True:
-                listing = <list>self._listing
+                listing = <list>self._options_here()
                 for k in range(len(listing)):  # (an id from legal_action_ids is the very object)
                     if (<tuple>listing[k])[1] is action:
                         self._decided(k, (<tuple>listing[k])[0].text)
                         return
                 for k in range(len(listing)):
                     if (<tuple>listing[k])[1] == action:
+                        self._decided(k, (<tuple>listing[k])[0].text)
+                        return
+            elif type(self._ids) is list and self._wait is None and self._py is None:
+                listing, worked = <list>self._listing, <list>self._ids
+                for k in range(len(worked)):
+                    if worked[k] == action:
                         self._decided(k, (<tuple>listing[k])[0].text)
                         return
         if self._wait is not None and type(action) is int:

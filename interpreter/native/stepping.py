@@ -33,6 +33,14 @@ cdef int64_t STAMPS = 0  # the last stamp given to a stop
 cdef int64_t LISTED = -1  # the stamp of the state whose listing CK/CP hold (-1: none)
 
 
+cdef inline int64_t new_stamp() noexcept nogil:
+    """A stamp no stop had: each stop has its own (what is worked out for a stop's
+    options is kept by it, and a clone at the same stop shares it)."""
+    global STAMPS
+    STAMPS += 1
+    return STAMPS
+
+
 cdef void unlisted() noexcept nogil:
     """CK/CP were listed again: they hold no stop's listing now."""
     global LISTED
@@ -126,7 +134,7 @@ cdef inline int64_t _card_kind(St* g, int64_t v) noexcept nogil:
 # in a dict. A slot holds what native_state.py keeps for the option (its Action and id).
 cdef uint64_t HKEY[65536]  # key + 2**63 (never 0 for a key that fits), 0: empty
 cdef int64_t HSLOT[65536]
-cdef int64_t SLOTID[40000]  # each slot's id (-1: none), for the ids of a listing without Python
+cdef int64_t SLOTID[40000]  # each slot's id (-1: none), for the ids of a stop without Python
 cdef list SLOTS = []
 cdef dict BIG = {{}}
 

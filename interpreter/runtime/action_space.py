@@ -292,6 +292,34 @@ class ActionSpace:
             return a
         return self._choice_id(st, action)
 
+    def face_recipe(self, st: State, action: Action) -> tuple[int, int, int] | None:
+        """For one of the state's legal actions whose id depends on the face of one card
+        copy (its attributes tell its face, and they change in play), `(base, stride,
+        copy)`: its id is `base + stride * face` of that copy, whatever the copy's
+        attributes are then; None for any other action (an id of its own, or several
+        such copies). A native state keeps it, and works an id out from its own cards."""
+        if self.unnumbered is not None or not self.faces.varied:
+            return None
+        varied = self.faces.names
+        if isinstance(st.pending, PendingActions):
+            index, values = action.payload
+            block = self.blocks[index]
+            found = None
+            base = block.offset
+            for slot, stride, value in zip(block.slots, block.strides, values, strict=True):
+                if slot.kind == "card" and type(value) is int and varied[st.card_def[value]]:
+                    if found is not None:
+                        return None
+                    found = (stride, value)
+                else:
+                    base += stride * self._position(st, slot, value, action)
+            return None if found is None else (base, found[0], found[1])
+        value = action.payload
+        if action.text != "done" and getattr(st.pending, "type", "any") == "card" and type(value) is int \
+                and varied[st.card_def[value]] and self.player_base != self.card_base:
+            return (self.card_base, 1, value)
+        return None
+
     def _position(self, st: State, slot: Slot, value: Any, action: Action) -> int:
         if slot.kind == "card" and type(value) is int:
             return self.faces.of(st, value)
