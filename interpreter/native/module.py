@@ -85,8 +85,9 @@ class _Module:
             heads = {text.split("(", 1)[0].removeprefix("cdef void ").strip() for text in self.functions}
             guarded = recursive_functions(prog) if not prog.triggers.any else \
                 {h for h in heads if h.startswith(("proc", "use_", "ceff_", "trig_", "bot_turn_"))}
-            self.saved = saved_bytes(prog, self.functions, guarded)
-            self.functions = [guard_reentry(prog, text, guarded) for text in self.functions]
+            kept = recursive_functions(prog) & guarded  # (their nested calls may wait at a stop)
+            self.saved = saved_bytes(prog, self.functions, kept)
+            self.functions = [guard_reentry(prog, text, guarded, kept) for text in self.functions]
             params = [len(a.params) for a in actions]
             cards = [1 if j < len(a.params) and a.params[j].type == "card" else 0
                      for a in actions for j in range(nparams)]

@@ -57,23 +57,25 @@ def _own(text: str) -> list[str]:
     return sorted(set(re.findall(r"\bg\.((?:at|f)\d+\w*|use\d+_\w+)", text)))
 
 
-def saved_bytes(prog: Program, texts: list[str], names: set[str]) -> int:
+def saved_bytes(prog: Program, texts: list[str], kept: set[str]) -> int:
     """Room for the fields of the nested calls that wait at one stop: four frames of the
-    largest function that may call itself (at least 64 bytes, at most SAVED_MAX)."""
+    largest of `kept` (at least 64 bytes, at most SAVED_MAX)."""
     heads = {text.split("(", 1)[0].removeprefix("cdef void ").strip(): text for text in texts}
-    largest = max([frame_bytes(prog, heads[h]) for h in recursive_functions(prog) if h in heads and h in names],
-                  default=0)
+    largest = max([frame_bytes(prog, heads[h]) for h in kept if h in heads], default=0)
     return min(max(4 * largest, 64), SAVED_MAX)
 
 
-def guard_reentry(prog: Program, text: str, names: set[str]) -> str:
+def guard_reentry(prog: Program, text: str, names: set[str], kept: set[str]) -> str:
     """A per-step module keeps each function's locals in the struct, once. A function
     that may call itself is wrapped: a call of it while it runs keeps the running call's
-    fields aside (on the C stack) and gives them back after. A nested call that stops
-    for a decision puts its own fields in the struct's `saved` bytes on the way out
-    (innermost first), and takes them back when the run resumes through it (outermost
-    first: the last kept is the first taken); with no room left there, the game goes to
-    the Python path (g.err 8), where it is played as it always is."""
+    fields aside (on the C stack) and gives them back after. A nested call of one of
+    `kept` (the functions that call themselves by the rules' calls) that stops for a
+    decision puts its own fields in the struct's `saved` bytes on the way out (innermost
+    first), and takes them back when the run resumes through it (outermost first: the
+    last kept is the first taken). A nested stop of any other (one that runs inside
+    itself only by way of an event), or with no room left, sends the game to the Python
+    path (g.err 8), where it is played as it always is: keeping fields costs code in
+    every guarded function, which makes the module slower to compile."""
     head = text.split("(", 1)[0].removeprefix("cdef void ").strip()
     if head not in names:
         return text
@@ -84,9 +86,11 @@ def guard_reentry(prog: Program, text: str, names: set[str]) -> str:
     prog.step_fields[deep] = "int64_t"
     arrays = {name.split("[")[0] for name in prog.step_fields if "[" in name}
     own = _own(text)
+    keeps = head in kept
     size = " + ".join(f"sizeof(g.{f})" for f in own) or "0"
     decls = [f"    cdef int64_t _s{i}" + ("[LISTCAP]" if f in arrays else "") for i, f in enumerate(own)]
-    decls += ["    cdef char* _f", f"    cdef size_t _size = {size}"]
+    if keeps:
+        decls += ["    cdef char* _f", f"    cdef size_t _size = {size}"]
 
     def copies(to_struct: bool) -> list[str]:
         lines = []
@@ -99,15 +103,18 @@ def guard_reentry(prog: Program, text: str, names: set[str]) -> str:
             for i, f in enumerate(own)]
     restore = [f"    memcpy(g.{f}, _s{i}, sizeof(g.{f}))" if f in arrays else f"    g.{f} = _s{i}"
                for i, f in enumerate(own)]
+    if keeps:
+        resume = ["    if g.resuming:  # (this call waited at the stop: its fields, kept then)",
+                  "        g.saved_n -= <int64_t>_size", "        _f = &g.saved[g.saved_n]", *copies(True)]
+        stopped = ["    if g.susp:  # (it waits at a stop: its fields kept for the resume)",
+                   "        if g.saved_n + <int64_t>_size > <int64_t>sizeof(g.saved):",
+                   "            g.err = 8", "            return",
+                   "        _f = &g.saved[g.saved_n]", *copies(False), "        g.saved_n += <int64_t>_size"]
+    else:
+        resume, stopped = [], ["    if g.susp:", "        g.err = 8", "        return"]
     return "\n".join([text.replace(f"cdef void {head}(", f"cdef void {head}_body(", 1), "", signature, *decls,
                       f"    if not g.{deep}:", f"        g.{deep} = 1", f"        {head}_body({args})",
                       f"        g.{deep} = 0", "        return",
-                      *save,
-                      "    if g.resuming:  # (this call waited at the stop: its fields, kept then)",
-                      "        g.saved_n -= <int64_t>_size", "        _f = &g.saved[g.saved_n]", *copies(True),
+                      *save, *resume,
                       f"    g.{deep} += 1", f"    {head}_body({args})", f"    g.{deep} -= 1",
-                      "    if g.susp:  # (it waits at a stop: its fields kept for the resume)",
-                      "        if g.saved_n + <int64_t>_size > <int64_t>sizeof(g.saved):",
-                      "            g.err = 8", "            return",
-                      "        _f = &g.saved[g.saved_n]", *copies(False), "        g.saved_n += <int64_t>_size",
-                      *restore]) + "\n"
+                      *stopped, *restore]) + "\n"
