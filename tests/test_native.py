@@ -103,6 +103,24 @@ def test_card_lists_and_attributes_play_the_same_games():
     assert all(native_final_state(game, 2, seed, ["random", "random"]) is not None for seed in range(40))
 
 
+@pytest.mark.parametrize(("factor", "stays_native"), [(1_000_000, True), (3_000_000_000, False)])
+def test_an_attribute_beyond_four_bytes_hands_the_game_to_python(tmp_path, factor, stays_native):
+    # the struct keeps a number set on a card in four bytes (a clone copies one per card);
+    # a larger one is a cap met: the game goes on in Python, with the same result
+    rules = (TOYS / "cards.yaml").read_text(encoding="utf-8")
+    assert rules.count("set c.placed to round_number\n") == 2
+    (tmp_path / "game.yaml").write_text(rules.replace(
+        "set c.placed to round_number\n", f"set c.placed to round_number * {factor}\n"), encoding="utf-8")
+    game = load_game(str(tmp_path / "game.yaml"))
+    assert game.playouts(60, num_players=2, seed=3, native="on") == game.playouts(60, num_players=2, seed=3,
+                                                                                   native="off")
+    finished = [native_final_state(game, 2, seed, ["random", "random"]) for seed in range(10)]
+    if stays_native:
+        assert all(state is not None for state in finished)
+    else:  # (a game that never sets it stays native)
+        assert any(state is None for state in finished)
+
+
 
 def test_calls_nested_in_calls_of_the_same_function_play_the_same_games():
     # a procedure that calls itself, a card effect that uses another copy's, each asking

@@ -43,3 +43,18 @@ def static_int(value: Any) -> bool:
 
 def _where(node: ast.Node) -> str:
     return f"line {node.line}, column {node.column}"
+
+
+def int_literal(value: Any, node: ast.Node | None = None) -> str:
+    """A whole number of the rules as a C literal of 64 bits (Cython would make a larger
+    bare literal a Python object); one beyond 64 bits is refused (the Python path)."""
+    number = int(value)
+    if not -(1 << 63) < number < (1 << 63):
+        raise NotNative(f"{_where(node) + ': ' if node is not None else ''}the number {number} does not fit 64 bits")
+    return str(number) if -(1 << 31) < number < (1 << 31) else f"{number}LL"
+
+
+def zone_card(slot: str, place: str) -> str:
+    """C for the card at `place` (0: the bottom) of zone slot `slot`: the zones' cards lie
+    in one array, each zone from its start (support.py's zone_cut and zone_open)."""
+    return f"g.zc[g.zs[{slot}] + {place}]"

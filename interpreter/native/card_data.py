@@ -6,8 +6,9 @@
   definition's offset and length in it (`LO{k}`, `LN{k}`; -1: the card has no such
   property, which the engine would refuse to walk).
 * An attribute some effect sets lives in the struct, per card copy, as the engine's
-  `st.attrs` does: a number, card or word in `a{k}[NCARDS]` (ATTR_UNSET: never set, or
-  set to none, so the property is read, as the engine reads it); a list as a piece of
+  `st.attrs` does: a number, card or word in `a{k}[NCARDS]`, four bytes each (ATTR_UNSET:
+  never set, or set to none, so the property is read, as the engine reads it; a number
+  beyond four bytes hands the game to the Python path, as a cap met); a list as a piece of
   one pool (`ao{k}`, `an{k}`: its offset and length, -1: unset), written at the pool's
   end and compacted, in card order, when the pool is full (still full: the Python path).
 
@@ -184,11 +185,11 @@ class CardData:
         code = walks.value_code(w, value, bound)
         if bound.kind == "static" or bound.type == "int":  # (a number is kept as it is; -1 too)
             w.line(f"if not g.err: g.a{k}[{card}] = "
-                   f"{ATTR_UNSET if bound.kind == 'static' and bound.value is None else code}")
+                   f"{ATTR_UNSET if bound.kind == 'static' and bound.value is None else f'attr_value(g, {code})'}")
         else:  # (a card, a word or a cell that may be none: none reads the property again)
             held = w.temp("value")
             w.line(f"{held} = {code}")
-            w.line(f"if not g.err: g.a{k}[{card}] = {held} if {held} != -1 else {ATTR_UNSET}")
+            w.line(f"if not g.err: g.a{k}[{card}] = attr_value(g, {held}) if {held} != -1 else {ATTR_UNSET}")
 
     # ---- the module's parts ----------------------------------------------------------------------
 
@@ -197,16 +198,19 @@ class CardData:
         return [k for field, k in self.lists.items() if field in self.written]
 
     def fields(self) -> list[str]:
-        out = [f"int64_t a{k}[NCARDS]" for k in self.scalars.values()]
+        # (four bytes a value, two or four a piece's place: a clone copies them for every card)
+        out = [f"int32_t a{k}[NCARDS]" for k in self.scalars.values()]
         for k in self.pooled():
-            out += [f"int64_t ao{k}[NCARDS]", f"int64_t an{k}[NCARDS]"]
+            out += [f"piece_t ao{k}[NCARDS]", f"piece_t an{k}[NCARDS]"]
         if self.pooled():
             out += ["int64_t pool[POOLCAP]", "int64_t pool_n"]
         return out
 
     def constants(self) -> str:
         """The enum's lines of the module's constants (the struct's sizes need them)."""
-        return f"    ATTR_UNSET = {ATTR_UNSET}\n    POOLCAP = {max(1024, 2 * self.prog.ncards)}\n"
+        pool = max(1024, 2 * self.prog.ncards)
+        return (f"ctypedef {'int16_t' if pool < 32000 else 'int32_t'} piece_t\n"
+                f"cdef enum:\n    ATTR_UNSET = {ATTR_UNSET}\n    POOLCAP = {pool}\n")
 
     def tables(self) -> list[tuple[str, list[int]]]:
         out = []
@@ -238,6 +242,10 @@ class CardData:
         side: a world's attributes taken over (`_fill_attrs`) and given back (`_attrs`)."""
         parts: list[str] = []
         pooled = set(self.pooled())
+        if self.scalars:  # (a value that does not fit four bytes: the Python path, as a cap met)
+            parts.append("cdef inline int32_t attr_value(St* g, int64_t v) noexcept nogil:\n"
+                         "    if v <= ATTR_UNSET or v > 2147483647:\n        g.err = 5\n        return ATTR_UNSET\n"
+                         "    return <int32_t>v\n")
         for k in self.scalars.values():
             parts.append(f"cdef inline int64_t av{k}(St* g, int64_t c) noexcept nogil:\n"
                          f"    c = checked(g, c, g.ncards)\n"
@@ -261,7 +269,7 @@ class CardData:
                          "    cdef int64_t tmp[POOLCAP]\n    cdef int64_t n = 0, c\n"
                          f"    for c in range(g.ncards):\n{moves}"
                          "    memcpy(g.pool, tmp, n * sizeof(int64_t))\n    g.pool_n = n\n")
-            parts.append("cdef void pool_put(St* g, int64_t* offsets, int64_t* lengths, int64_t c, int64_t* items,\n"
+            parts.append("cdef void pool_put(St* g, piece_t* offsets, piece_t* lengths, int64_t c, int64_t* items,\n"
                          "                   int64_t n) noexcept nogil:\n"
                          "    lengths[c] = -1  # (its old piece is garbage now)\n"
                          "    if g.pool_n + n > POOLCAP:\n        pool_compact(g)\n"
@@ -319,7 +327,7 @@ class CardData:
                   "        if iid < 0 or iid >= NCARDS:",
                   "            return False",
                   "        if name in SCALAR_ATTRS:",
-                  "            if not _number_of(value, &v):",
+                  "            if not _number_of(value, &v) or v <= ATTR_UNSET or v > 2147483647:",
                   "                return False",
                   "            k = SCALAR_ATTRS[name]"]
         for k in self.scalars.values():

@@ -23,7 +23,7 @@ from typing import Any
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression
 from interpreter.native import walks
-from interpreter.native.bound import Body, Bound, Env, NotNative, _where, static_int
+from interpreter.native.bound import Body, Bound, Env, NotNative, _where, int_literal, static_int, zone_card
 
 __all__ = ["Body", "Bound", "Env", "Lowering", "NotNative", "_where", "parsed", "static_int"]
 
@@ -105,7 +105,7 @@ class Lowering:
         value = self.expr(node, env)
         if value.kind == "static":
             if static_int(value.value):
-                return str(int(value.value))
+                return int_literal(value.value, node)
             raise NotNative(f"{_where(node)}: the value {value.value!r} is not a number")
         if value.kind != "c":
             raise NotNative(f"{_where(node)}: a list or a text used as a value")
@@ -226,7 +226,7 @@ class Lowering:
             if value.value is None:
                 return "-1"
             if static_int(value.value):
-                return str(int(value.value))
+                return int_literal(value.value, node)
         if value.kind != "c":
             raise NotNative(f"{_where(node)}: not a number")
         return value.code
@@ -282,7 +282,7 @@ class Lowering:
             held = self.temp("slot")
             self.line(f"{held} = {slot}")
             at = self._operand(node.index, self.expr(node.index, env))
-            return Bound("c", f"g.zc[{held}][checked(g, {at}, g.zn[{held}])]", "card")
+            return Bound("c", zone_card(held, f"checked(g, {at}, g.zn[{held}])"), "card")
         if isinstance(target, (ast.ListExpr, ast.Comprehension, ast.Binary, ast.Call)) and \
                 walks.is_list(self, target, env):
             items, kind = self.collect(target, env)  # (a list made here, then one of its elements)
@@ -569,7 +569,7 @@ class Lowering:
             return self._list_end(node, env, top=False)
         slot = self.temp("slot")
         self.line(f"{slot} = {zone or self.game.zone_slot(node.args[0], env, self)}")
-        return Bound("c", f"(g.zc[{slot}][0] if g.zn[{slot}] > 0 else -1)", "card")
+        return Bound("c", f"({zone_card(slot, '0')} if g.zn[{slot}] > 0 else -1)", "card")
 
     # board geometry: tables of the engine's own Board, written as C arrays
     def b_step(self, node: ast.Call, env: Env) -> Bound:

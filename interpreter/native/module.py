@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.lang import ast
+from interpreter.native.bound import int_literal
 from interpreter.native.endings import end_checks, scoring_functions
 from interpreter.native.expressions import Bound, Env, NotNative, parsed, static_int
 from interpreter.native.program import CREATED_CAP, LIST_CAPACITY, MAX_CANDIDATES, Program
@@ -29,7 +30,7 @@ HEADER = """# cython: language_level=3, boundscheck=False, wraparound=False, cdi
 # rules is written here: names are numbered, numbers are numbers.
 from libc.stdint cimport int64_t, uint64_t, uint32_t, int16_t, int32_t
 from libc.stdlib cimport malloc, free, qsort
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongLongAndOverflow
@@ -51,6 +52,11 @@ def lower_named(game: Any, n: int, step: bool = False) -> tuple[str, dict[str, A
         return _Module(prog).source(), prog.card_data.names()
     except RecursionError:
         raise NotNative("functions that call themselves") from None
+
+
+def _narrow(count: int) -> str:
+    """The C type of numbers below `count`: two bytes where they fit."""
+    return "int16_t" if count < 32000 else "int32_t"
 
 
 class _Module:
@@ -106,9 +112,10 @@ class _Module:
     def _constants(self, nparams: int) -> str:
         prog = self.prog
         ncards = max(prog.ncards + (CREATED_CAP if prog.creates else 0), 1)
-        # A zone's cards are copy numbers: two bytes each where they fit (a clone copies
-        # every zone's room, NSLOTS x NCARDS of them).
-        return (f"ctypedef {'int16_t' if ncards < 32000 else 'int32_t'} card_t\n"
+        # A card, a zone slot and a definition are numbers of two bytes each where they
+        # fit: a clone copies every card's place, zone and definition.
+        return (f"ctypedef {_narrow(ncards)} card_t\nctypedef {_narrow(max(prog.layout.slots, 1))} slot_t\n"
+                f"ctypedef {_narrow(len(prog.gd.cards))} kind_t\n"
                 f"cdef enum:\n    NPLAYERS = {prog.n}\n"
                 f"    NCARDS = {ncards}\n"
                 f"    NSIMUL = {prog.n * nparams}\n"
@@ -124,12 +131,12 @@ class _Module:
         prog = self.prog
         fields = ["int64_t active", "int64_t turn_no", "int64_t round_no", "int64_t actions",
                   "int64_t max_actions", "int64_t terminal", "int64_t err", "int64_t reason",
-                  "int64_t nwin", "int64_t winners[64]", "int64_t ending", "int64_t ending_reason",
+                  "int64_t nwin", "int64_t winners[NPLAYERS]", "int64_t ending", "int64_t ending_reason",
                   "int64_t work", "int64_t work_since", "int64_t quiet", "int64_t quiet_since",
                   "uint64_t rng", "double scores[NPLAYERS]",
                   "double rets[NPLAYERS]",
-                  "int64_t zn[NSLOTS]", "card_t zc[NSLOTS][NCARDS]", "int64_t loc[NCARDS]",
-                  "int64_t kind[NCARDS]", "int64_t ncards", "int64_t shared",
+                  "card_t zn[NSLOTS]", "card_t zs[NSLOTS]", "card_t zc[NCARDS]", "slot_t loc[NCARDS]",
+                  "kind_t kind[NCARDS]", "int64_t ncards", "int64_t shared",
                   "int64_t policy[NPLAYERS]", "int64_t botturn[NPLAYERS]", "int64_t botfirst[NPLAYERS]",
                   f"int64_t uses[3][{max(len(prog.limited) * prog.n, 1)}]"]
         for ci, counter in enumerate(prog.counters):
@@ -185,19 +192,25 @@ class _Module:
         for ci, values in enumerate(tpl.counters):
             if values:
                 lines.append(f"_fill(START.c{ci}, {tuple(values)!r})")
-        for slot, cards in enumerate(tpl.zones):
+        at = 0  # (the zones' cards one after another: support.py's zone_cut/zone_open)
+        for slot in range(max(prog.layout.slots, 1)):
+            cards = tpl.zones[slot] if slot < len(tpl.zones) else []
+            lines.append(f"START.zs[{slot}] = {at}")
             if cards:
-                lines.append(f"START.zn[{slot}] = {len(cards)}\n_fill_cards(START.zc[{slot}], {tuple(cards)!r})")
-        lines.append(f"_fill(START.loc, {tuple(tpl.loc) or (0,)!r})")
-        lines.append(f"_fill(START.kind, {tuple(tpl.card_def) or (0,)!r})\nSTART.ncards = {len(tpl.card_def)}")
-        lines += ["cdef Py_ssize_t _i", *prog.card_data.start_lines()]
+                lines.append(f"START.zn[{slot}] = {len(cards)}\n_fill_cards(&START.zc[{at}], {tuple(cards)!r})")
+            at += len(cards)
+        lines.append("cdef Py_ssize_t _i")
+        for field, values in (("loc", tpl.loc), ("kind", tpl.card_def)):
+            lines.append(f"for _i, _v in enumerate({tuple(values)!r}): START.{field}[_i] = _v")
+        lines.append(f"START.ncards = {len(tpl.card_def)}")
+        lines += prog.card_data.start_lines()
         return "\n".join(lines) + "\n"
 
     def _switch(self) -> str:
         """switch_data: the searched state's data (counters, zones, cards, the rules'
         generator) over the replayed state's, at the decision the search stands at."""
         copies = [f"    memcpy(g.c{ci}, SWITCH.c{ci}, sizeof(g.c{ci}))" for ci in range(len(self.prog.counters))]
-        copies += [f"    memcpy(g.{f}, SWITCH.{f}, sizeof(g.{f}))" for f in ("zn", "zc", "loc", "kind")]
+        copies += [f"    memcpy(g.{f}, SWITCH.{f}, sizeof(g.{f}))" for f in ("zn", "zs", "zc", "loc", "kind")]
         copies += [f"    memcpy(g.{f}, SWITCH.{f}, sizeof(g.{f}))" for f in self.prog.card_data.switch_fields()]
         copies += ["    g.ncards = SWITCH.ncards", "    g.rng = SWITCH.rng"]
         if self.prog.card_data.pooled():
@@ -320,7 +333,7 @@ class _Module:
 
             def each(item: Bound) -> None:
                 if item.kind == "static" and static_int(item.value):  # (a literal list: [1, 2])
-                    item = Bound("c", str(int(item.value)), "int")
+                    item = Bound("c", int_literal(item.value), "int")
                 elif item.kind == "static" and isinstance(item.value, str):  # (words: their numbers)
                     item = Bound("c", str(self.prog.word(item.value)), "word")
                 if item.kind != "c":
@@ -581,7 +594,7 @@ def final_state(uint64_t seed, list seats, int64_t max_actions, list policies, l
         if _play_one(g, seed, tables, max_actions, policies, turns, firsts) is None:
             return None
         return {{"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
-                "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
+                "zones": [[g.zc[g.zs[s] + i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
                 "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng, "attrs": _attrs(g)}}
     finally:
         free(g)

@@ -229,7 +229,7 @@ cdef class Stepper:
         and why the last run handed the game over, if it did (`err`: support.py's codes)."""
         cdef St* g = self.g
         return {"counters": [_counter(g, ci) for ci in range(NCOUNTERS)],
-                "zones": [[g.zc[s][i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
+                "zones": [[g.zc[g.zs[s] + i] for i in range(g.zn[s])] for s in range(NSLOTS_USED)],
                 "card_def": [g.kind[i] for i in range(g.ncards)], "rng": g.rng, "attrs": _attrs(g), "err": g.err}
 
     def _card_kind(self, int64_t c):

@@ -71,7 +71,7 @@ cdef inline int64_t randbelow(St* g, int64_t n) noexcept nogil:
 
 cdef void shuffle_zone(St* g, int64_t slot) noexcept nogil:
     cdef int64_t i, j, t
-    cdef card_t* items = g.zc[slot]
+    cdef card_t* items = &g.zc[g.zs[slot]]
     i = g.zn[slot] - 1
     while i > 0:
         j = <int64_t>(next_u64(g) % <uint64_t>(i + 1))
@@ -83,37 +83,82 @@ cdef void shuffle_zone(St* g, int64_t slot) noexcept nogil:
 
 cdef inline int64_t zone_top(St* g, int64_t slot) noexcept nogil:
     if g.zn[slot] > 0:
-        return g.zc[slot][g.zn[slot] - 1]
+        return g.zc[g.zs[slot] + g.zn[slot] - 1]
     return -1
+
+
+# Every zone's cards lie in one array, zone after zone in slot order (`zs`: where each
+# zone starts, `zn`: how many it holds), so a clone copies each card once, not room for
+# every card in every zone. A card moved shifts the cards between its old and new place.
+
+cdef inline int64_t zones_end(St* g) noexcept nogil:
+    return g.zs[NSLOTS - 1] + g.zn[NSLOTS - 1]
+
+
+cdef inline void zone_cut(St* g, int64_t slot, int64_t k, int64_t m) noexcept nogil:
+    """m cards leave zone `slot` from its place k up; the cards after them move down m."""
+    cdef int64_t p = g.zs[slot] + k, s
+    memmove(&g.zc[p], &g.zc[p + m], (zones_end(g) - p - m) * sizeof(card_t))
+    g.zn[slot] -= m
+    for s in range(slot + 1, NSLOTS):
+        g.zs[s] -= m
+
+
+cdef inline card_t* zone_open(St* g, int64_t slot, int64_t k, int64_t m) noexcept nogil:
+    """Room for m cards at place k of zone `slot` (the cards from there on move up m):
+    where to write them. The caller keeps the cards in zones at most NCARDS."""
+    cdef int64_t p = g.zs[slot] + k, s
+    memmove(&g.zc[p + m], &g.zc[p], (zones_end(g) - p) * sizeof(card_t))
+    g.zn[slot] += m
+    for s in range(slot + 1, NSLOTS):
+        g.zs[s] += m
+    return &g.zc[p]
 
 
 cdef inline void take_out(St* g, int64_t iid, int64_t old) noexcept nogil:
     """The card leaves zone slot `old`, the cards above it moving down one."""
-    cdef int64_t i, k = 0, n = g.zn[old]
-    while k < n and g.zc[old][k] != iid:
+    cdef int64_t k = 0, n = g.zn[old]
+    cdef card_t* items = &g.zc[g.zs[old]]
+    while k < n and items[k] != iid:
         k += 1
-    for i in range(k, n - 1):
-        g.zc[old][i] = g.zc[old][i + 1]
-    g.zn[old] = n - 1
+    if k < n:
+        zone_cut(g, old, k, 1)
+
+
+cdef inline void move_card(St* g, int64_t iid, int64_t old, int64_t slot, int top) noexcept nogil:
+    """The card leaves zone `old` for the top or bottom of zone `slot`: only the cards
+    between its old and new place shift, by one."""
+    cdef int64_t a = g.zs[old], n = a + g.zn[old], q, s
+    while a < n and g.zc[a] != iid:
+        a += 1
+    if a == n:  # (not where its zone says: as take_out, it goes in only)
+        zone_open(g, slot, g.zn[slot] if top else 0, 1)[0] = iid
+        return
+    q = g.zs[slot] + (g.zn[slot] if top else 0)  # (it goes in before the card at q)
+    if q > a:
+        memmove(&g.zc[a], &g.zc[a + 1], (q - 1 - a) * sizeof(card_t))
+        g.zc[q - 1] = iid
+        for s in range(old + 1, slot + 1):
+            g.zs[s] -= 1
+    else:
+        memmove(&g.zc[q + 1], &g.zc[q], (a - q) * sizeof(card_t))
+        g.zc[q] = iid
+        for s in range(slot + 1, old + 1):
+            g.zs[s] += 1
+    g.zn[old] -= 1
+    g.zn[slot] += 1
 
 
 cdef void place_card(St* g, int64_t iid, int64_t slot, int top) noexcept nogil:
-    cdef int64_t old, i
+    cdef int64_t old
     if iid < 0 or iid >= g.ncards:
         g.err = 2
         return
     old = g.loc[iid]
     if old >= 0:
-        take_out(g, iid, old)
-    if top:
-        g.zc[slot][g.zn[slot]] = iid
+        move_card(g, iid, old, slot, top)
     else:
-        i = g.zn[slot]
-        while i > 0:
-            g.zc[slot][i] = g.zc[slot][i - 1]
-            i -= 1
-        g.zc[slot][0] = iid
-    g.zn[slot] += 1
+        zone_open(g, slot, g.zn[slot] if top else 0, 1)[0] = iid
     g.loc[iid] = slot
     if ZONE_EVENTS:  # (the engine's order: the zone left, then the one entered)
         if old >= 0 and TLEAVE[TZD[old]]:
@@ -156,13 +201,14 @@ cdef void create_cards(St* g, int64_t definition, int64_t count, int64_t slot) n
 cdef void draw(St* g, int64_t count, int64_t source, int64_t dest) noexcept nogil:
     """Cards one by one from the top of `source`; an empty source that refills (RFROM)
     takes every card of its refill zone first, in order, then shuffles if it says so."""
-    cdef int64_t src, i, iid
+    cdef int64_t src, i, m
+    cdef card_t moved[NCARDS]
     if count < 0:
         g.err = 2
         return
     while count > 0:
         if g.zn[source] > 0:
-            place_card(g, g.zc[source][g.zn[source] - 1], dest, 1)
+            place_card(g, zone_top(g, source), dest, 1)
             count -= 1
             continue
         src = RFROM[source]
@@ -180,14 +226,14 @@ cdef void draw(St* g, int64_t count, int64_t source, int64_t dest) noexcept nogi
             return
         if ZONE_EVENTS:  # (each card as place_card moves it: its events)
             while g.zn[src] > 0:
-                place_card(g, g.zc[src][0], source, 1)
-        else:
-            for i in range(g.zn[src]):  # (the whole zone moves, bottom first, onto the source)
-                iid = g.zc[src][i]
-                g.zc[source][g.zn[source] + i] = iid
-                g.loc[iid] = source
-            g.zn[source] += g.zn[src]
-            g.zn[src] = 0
+                place_card(g, g.zc[g.zs[src]], source, 1)
+        else:  # (the whole zone moves, bottom first, onto the source)
+            m = g.zn[src]
+            memcpy(moved, &g.zc[g.zs[src]], m * sizeof(card_t))
+            zone_cut(g, src, 0, m)
+            memcpy(zone_open(g, source, g.zn[source], m), moved, m * sizeof(card_t))
+            for i in range(m):
+                g.loc[moved[i]] = source
         if RSHUFFLE[source]:
             shuffle_zone(g, source)
         if g.zn[source] == 0:
@@ -272,15 +318,19 @@ cdef bint fill_switch(list counters, list zones, list loc, list kinds, uint64_t 
     definition, the attributes set on cards, the rules' generator), for switch_data;
     False when it cannot."""
     cdef Py_ssize_t i, j
-    if len(kinds) > NCARDS or len(zones) > NSLOTS or any(len(z) > NCARDS for z in zones):
+    cdef Py_ssize_t at = 0
+    if len(kinds) > NCARDS or len(zones) > NSLOTS or sum(len(z) for z in zones) > NCARDS:
         return False
     memset(&SWITCH, 0, sizeof(St))
     for i in range(len(counters)):
         _fill_counter(i, counters[i])
-    for i in range(len(zones)):
-        SWITCH.zn[i] = len(zones[i])
-        for j in range(len(zones[i])):
-            SWITCH.zc[i][j] = zones[i][j]
+    for i in range(NSLOTS):
+        SWITCH.zs[i] = at
+        if i < len(zones):
+            SWITCH.zn[i] = len(zones[i])
+            for j in range(len(zones[i])):
+                SWITCH.zc[at + j] = zones[i][j]
+            at += len(zones[i])
     for i in range(len(kinds)):
         SWITCH.loc[i] = loc[i]
         SWITCH.kind[i] = kinds[i]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.native.bound import Bound, Env, NotNative
+from interpreter.native.bound import Bound, Env, NotNative, zone_card
 from interpreter.native.expressions import parsed
 
 Program = Any  # (program.Program)
@@ -185,7 +185,7 @@ class Triggers:
                     base, count = prog.layout.zbase[zi], prog.n if prog.gd.zones[zi].scope == "player" else 1
 
                     def copy(t: Any = t) -> None:
-                        w.line("iid = g.zc[slot][i]")
+                        w.line(f"iid = {zone_card('slot', 'i')}")
 
                         def found() -> None:
                             w.line("this = iid")

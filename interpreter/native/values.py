@@ -23,6 +23,7 @@ from typing import Any
 
 from interpreter.lang import ast
 from interpreter.native import walks
+from interpreter.native.bound import zone_card
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
 
 _OPS = {"add": "result + {a}", "set": "{a}", "max": "({a} if {a} > result else result)",
@@ -39,8 +40,8 @@ cdef int64_t copy_for(St* g, int64_t d, int64_t p) noexcept nogil:
         if ZOWNER[slot] >= 0 and ZOWNER[slot] != p:
             continue
         for i in range(g.zn[slot]):
-            if g.kind[g.zc[slot][i]] == d:
-                return g.zc[slot][i]
+            if g.kind[g.zc[g.zs[slot] + i]] == d:
+                return g.zc[g.zs[slot] + i]
     return -1
 '''
 
@@ -253,7 +254,7 @@ class Values:
                 w.line("if g.err: return -1")
 
             def copy() -> None:
-                w.line("iid = g.zc[slot][i]")
+                w.line(f"iid = {zone_card('slot', 'i')}")
                 w.line(f"if g.kind[iid] != {d}: continue")
                 w.line("first = ZOWNER[slot] if ZOWNER[slot] >= 0 else 0")  # (a shared zone's copy: every player's)
                 w.line("last = ZOWNER[slot] + 1 if ZOWNER[slot] >= 0 else NPLAYERS")

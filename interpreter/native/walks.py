@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter.lang import ast
-from interpreter.native.bound import Body, Bound, Env, NotNative, _where, static_int
+from interpreter.native.bound import Body, Bound, Env, NotNative, _where, int_literal, static_int, zone_card
 
 if TYPE_CHECKING:
     from interpreter.native.expressions import Lowering
@@ -66,7 +66,7 @@ def value_code(lw: Lowering, node: ast.Node, value: Bound) -> str:
         if isinstance(value.value, str):
             return str(lw.game.word(value.value))
         if static_int(value.value):
-            return str(int(value.value))
+            return int_literal(value.value, node)
     if value.kind != "c":
         raise NotNative(f"{_where(node)}: a list or a row used as a value")
     return value.code
@@ -166,8 +166,8 @@ def each(lw: Lowering, node: ast.Node, env: Env, body: Body) -> None:
             lw.line(f"{slot} = {game.zone_slot(node.args[0], env, lw)}")
             lw.line(f"{count} = {lw.code(node.args[1], env)}")
             lw.line(f"{n} = {count} if {count} < g.zn[{slot}] else g.zn[{slot}]")
-            at = (lambda i: f"g.zc[{slot}][g.zn[{slot}] - 1 - {i}]") if node.name == "top" else \
-                (lambda i: f"g.zc[{slot}][{i}]")
+            at = (lambda i: zone_card(slot, f"g.zn[{slot}] - 1 - {i}")) if node.name == "top" else \
+                (lambda i: zone_card(slot, i))
             walk_range(lw, "0", n, lambda i: body(held(lw, Bound("c", at(i.code), "card"))))
             return
         if node.name == "cards_named" and len(node.args) == 2:
@@ -186,7 +186,7 @@ def each(lw: Lowering, node: ast.Node, env: Env, body: Body) -> None:
         lw.line(f"{held_slot} = {slot}")
         i = lw.temp("i")
         lw.block(f"for {i} in range(g.zn[{held_slot}]):",
-                 lambda: body(Bound("c", f"g.zc[{held_slot}][{i}]", "card")))
+                 lambda: body(Bound("c", zone_card(held_slot, i), "card")))
         return
     if isinstance(node, (ast.Attr, ast.Index)):
         value = lw.expr(node, env)
