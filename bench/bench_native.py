@@ -235,6 +235,7 @@ def bench_game(name: str, seconds: float, rounds: int, old: Worker | None, warm:
         same = SameGamesLoop.record(game, SAME_GAMES)
         loops["same_actions"] = SameGamesLoop(game, same, False)
         loops["same_ids"] = SameGamesLoop(game, same, True)
+        row["state_copy"] = state_copy(game)
     cpp, ospy = _openspiel(cpp_name), _openspiel(py_name)
     if cpp is not None:
         loops["openspiel_cpp"] = OpenSpielLoop(cpp)
@@ -257,6 +258,28 @@ def bench_game(name: str, seconds: float, rounds: int, old: Worker | None, warm:
             row["cold_compile_s"] = _start_seconds(target, cold, True) - plain
             row["cached_start_s"] = min(_start_seconds(target, cold, True) for _ in range(2)) - plain
     return row
+
+
+def state_copy(game: Any, copies: int = 2000) -> dict[str, float]:
+    """Mid-game (halfway through a random game), the bytes a native state's clone copies
+    (its struct) and the CPU µs of a clone, native and of the Python state there."""
+    def played(native: str, moves: int | None) -> Any:
+        rng, state, done = random.Random(17), game.new_initial_state(None, 17, native=native), 0
+        while not state.is_terminal() and (moves is None or done < moves):
+            state.apply_action(rng.choice(state.legal_actions()))
+            done += 1
+        return state if moves is not None else done
+    half = played("off", None) // 2
+    out: dict[str, float] = {"moves": half}
+    for native in ("on", "off"):
+        state = played(native, half)
+        if native == "on":
+            out["bytes"] = state._struct_bytes()
+        start = time.process_time()
+        for _ in range(copies):
+            state.clone()
+        out[f"clone_us_{native}"] = (time.process_time() - start) / copies * 1e6
+    return out
 
 
 # (game, agent, iterations, random moves played first: Race to Mars opens with choices of
@@ -324,6 +347,10 @@ def render(rows: list[dict[str, Any]]) -> str:
                            f"{same[0]['decisions_per_s'] / same[1]['decisions_per_s']:.2f}x")
         else:
             out.append(f"{'':<16}{row['native']}")
+        copy = row.get("state_copy")
+        if copy:
+            out.append(f"{'':<16}a state copy after {copy['moves']} moves: {copy['bytes']:,} bytes; a clone "
+                       f"{copy['clone_us_on']:.1f} µs (the Python state's {copy['clone_us_off']:.1f} µs)")
         warm = row.get("warm_up")
         if warm and warm["games"]:
             out.append(f"{'':<16}(per step after a warm-up of {warm['games']} games, {warm['seconds']:.1f} s: "

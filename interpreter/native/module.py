@@ -357,6 +357,7 @@ class _Module:
 
         def body() -> None:
             env: dict[str, Bound] = {"me": Bound("c", "g.active", "int")}
+            w.plan(prog.program(raw.get("setup")), prog.program(raw.get("flow")))  # (one function: both)
             w.stmts(prog.program(raw.get("setup")), env)
             if prog.triggers.heard("game_start"):  # (after the setup, before the flow's first step)
                 w.starting(lambda: prog.triggers.resolve(w, "game_start"))

@@ -48,8 +48,9 @@ def recursive_functions(prog: Program) -> set[str]:
 
 def frame_bytes(prog: Program, text: str) -> int:
     """The bytes of what a function keeps in the struct (its fields), as `guard_reentry` keeps them aside."""
-    arrays = {name.split("[")[0] for name in prog.step_fields if "[" in name}
-    return sum(8 * (LIST_CAPACITY if f in arrays else 1) for f in _own(text))
+    rooms = {name.split("[")[0]: name.split("[")[1].rstrip("]") for name in prog.step_fields if "[" in name}
+    return sum(8 * (1 if f not in rooms else LIST_CAPACITY if rooms[f] == "LISTCAP" else int(rooms[f]))
+               for f in _own(text))
 
 
 def _own(text: str) -> list[str]:

@@ -7,8 +7,9 @@ answered, carry on exactly there. C has no coroutines and Cython no `goto`, so e
 function that may stop is written to be entered again ("structured resume"):
 
 * what must outlive a stop lives in the state struct, not on the C stack: the rules'
-  locals, a loop's index and the copy of the list it walks, a turn's previous player,
-  a procedure's arguments. A clone (one memcpy) carries it; a resumed run finds it;
+  locals read after a stop (`stack_locals` finds the others, which stay on the stack),
+  a loop's index and the copy of the list it walks, a turn's previous player, a
+  procedure's arguments. A clone (one memcpy) carries it; a resumed run finds it;
 * each place where a function may stop (a decision, or a call of a function that may
   stop) has a number, stored (`g.atF`) by every function on the way out;
 * resuming (`g.resuming`) enters again from the top. A statement with no stopping place
@@ -24,6 +25,7 @@ the stop and the answer.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from interpreter.lang import ast
@@ -38,6 +40,99 @@ def may_stop(node: ast.Node) -> bool:
     return any(isinstance(s, _STOPS) for s in ast.statements([node]))
 
 
+_LOOPS = (ast.ForEach, ast.Repeat, ast.While, ast.Round)  # statements whose body may run again
+
+
+def _names(nodes: list[Any]) -> set[str]:
+    """Every name written or read under `nodes` (a local, a loop's or a choice's variable)."""
+    out: set[str] = set()
+    for node in ast.walk(nodes):
+        if isinstance(node, ast.Name | ast.Let):
+            out.add(node.name)
+        elif isinstance(node, ast.ForEach | ast.Comprehension):
+            out |= {node.var, *node.unpack}
+        elif isinstance(node, ast.Choose):
+            out.add(node.var)
+    return out
+
+
+def binders(nodes: list[Any]) -> list[str]:
+    """The name each statement or comprehension under `nodes` writes, once per writer."""
+    out: list[str] = []
+    for node in ast.walk(nodes):
+        if isinstance(node, ast.Let | ast.Choose):
+            out.append(node.name if isinstance(node, ast.Let) else node.var)
+        elif isinstance(node, ast.Set) and isinstance(node.target, ast.Name):
+            out.append(node.target.name)
+        elif isinstance(node, ast.ForEach | ast.Comprehension):
+            out += [node.var, *node.unpack]
+    return out
+
+
+def stack_locals(body: list[Any]) -> set[str]:
+    """The names of a function no stop separates from a read of them: those live at no
+    stop (a backward liveness over the statements), which may then live on the C stack
+    instead of the struct (a clone copies less; a list is LISTCAP numbers).
+
+    A stopping statement's own parts are read again when the run resumes there (a
+    choice works its options out again), so they are live at its stop; a loop's list and
+    count and an `if`'s conditions are worked out once, before any stop inside; a plain
+    `let` or `set` of a name ends its life above it; any other statement that cannot stop
+    reads every name in it and ends none."""
+    at_stops: set[str] = set()
+    stops: dict[int, bool] = {}
+    done: dict[tuple[int, frozenset[str]], set[str]] = {}  # (a loop in loops: each pass once)
+
+    def run(statements: Any, live: set[str]) -> set[str]:  # (live after -> live before)
+        for node in reversed(list(statements)):
+            key = (id(node), frozenset(live))
+            if key not in done:
+                done[key] = one(node, live)
+            live = done[key]
+        return live
+
+    def one(node: Any, live: set[str]) -> set[str]:
+        if id(node) not in stops:
+            stops[id(node)] = may_stop(node)
+        if not stops[id(node)]:
+            if isinstance(node, ast.Let):
+                return (live - {node.name}) | _names([node.value])
+            if isinstance(node, ast.Set) and isinstance(node.target, ast.Name):
+                return (live - {node.target.name}) | _names([node.value])
+            return live | _names([node])
+        if isinstance(node, ast.If):
+            before = set(run(node.orelse, live))  # (a copy: `live` may be what it gives back)
+            for condition, branch in node.branches:
+                before |= run(branch, live) | _names([condition])
+            return before
+        if isinstance(node, _LOOPS):
+            own = {node.var, *node.unpack} if isinstance(node, ast.ForEach) else set()
+            again = _names([node.condition]) if isinstance(node, ast.While) else set()
+            head = set(live)
+            while True:  # (to the fixed point: what one pass reads may come from the last)
+                new = live | again | (run(node.body, head) - own)
+                if new == head:
+                    break
+                head = new
+            heads = [node.source] if isinstance(node, ast.ForEach) else \
+                [node.count] if isinstance(node, ast.Repeat) and node.count is not None else []
+            return head | _names(heads)
+        if isinstance(node, ast.Turn):
+            return run(node.body, live) | _names([node.player])
+        if isinstance(node, ast.ChooseOne):
+            after = set(live) | _names([node.by] if node.by is not None else [])
+            for option in node.options:
+                after |= run(option.body, live) | _names([option.condition] if option.condition else [])
+            at_stops.update(after)
+            return after
+        stopped = live | _names([node])  # (a decision, a call or a use, read again on resuming)
+        at_stops.update(stopped)
+        return stopped
+
+    run(body, set())
+    return _names(list(body)) - at_stops
+
+
 class StepWriter(Writer):
     """Writes one function of a per-step module (see the module's docstring)."""
 
@@ -48,33 +143,50 @@ class StepWriter(Writer):
         game.step_fields[f"at{self.fid}"] = "int64_t"
         self.points = 0
         self.plain = 0  # inside a statement that cannot stop: written as the batched writer does
+        self.on_stack: set[str] | None = None  # (the rules' locals no stop separates: plan)
+        self.binders: Counter[str] = Counter()  # (how many statements write each name: plan)
+
+    def plan(self, *bodies: tuple[ast.Node, ...]) -> None:
+        """Which locals of the function made of `bodies` live on the C stack (stack_locals);
+        the first body written plans itself, unless told the whole function first."""
+        whole = [node for body in bodies for node in body]
+        self.on_stack = stack_locals(whole)
+        self.binders = Counter(binders(whole))
 
     # ---- what outlives a stop -------------------------------------------------------------------
 
-    def field(self, stem: str, array: bool = False) -> str:
-        """A variable of this function kept in the state struct (an array: LISTCAP
+    def field(self, stem: str, array: bool = False, room: str = "LISTCAP") -> str:
+        """A variable of this function kept in the state struct (an array: `room`
         numbers, and its length NAME_n)."""
         self._n += 1
         name = f"f{self.fid}_{stem}{self._n}"
         if array:
-            self.game.step_fields[f"{name}[LISTCAP]"] = "int64_t"
+            self.game.step_fields[f"{name}[{room}]"] = "int64_t"
             self.game.step_fields[f"{name}_n"] = "int64_t"
         else:
             self.game.step_fields[name] = "int64_t"
         return f"g.{name}"
 
     def local(self, name: str) -> str:
+        if self.on_stack and name in self.on_stack:
+            return super().local(name)
         cname = self.locals.get(name)
         if cname is None:
             cname = self.locals[name] = self.field("l")
         return cname
 
-    def list_local(self, name: str, node: ast.Node) -> str:
+    def list_local(self, name: str, node: ast.Node, room: int | None = None) -> str:
+        if self.on_stack and name in self.on_stack:
+            return super().list_local(name, node)
         cname = self.locals.get(name)
         if cname is not None and cname not in self.lists:
             raise NotNative(f"{_where(node)}: '{name}' holds a number and a list")
         if cname is None:
-            cname = self.locals[name] = self.field("l", array=True)
+            # (a list no other statement writes is kept in the room its one writer needs)
+            small = room is not None and self.binders.get(name) == 1
+            cname = self.locals[name] = self.field("l", array=True, room=str(room) if small else "LISTCAP")
+            if small:
+                self.rooms[cname] = str(room)
             self.lists.add(cname)
         return cname
 
@@ -104,6 +216,8 @@ class StepWriter(Writer):
     # ---- statements -----------------------------------------------------------------------------
 
     def stmts(self, body: tuple[ast.Node, ...], env: Env) -> None:
+        if self.on_stack is None:
+            self.plan(body)
         if self.plain:
             super().stmts(body, env)
             return

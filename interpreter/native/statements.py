@@ -18,6 +18,7 @@ from typing import Any
 from interpreter.lang import ast
 from interpreter.native import walks
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, static_int
+from interpreter.native.program import LIST_CAPACITY
 
 _QUIET = (ast.Let, ast.Set, ast.Change, ast.Log, ast.Show)
 _SILENT = (ast.Let, ast.Log, ast.Show)  # (statements that fire no event)
@@ -42,6 +43,7 @@ class Writer(Lowering):
         self.me = me
         self.locals: dict[str, str] = {}
         self.lists: set[str] = set()  # locals that hold a list (C arrays with a length)
+        self.rooms: dict[str, str] = {}  # (a list local kept in less room than LISTCAP: its room)
         self.stoppable = True  # `stop` returns from this function (not from the setup and flow's)
 
     def local(self, name: str) -> str:
@@ -51,8 +53,9 @@ class Writer(Lowering):
             self.decls[cname] = "int64_t"
         return cname
 
-    def list_local(self, name: str, node: ast.Node) -> str:
-        """The C array (LISTCAP numbers, its length NAME_n) of a local holding a list."""
+    def list_local(self, name: str, node: ast.Node, room: int | None = None) -> str:
+        """The C array (LISTCAP numbers, its length NAME_n) of a local holding a list
+        (`room`: the most its writer puts there, which a resumable writer may keep to)."""
         cname = self.locals.get(name)
         if cname is not None and cname not in self.lists:
             raise NotNative(f"{_where(node)}: '{name}' holds a number and a list")
@@ -71,6 +74,10 @@ class Writer(Lowering):
     def starting(self, lines: Any) -> None:
         """The lines `lines()` writes, which start a statement's work (as `once`)."""
         lines()
+
+    def plan(self, *bodies: tuple[ast.Node, ...]) -> None:
+        """Told the whole function before it is written (a resumable writer places its
+        locals by it); here every local is on the C stack already."""
 
     def kept(self, stem: str) -> str:
         """A variable a statement keeps across its body (a resumable writer keeps it in
@@ -462,10 +469,12 @@ class Writer(Lowering):
             self.block("else:", ask)
             env[node.var] = Bound("c", cname, kind)
             return
-        cname = self.list_local(node.var, node)
+        up_to = node.up_to
+        most = up_to.value if isinstance(up_to, ast.Literal) and type(up_to.value) is int else None
+        cname = self.list_local(node.var, node, most if most is not None and 0 < most < LIST_CAPACITY else None)
+        room = self.rooms.get(cname, "LISTCAP")
         self.once(f"{cname}_n = 0")
         kinds: list[str] = []
-        up_to = node.up_to
 
         def step() -> None:
             items, kind = self._options(node.options, env, cname)
@@ -473,7 +482,7 @@ class Writer(Lowering):
             self.line(f"if {cname}_n >= {self.code(up_to, env)} or {items}_n == 0: break")
             self._ask(who, items, True, pick)
             self.line(f"if {pick} == {items}_n: break")  # done
-            self.line(f"if {cname}_n >= LISTCAP: g.err = 5")
+            self.line(f"if {cname}_n >= {room}: g.err = 5")
             self.line("if g.err: return")
             self.line(f"{cname}[{cname}_n] = {items}[{pick}]")
             self.line(f"{cname}_n += 1")

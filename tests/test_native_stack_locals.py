@@ -1,0 +1,55 @@
+"""Which of a function's locals a per-step module keeps on the C stack: those no stop
+separates from a read of them (interpreter/native/resumable.py's stack_locals). A local
+read after a stop, or read again when the run resumes at one, must stay in the struct,
+or a resumed run (or a clone) would read what another call left on the stack. (`log`
+text is no part of a native run: the reads here are gains.)"""
+
+from __future__ import annotations
+
+from interpreter.lang.parser import parse_program
+from interpreter.native.resumable import stack_locals
+
+
+def _on_stack(text: str) -> set[str]:
+    return stack_locals(list(parse_program(text))) & {"a", "xs", "n", "last", "opts", "c", "k", "left"}
+
+
+def test_a_local_read_only_before_any_stop_is_on_the_stack():
+    assert _on_stack('let a = 1\nlet xs = [a, 2]\ngain len(xs) chips\ntake actions main\n') == {"a", "xs"}
+
+
+def test_a_local_read_after_a_stop_is_in_the_struct():
+    assert _on_stack('let a = 1\nlet xs = [2]\ntake actions main\ngain a chips\n') == {"xs"}
+
+
+def test_a_local_written_again_after_the_stop_before_its_reading_is_on_the_stack():
+    assert _on_stack('let a = 1\ngain a chips\ntake actions main\nlet a = 2\ngain a chips\n') == {"a"}
+
+
+def test_a_choices_options_are_read_again_when_the_run_resumes_there():
+    # resuming at the choice works its options out again: `opts` must outlive the stop
+    text = 'let opts = [1, 2, 3]\nchoose c from opts by me\ngain c chips\n'
+    assert _on_stack(text) == set()
+
+
+def test_in_a_loop_that_stops_a_local_kept_for_the_next_pass_is_in_the_struct():
+    # `last` is set before the stop and read by the next pass, after it; `n` and the loop's
+    # own variable are written and read between two stops
+    text = ("let last = -1\nfor each k in [1, 2]:\n  let n = k * 2\n  gain n + last chips\n"
+            "  set last to k\n  take actions main\n")
+    assert _on_stack(text) == {"n", "k"}
+    # set after the stop instead, it is written again before the next pass reads it; the
+    # loop's variable is then read after the stop (resuming does not set it again)
+    assert _on_stack(text.replace("  set last to k\n  take actions main\n", "  take actions main\n  set last to k\n")) \
+        == {"n", "last"}
+
+
+def test_a_loops_list_and_an_ifs_condition_are_read_once_before_the_stops_inside():
+    text = ("let xs = [1, 2]\nlet a = 1\nif a > 0:\n  for each k in xs:\n    take actions main\n"
+            "else:\n  take actions main\n")
+    assert _on_stack(text) == {"xs", "a", "k"}  # (the loop's variable, never read)
+
+
+def test_a_local_read_in_one_branch_after_a_stop_in_another_is_in_the_struct():
+    text = 'let a = 1\nlet left = 2\nif left > 1:\n  take actions main\n  gain a chips\n'
+    assert _on_stack(text) == {"left"}
