@@ -34,14 +34,17 @@ cdef list _unique_ascending(list ids):
     if a == NULL:
         raise MemoryError()
     try:
-        for i in range(n):  # (an id, then its option's place; a few sorted by insertion)
-            x = ((<int64_t>ids[i]) << 16) | i
-            j = i
-            while n <= 64 and j > 0 and a[j - 1] > x:
-                a[j] = a[j - 1]
-                j -= 1
-            a[j] = x
-        if n > 64:
+        if n <= 64:  # (an id, then its option's place: a few sorted by insertion as they come)
+            for i in range(n):
+                x = ((<int64_t>ids[i]) << 16) | i
+                j = i
+                while j > 0 and a[j - 1] > x:
+                    a[j] = a[j - 1]
+                    j -= 1
+                a[j] = x
+        else:
+            for i in range(n):
+                a[i] = ((<int64_t>ids[i]) << 16) | i
             qsort(a, n, sizeof(int64_t), _by_value)
         for i in range(n):
             if i == 0 or (a[i] >> 16) != (a[i - 1] >> 16):
