@@ -1,4 +1,6 @@
-"""Which of a function's locals a per-step module keeps on the C stack: those no stop
+"""What a per-step module keeps of a function in the struct (a clone copies it all).
+
+Which of a function's locals it keeps on the C stack: those no stop
 separates from a read of them (interpreter/native/resumable.py's stack_locals). A local
 read after a stop, or read again when the run resumes at one, must stay in the struct,
 or a resumed run (or a clone) would read what another call left on the stack. (`log`
@@ -7,7 +9,7 @@ text is no part of a native run: the reads here are gains.)"""
 from __future__ import annotations
 
 from interpreter.lang.parser import parse_program
-from interpreter.native.resumable import stack_locals
+from interpreter.native.resumable import one_per_player, stack_locals, written_values
 
 
 def _on_stack(text: str) -> set[str]:
@@ -53,3 +55,25 @@ def test_a_loops_list_and_an_ifs_condition_are_read_once_before_the_stops_inside
 def test_a_local_read_in_one_branch_after_a_stop_in_another_is_in_the_struct():
     text = 'let a = 1\nlet left = 2\nif left > 1:\n  take actions main\n  gain a chips\n'
     assert _on_stack(text) == {"left"}
+
+
+def _walks_players(text: str) -> bool:
+    """Whether the list the last loop of `text` walks holds one item per player at most."""
+    body = list(parse_program(text))
+    return one_per_player(body[-1].source, written_values(body))
+
+
+def test_a_loop_over_the_players_keeps_room_for_the_players_only():
+    # (a loop whose body may stop keeps its copy of the list in the struct: NPLAYERS
+    # numbers instead of LISTCAP when the list cannot hold more)
+    walk = "\nfor each p in {}:\n  take actions main\n"
+    assert _walks_players(walk.format("players"))
+    assert _walks_players(walk.format("players_from(me)"))
+    assert _walks_players("let pre = [p for p in players_from(me) if p != me]" + walk.format("reversed(pre)"))
+    assert _walks_players("let order = sorted(players)\nset order to [p for p in order]" + walk.format("order"))
+    # a list that may hold more, or that something else writes, keeps LISTCAP
+    assert not _walks_players(walk.format("players + players"))
+    assert not _walks_players(walk.format("hand(me)"))
+    assert not _walks_players("let order = players\nset order to order + [me]" + walk.format("order"))
+    assert not _walks_players("let players = [1, 2, 3]" + walk.format("players"))  # (a local of that name)
+    assert not _walks_players("choose pre from [players] by me" + walk.format("pre"))

@@ -48,9 +48,9 @@ def recursive_functions(prog: Program) -> set[str]:
 
 def frame_bytes(prog: Program, text: str) -> int:
     """The bytes of what a function keeps in the struct (its fields), as `guard_reentry` keeps them aside."""
+    named = {"LISTCAP": LIST_CAPACITY, "NPLAYERS": prog.n}
     rooms = {name.split("[")[0]: name.split("[")[1].rstrip("]") for name in prog.step_fields if "[" in name}
-    return sum(8 * (1 if f not in rooms else LIST_CAPACITY if rooms[f] == "LISTCAP" else int(rooms[f]))
-               for f in _own(text))
+    return sum(8 * (1 if f not in rooms else named.get(rooms[f]) or int(rooms[f])) for f in _own(text))
 
 
 def _own(text: str) -> list[str]:

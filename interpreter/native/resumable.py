@@ -69,6 +69,45 @@ def binders(nodes: list[Any]) -> list[str]:
     return out
 
 
+def written_values(nodes: list[Any]) -> dict[str, list[ast.Node | None]]:
+    """What each `let` or `set` of a name writes to it (None: a loop's, a choice's or a
+    comprehension's variable, whose value is not written out)."""
+    out: dict[str, list[ast.Node | None]] = {}
+    for node in ast.walk(nodes):
+        if isinstance(node, ast.Let):
+            out.setdefault(node.name, []).append(node.value)
+        elif isinstance(node, ast.Set) and isinstance(node.target, ast.Name):
+            out.setdefault(node.target.name, []).append(node.value)
+        elif isinstance(node, ast.Choose):
+            out.setdefault(node.var, []).append(None)
+        elif isinstance(node, ast.ForEach | ast.Comprehension):
+            for name in (node.var, *node.unpack):
+                out.setdefault(name, []).append(None)
+    return out
+
+
+def one_per_player(node: ast.Node | None, values: dict[str, list[ast.Node | None]],
+                   seen: frozenset[str] = frozenset()) -> bool:
+    """Whether the list `node` holds at most one item per player: the players,
+    `players_from(...)`, one of those sorted, reversed or filtered by a comprehension, or
+    a local every write of which is such a list. (A loop walking one keeps its copy in
+    NPLAYERS numbers; more than that at run time hands the game to the Python path.)"""
+    if isinstance(node, ast.Name):
+        if node.name not in values:
+            return node.name == "players"
+        # (a write that reads the name itself keeps it as long at most: none of these lengthens)
+        return node.name in seen or all(
+            one_per_player(value, values, seen | {node.name}) for value in values[node.name])
+    if isinstance(node, ast.Call):
+        if node.name == "players_from":
+            return True
+        return node.name in ("sorted", "reversed") and len(node.args) == 1 and \
+            one_per_player(node.args[0], values, seen)
+    if isinstance(node, ast.Comprehension):
+        return not node.unpack and one_per_player(node.source, values, seen)
+    return False
+
+
 def stack_locals(body: list[Any]) -> set[str]:
     """The names of a function no stop separates from a read of them: those live at no
     stop (a backward liveness over the statements), which may then live on the C stack
@@ -145,6 +184,7 @@ class StepWriter(Writer):
         self.plain = 0  # inside a statement that cannot stop: written as the batched writer does
         self.on_stack: set[str] | None = None  # (the rules' locals no stop separates: plan)
         self.binders: Counter[str] = Counter()  # (how many statements write each name: plan)
+        self.values: dict[str, list[ast.Node | None]] = {}  # (what each write of a name writes: plan)
 
     def plan(self, *bodies: tuple[ast.Node, ...]) -> None:
         """Which locals of the function made of `bodies` live on the C stack (stack_locals);
@@ -152,6 +192,7 @@ class StepWriter(Writer):
         whole = [node for body in bodies for node in body]
         self.on_stack = stack_locals(whole)
         self.binders = Counter(binders(whole))
+        self.values = written_values(whole)
 
     # ---- what outlives a stop -------------------------------------------------------------------
 
@@ -276,12 +317,15 @@ class StepWriter(Writer):
         if node.unpack:
             raise NotNative(f"{_where(node)}: a loop that unpacks")
         cname = self.local(node.var)
-        items, index = self.field("items", array=True), self.field("i")
+        room = "NPLAYERS" if one_per_player(node.source, self.values) else "LISTCAP"
+        items, index = self.field("items", array=True, room=room), self.field("i")
         kinds: list[str] = []
 
         def fill() -> None:  # (the engine walks a copy of the list made before the first pass)
             scratch, kind = self.collect(node.source, env)
             kinds.append(kind)
+            if room != "LISTCAP":  # (longer than its room: the Python path, as a cap met)
+                self.block(f"if {scratch}_n > {room}:", self.writes("g.err = 5", f"{scratch}_n = {room}"))
             j = self.temp("j")
             self.block(f"for {j} in range({scratch}_n):", lambda: self.line(f"{items}[{j}] = {scratch}[{j}]"))
             self.line(f"{items}_n = {scratch}_n")
