@@ -18,7 +18,6 @@ from typing import Any
 from interpreter.lang import ast
 from interpreter.native import walks
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, static_int
-from interpreter.native.program import LIST_CAPACITY
 
 _QUIET = (ast.Let, ast.Set, ast.Change, ast.Log, ast.Show)
 _SILENT = (ast.Let, ast.Log, ast.Show)  # (statements that fire no event)
@@ -471,7 +470,9 @@ class Writer(Lowering):
             return
         up_to = node.up_to
         most = up_to.value if isinstance(up_to, ast.Literal) and type(up_to.value) is int else None
-        cname = self.list_local(node.var, node, most if most is not None and 0 < most < LIST_CAPACITY else None)
+        if most is not None and not 0 < most < self.game.list_capacity:
+            most = None  # (no less room than LISTCAP to keep)
+        cname = self.list_local(node.var, node, most)
         room = self.rooms.get(cname, "LISTCAP")
         self.once(f"{cname}_n = 0")
         kinds: list[str] = []
