@@ -25,7 +25,6 @@ the stop and the answer.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from interpreter.lang import ast
@@ -53,19 +52,6 @@ def _names(nodes: list[Any]) -> set[str]:
             out |= {node.var, *node.unpack}
         elif isinstance(node, ast.Choose):
             out.add(node.var)
-    return out
-
-
-def binders(nodes: list[Any]) -> list[str]:
-    """The name each statement or comprehension under `nodes` writes, once per writer."""
-    out: list[str] = []
-    for node in ast.walk(nodes):
-        if isinstance(node, ast.Let | ast.Choose):
-            out.append(node.name if isinstance(node, ast.Let) else node.var)
-        elif isinstance(node, ast.Set) and isinstance(node.target, ast.Name):
-            out.append(node.target.name)
-        elif isinstance(node, ast.ForEach | ast.Comprehension):
-            out += [node.var, *node.unpack]
     return out
 
 
@@ -183,7 +169,6 @@ class StepWriter(Writer):
         self.points = 0
         self.plain = 0  # inside a statement that cannot stop: written as the batched writer does
         self.on_stack: set[str] | None = None  # (the rules' locals no stop separates: plan)
-        self.binders: Counter[str] = Counter()  # (how many statements write each name: plan)
         self.values: dict[str, list[ast.Node | None]] = {}  # (what each write of a name writes: plan)
 
     def plan(self, *bodies: tuple[ast.Node, ...]) -> None:
@@ -191,7 +176,6 @@ class StepWriter(Writer):
         the first body written plans itself, unless told the whole function first."""
         whole = [node for body in bodies for node in body]
         self.on_stack = stack_locals(whole)
-        self.binders = Counter(binders(whole))
         self.values = written_values(whole)
 
     # ---- what outlives a stop -------------------------------------------------------------------
@@ -224,7 +208,7 @@ class StepWriter(Writer):
             raise NotNative(f"{_where(node)}: '{name}' holds a number and a list")
         if cname is None:
             # (a list no other statement writes is kept in the room its one writer needs)
-            small = room is not None and self.binders.get(name) == 1
+            small = room is not None and len(self.values.get(name, ())) == 1
             cname = self.locals[name] = self.field("l", array=True, room=str(room) if small else "LISTCAP")
             if small:
                 self.rooms[cname] = str(room)
