@@ -122,6 +122,71 @@ def test_an_attribute_beyond_four_bytes_hands_the_game_to_python(tmp_path, facto
 
 
 
+RECORDS = """\
+orrery: 1
+id: native-records
+name: Native records
+version: "1.0"
+description: Each turn marks the deck's top chip; the game ends when {marked} are marked.
+players: {{min: 2, max: 2}}
+counters:
+  marked: {{scope: global, initial: 0}}
+zones:
+  deck: {{scope: global, visible: none}}
+  table: {{scope: player, visible: all}}
+cards:
+  chip: {{name: Chip, count: 200, in: deck, properties: {{weight: 1}}}}
+actions:
+  mark:
+    during: turn
+    params: {{w: "range(2)"}}
+    effect: |
+      let c = top(deck)
+      move c to table(me)
+      set c.weight to w + round_number
+      set c.marks to [w + i for i in range({items})]
+      gain 1 marked
+    ends: turn
+    label: "mark {{w}}"
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions turn
+end:
+  - id: done
+    check: turn
+    when: "marked >= {marked}"
+scoring:
+  score: "sum([c.weight + len(c.marks) for c in table(p)])"
+"""
+
+
+@pytest.mark.parametrize(("marked", "items", "stays_native"),
+                         [(100, 2, True), (101, 2, False), (51, 5, True), (52, 5, False)])
+def test_copies_with_attributes_beyond_their_room_hand_the_game_to_python(tmp_path, marked, items, stays_native):
+    # 200 copies keep records for 100 of them, and a pool of 256 list items (a clone copies
+    # those, not room for every copy): one more is a cap met, and the game goes on in
+    # Python with the same result
+    (tmp_path / "game.yaml").write_text(RECORDS.format(marked=marked, items=items), encoding="utf-8")
+    game = load_game(str(tmp_path / "game.yaml"))
+    source = lower(game, 2, step=True)
+    assert "ATTRCAP = 100\n" in source and "POOLCAP = 256\n" in source
+    assert game.playouts(20, num_players=2, seed=3, native="on") == game.playouts(20, num_players=2, seed=3,
+                                                                                   native="off")
+    finished = [native_final_state(game, 2, seed, ["random", "random"]) for seed in range(5)]
+    assert all((state is not None) == stays_native for state in finished)
+    for seed in range(3):  # (a per-step state hands over the same way, and ends where Python's does)
+        native, python = (game.new_initial_state(2, seed, native=mode) for mode in ("on", "off"))
+        rng = random.Random(seed)
+        while not python.is_terminal():
+            action = rng.choice(python.legal_actions())
+            native.apply_action(action)
+            python.apply_action(action)
+        assert native.is_terminal() and native.returns() == python.returns()
+        assert native.attrs == python.attrs
+
+
 def test_calls_nested_in_calls_of_the_same_function_play_the_same_games():
     # a procedure that calls itself, a card effect that uses another copy's, each asking
     game = load_game(str(TOYS / "nested.yaml"))

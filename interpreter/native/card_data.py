@@ -5,12 +5,16 @@
   ...]`) is a constant table: every definition's list one after another (`LV{k}`), each
   definition's offset and length in it (`LO{k}`, `LN{k}`; -1: the card has no such
   property, which the engine would refuse to walk).
-* An attribute some effect sets lives in the struct, per card copy, as the engine's
-  `st.attrs` does: a number, card or word in `a{k}[NCARDS]`, four bytes each (ATTR_UNSET:
-  never set, or set to none, so the property is read, as the engine reads it; a number
-  beyond four bytes hands the game to the Python path, as a cap met); a list as a piece of
-  one pool (`ao{k}`, `an{k}`: its offset and length, -1: unset), written at the pool's
-  end and compacted, in card order, when the pool is full (still full: the Python path).
+* An attribute some effect sets lives in the struct, as the engine's `st.attrs` does, in
+  a record of the copy's: `ax[c]` is copy c's record (0: none yet, a record whose fields are
+  all unset), given at the copy's first attribute. Most copies never have one (a quarter
+  of Race to Mars's mid-game), so a clone copies ATTRCAP records, not one per copy; one
+  more copy with attributes hands the game to the Python path, as a cap met. A record
+  holds a number, card or word in `a{k}[r]`, four bytes (ATTR_UNSET: never set, or set to
+  none, so the property is read, as the engine reads it; a number beyond four bytes is a
+  cap met too), and a list as a piece of one pool (`ao{k}`, `an{k}`: its offset and length,
+  -1: unset), written at the pool's end and compacted, in record order, when the pool is
+  full (still full: the Python path).
 
 A list is read in place (`lb{k}(g, c)`, its first element, and `ln{k}(g, c)`, its length:
 inline functions, so a read inside `and` is made only when C gets there). Words are
@@ -179,17 +183,19 @@ class CardData:
         w.line(f"{card} = checked(g, {w.code(target.target, env, 'card')}, g.ncards)")
         if listed:
             items, _ = w.collect(value, env)
-            w.line(f"if not g.err: pool_put(g, g.ao{k}, g.an{k}, {card}, {items}, {items}_n)")
+            w.line(f"if not g.err: pool_put(g, g.ao{k}, g.an{k}, attr_record(g, {card}), {items}, {items}_n)")
             return
         bound = w.expr(value, env)
         code = walks.value_code(w, value, bound)
+        held = w.temp("value")
+        w.line(f"{held} = {code}")
+        record = w.temp("record")  # (given after the value is worked out: no record for a failed write)
         if bound.kind == "static" or bound.type == "int":  # (a number is kept as it is; -1 too)
-            w.line(f"if not g.err: g.a{k}[{card}] = "
-                   f"{ATTR_UNSET if bound.kind == 'static' and bound.value is None else f'attr_value(g, {code})'}")
+            kept = ATTR_UNSET if bound.kind == "static" and bound.value is None else f"attr_value(g, {held})"
         else:  # (a card, a word or a cell that may be none: none reads the property again)
-            held = w.temp("value")
-            w.line(f"{held} = {code}")
-            w.line(f"if not g.err: g.a{k}[{card}] = attr_value(g, {held}) if {held} != -1 else {ATTR_UNSET}")
+            kept = f"attr_value(g, {held}) if {held} != -1 else {ATTR_UNSET}"
+        w.line(f"{record} = attr_record(g, {card}) if not g.err else 0")
+        w.line(f"if not g.err: g.a{k}[{record}] = {kept}")
 
     # ---- the module's parts ----------------------------------------------------------------------
 
@@ -197,20 +203,35 @@ class CardData:
         """The numbers of the list fields some effect sets (pieces of the pool)."""
         return [k for field, k in self.lists.items() if field in self.written]
 
+    def recorded(self) -> bool:
+        """Whether some effect sets an attribute the lowering keeps (records in the struct)."""
+        return bool(self.scalars or self.pooled())
+
     def fields(self) -> list[str]:
-        # (four bytes a value, two or four a piece's place: a clone copies them for every card)
-        out = [f"int32_t a{k}[NCARDS]" for k in self.scalars.values()]
+        if not self.recorded():
+            return []
+        # (four bytes a value, two or four a piece's place, for each record and not each copy)
+        out = ["attr_t ax[NCARDS]", "int64_t attr_n"]
+        out += [f"int32_t a{k}[ATTRCAP + 1]" for k in self.scalars.values()]
         for k in self.pooled():
-            out += [f"piece_t ao{k}[NCARDS]", f"piece_t an{k}[NCARDS]"]
+            out += [f"piece_t ao{k}[ATTRCAP + 1]", f"piece_t an{k}[ATTRCAP + 1]"]
         if self.pooled():
             out += ["int64_t pool[POOLCAP]", "int64_t pool_n"]
         return out
 
     def constants(self) -> str:
         """The enum's lines of the module's constants (the struct's sizes need them)."""
-        pool = max(1024, 2 * self.prog.ncards)
+        ncards = self.prog.card_room
+        # Room for half the copies' records (at least 64, at most one each), and a pool of
+        # list items as long as the copies are many (at least four full lists): Race to
+        # Mars's random games reach 97 copies with attributes and 152 list items at two
+        # players, 114 and 266 at four, of 421 copies.
+        records = min(ncards, max(64, ncards // 2))
+        pool = max(4 * self.prog.list_capacity, ncards)
+        record_type = "uint8_t" if records < 255 else "uint16_t" if records < 65535 else "uint32_t"
         return (f"ctypedef {'int16_t' if pool < 32000 else 'int32_t'} piece_t\n"
-                f"cdef enum:\n    ATTR_UNSET = {ATTR_UNSET}\n    POOLCAP = {pool}\n")
+                f"ctypedef {record_type} attr_t\n"
+                f"cdef enum:\n    ATTR_UNSET = {ATTR_UNSET}\n    POOLCAP = {pool}\n    ATTRCAP = {records}\n")
 
     def tables(self) -> list[tuple[str, list[int]]]:
         out = []
@@ -222,20 +243,22 @@ class CardData:
         return out
 
     def start_lines(self) -> list[str]:
-        """START's attributes: none set."""
-        lines = []
-        for k in self.scalars.values():
-            lines.append(f"for _i in range(NCARDS): START.a{k}[_i] = {ATTR_UNSET}")
-        for k in self.pooled():
-            lines.append(f"for _i in range(NCARDS): START.an{k}[_i] = -1")
-        return lines
+        """START's attributes: none set (no copy has a record; record 0 is all unset)."""
+        return [f"START.a{k}[0] = {ATTR_UNSET}" for k in self.scalars.values()] + \
+            [f"START.an{k}[0] = -1" for k in self.pooled()]
 
     def switch_fields(self) -> list[str]:
-        """The struct's fields that are a world's data (switch_data copies them)."""
-        names = [f"a{k}" for k in self.scalars.values()]
+        """The struct's arrays that are a world's data (switch_data copies them)."""
+        if not self.recorded():
+            return []
+        names = ["ax", *(f"a{k}" for k in self.scalars.values())]
         for k in self.pooled():
             names += [f"ao{k}", f"an{k}"]
         return names + (["pool"] if self.pooled() else [])
+
+    def switch_numbers(self) -> list[str]:
+        """The struct's single numbers that are a world's data (switch_data copies them)."""
+        return (["attr_n"] if self.recorded() else []) + (["pool_n"] if self.pooled() else [])
 
     def sources(self) -> str:
         """The readers of each field, the pool's writer and compaction, and the Python
@@ -246,14 +269,25 @@ class CardData:
             parts.append("cdef inline int32_t attr_value(St* g, int64_t v) noexcept nogil:\n"
                          "    if v <= ATTR_UNSET or v > 2147483647:\n        g.err = 5\n        return ATTR_UNSET\n"
                          "    return <int32_t>v\n")
+        if self.recorded():  # (one more copy with attributes than there are records: a cap met)
+            unset = "".join(f"    g.a{k}[r] = ATTR_UNSET\n" for k in self.scalars.values())
+            unset += "".join(f"    g.an{k}[r] = -1\n" for k in sorted(pooled))
+            parts.append("cdef inline int64_t attr_record(St* g, int64_t c) noexcept nogil:\n"
+                         "    \"\"\"Copy c's record, given now if it has none (0: no room).\"\"\"\n"
+                         "    if g.ax[c]:\n        return g.ax[c]\n"
+                         "    if g.attr_n >= ATTRCAP:\n        g.err = 5\n        return 0\n"
+                         "    g.attr_n += 1\n    cdef int64_t r = g.attr_n\n"
+                         f"{unset}    g.ax[c] = <attr_t>r\n    return r\n")
         for k in self.scalars.values():
             parts.append(f"cdef inline int64_t av{k}(St* g, int64_t c) noexcept nogil:\n"
                          f"    c = checked(g, c, g.ncards)\n"
-                         f"    if g.a{k}[c] != ATTR_UNSET:\n        return g.a{k}[c]\n"
+                         f"    cdef int32_t v = g.a{k}[g.ax[c]]\n"
+                         f"    if v != ATTR_UNSET:\n        return v\n"
                          f"    return AP{k}[g.kind[c]]\n")
         for k in self.lists.values():
-            attr_base = f"    if g.an{k}[c] >= 0:\n        return &g.pool[g.ao{k}[c]]\n" if k in pooled else ""
-            attr_len = f"    if g.an{k}[c] >= 0:\n        return g.an{k}[c]\n" if k in pooled else ""
+            attr_base = (f"    if g.an{k}[g.ax[c]] >= 0:\n        return &g.pool[g.ao{k}[g.ax[c]]]\n"
+                         if k in pooled else "")
+            attr_len = f"    if g.an{k}[g.ax[c]] >= 0:\n        return g.an{k}[g.ax[c]]\n" if k in pooled else ""
             parts.append(f"cdef inline int64_t* lb{k}(St* g, int64_t c) noexcept nogil:\n"
                          f"    c = checked(g, c, g.ncards)\n{attr_base}"
                          f"    return &LV{k}[LO{k}[g.kind[c]]]\n")
@@ -262,20 +296,21 @@ class CardData:
                          f"    if LN{k}[g.kind[c]] < 0:\n        g.err = 2\n        return 0\n"
                          f"    return LN{k}[g.kind[c]]\n")
         if pooled:
-            moves = "".join(f"        if g.an{k}[c] > 0:\n"
-                            f"            memcpy(&tmp[n], &g.pool[g.ao{k}[c]], g.an{k}[c] * sizeof(int64_t))\n"
-                            f"            g.ao{k}[c] = n\n            n += g.an{k}[c]\n" for k in sorted(pooled))
+            moves = "".join(f"        if g.an{k}[r] > 0:\n"
+                            f"            memcpy(&tmp[n], &g.pool[g.ao{k}[r]], g.an{k}[r] * sizeof(int64_t))\n"
+                            f"            g.ao{k}[r] = n\n            n += g.an{k}[r]\n" for k in sorted(pooled))
             parts.append("cdef void pool_compact(St* g) noexcept nogil:\n"
-                         "    cdef int64_t tmp[POOLCAP]\n    cdef int64_t n = 0, c\n"
-                         f"    for c in range(g.ncards):\n{moves}"
+                         "    cdef int64_t tmp[POOLCAP]\n    cdef int64_t n = 0, r\n"
+                         f"    for r in range(1, g.attr_n + 1):\n{moves}"
                          "    memcpy(g.pool, tmp, n * sizeof(int64_t))\n    g.pool_n = n\n")
-            parts.append("cdef void pool_put(St* g, piece_t* offsets, piece_t* lengths, int64_t c, int64_t* items,\n"
+            parts.append("cdef void pool_put(St* g, piece_t* offsets, piece_t* lengths, int64_t r, int64_t* items,\n"
                          "                   int64_t n) noexcept nogil:\n"
-                         "    lengths[c] = -1  # (its old piece is garbage now)\n"
+                         "    if r == 0:  # (no record: the cap met is set)\n        return\n"
+                         "    lengths[r] = -1  # (its old piece is garbage now)\n"
                          "    if g.pool_n + n > POOLCAP:\n        pool_compact(g)\n"
                          "    if g.pool_n + n > POOLCAP:\n        g.err = 5\n        return\n"
                          "    memcpy(&g.pool[g.pool_n], items, n * sizeof(int64_t))\n"
-                         "    offsets[c] = g.pool_n\n    lengths[c] = n\n    g.pool_n += n\n")
+                         "    offsets[r] = g.pool_n\n    lengths[r] = n\n    g.pool_n += n\n")
         parts.append(self._python_side())
         return "\n\n".join(parts)
 
@@ -311,14 +346,12 @@ class CardData:
                  "    return False", "", "",
                  "cdef bint _fill_attrs(St* g, dict attrs):",
                  "    \"\"\"A world's attributes (the engine's st.attrs) into g: False when they do not fit.\"\"\"",
-                 "    cdef int64_t v, i, k",
+                 "    cdef int64_t v, i, k, r",
                  "    cdef int64_t items[LISTCAP]"]
         if self.scalars or pooled:
             lines += ["    if attrs and not NAMED:", "        return False"]
-        for k in self.scalars.values():
-            lines.append(f"    for i in range(NCARDS): g.a{k}[i] = ATTR_UNSET")
-        for k in pooled.values():
-            lines.append(f"    for i in range(NCARDS): g.an{k}[i] = -1")
+        if self.recorded():  # (every record given back: record 0 stays all unset)
+            lines += ["    memset(g.ax, 0, sizeof(g.ax))", "    g.attr_n = 0"]
         if pooled:
             lines.append("    g.pool_n = 0")
         lines += ["    for (iid, name), value in attrs.items():",
@@ -330,8 +363,10 @@ class CardData:
                   "            if not _number_of(value, &v) or v <= ATTR_UNSET or v > 2147483647:",
                   "                return False",
                   "            k = SCALAR_ATTRS[name]"]
+        if self.scalars:
+            lines += ["            r = attr_record(g, iid)", "            if g.err:", "                return False"]
         for k in self.scalars.values():
-            lines.append(f"            if k == {k}: g.a{k}[iid] = v")
+            lines.append(f"            if k == {k}: g.a{k}[r] = v")
         lines += ["            continue",
                   "        if type(value) is not list or len(value) > LISTCAP:",
                   "            return False",
@@ -340,7 +375,7 @@ class CardData:
                   "                return False",
                   "        k = LIST_ATTRS[name]"]
         for k in pooled.values():
-            lines.append(f"        if k == {k}: pool_put(g, g.ao{k}, g.an{k}, iid, items, len(value))")
+            lines.append(f"        if k == {k}: pool_put(g, g.ao{k}, g.an{k}, attr_record(g, iid), items, len(value))")
         lines += ["        if g.err:", "            return False", "    return True", "", "",
                   "cdef object _value_of(int64_t v):",
                   "    return WORD_NAMES.get(v, v)", "", "",
@@ -351,22 +386,24 @@ class CardData:
         lines.append("    cdef dict field = {k: name for name, k in SCALAR_ATTRS.items()}")
         for k in scalars.values():
             lines += ["    for c in range(g.ncards):",
-                      f"        if g.a{k}[c] != ATTR_UNSET: out[(c, field[{k}])] = _value_of(g.a{k}[c])"]
+                      f"        if g.a{k}[g.ax[c]] != ATTR_UNSET: out[(c, field[{k}])] = _value_of(g.a{k}[g.ax[c]])"]
         lines.append("    field = {k: name for name, k in LIST_ATTRS.items()}")
         for k in pooled.values():
             lines += ["    for c in range(g.ncards):",
-                      f"        if g.an{k}[c] >= 0: out[(c, field[{k}])] = "
-                      f"[_value_of(g.pool[g.ao{k}[c] + i]) for i in range(g.an{k}[c])]"]
+                      f"        if g.an{k}[g.ax[c]] >= 0: out[(c, field[{k}])] = "
+                      f"[_value_of(g.pool[g.ao{k}[g.ax[c]] + i]) for i in range(g.an{k}[g.ax[c]])]"]
         lines.append("    return out")
         lines += ["", "", "cdef object _attr_of(St* g, int64_t c, object name):",
                   "    \"\"\"Copy c's attribute `name` as the engine keeps it (None: not set), without the rest.\"\"\"",
                   "    cdef object k = SCALAR_ATTRS.get(name)",
                   "    if c < 0 or c >= g.ncards:", "        return None"]
+        if self.recorded():
+            lines.append("    cdef int64_t r = g.ax[c]")
         for k in scalars.values():
-            lines.append(f"    if k == {k}: return _value_of(g.a{k}[c]) if g.a{k}[c] != ATTR_UNSET else None")
+            lines.append(f"    if k == {k}: return _value_of(g.a{k}[r]) if g.a{k}[r] != ATTR_UNSET else None")
         lines.append("    k = LIST_ATTRS.get(name)")
         for k in pooled.values():
-            lines.append(f"    if k == {k}: return [_value_of(g.pool[g.ao{k}[c] + i]) for i in range(g.an{k}[c])] "
-                         f"if g.an{k}[c] >= 0 else None")
+            lines.append(f"    if k == {k}: return [_value_of(g.pool[g.ao{k}[r] + i]) for i in range(g.an{k}[r])] "
+                         f"if g.an{k}[r] >= 0 else None")
         lines.append("    return None")
         return "\n".join(lines)

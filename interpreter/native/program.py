@@ -432,6 +432,12 @@ class Program:
         return Bound("c", f"P{list(self.props).index(prop)}[g.kind[checked(g, {card}, g.ncards)]]",
                      self.prop_types[prop])
 
+    @property
+    def card_room(self) -> int:
+        """Room for card copies: the game's, and CREATED_CAP more where some statement
+        creates cards (known once every function is lowered)."""
+        return max(self.ncards + (CREATED_CAP if self.creates else 0), 1)
+
     def word(self, text: str) -> int:
         """The number that stands for a word of the rules in C: equal words, equal numbers,
         and none equal to a number the rules work out (so `==` of anything is the engine's)."""
