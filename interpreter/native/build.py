@@ -2,7 +2,7 @@
 system's C compiler builds the extension, and the result is kept in the user's cache
 folder under the hash of its source (which holds the rules and the player count), the
 Cython version and the Python it was built for. A second process, or a second run,
-imports it at once.
+imports it at once; one that asks while another builds it waits for that build.
 
 Whatever stops a build (no Cython, no C compiler, a compiler error) is a
 `NativeUnavailable` with one line saying why; the caller runs the Python path.
@@ -21,6 +21,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -68,11 +69,37 @@ def load_module(source: str) -> tuple[ModuleType, bool]:
     path = cached_path(source)
     built = False
     if not path.exists():
-        _build(source, path)
-        built = True
+        with _building(path):
+            if not path.exists():  # (another process may have built it while this one waited)
+                _build(source, path)
+                built = True
     module = _import(path)
     _LOADED[key] = module
     return module, built
+
+
+@contextlib.contextmanager
+def _building(path: Path) -> Iterator[None]:
+    """Held while one process builds the module at `path`: another that needs the same
+    module waits for it and then loads it, instead of building it a second time (the
+    test suite's two processes, or a simulation's workers, often need the same one)."""
+    try:
+        import fcntl
+    except ImportError:  # (no advisory locks here: both build, and the last replace wins)
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        held = open(path.parent / (path.name.split(".")[0] + ".lock"), "a")  # (closed by the with below)
+    except OSError:  # (a cache folder not writable: the build says so itself)
+        yield
+        return
+    with held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
 
 
 def _import(path: Path) -> ModuleType:
