@@ -235,6 +235,63 @@ def test_a_trigger_chain_too_deep_is_the_engines_error(tmp_path):
     assert all("trigger chain deeper than 200 effects" in p.error for p in native)
 
 
+SWEEP = """\
+orrery: 1
+id: native-sweep
+name: Native sweep
+version: "1.0"
+description: Each turn sweeps {swept} chips onto the table; two triggers hear each one.
+players: {{min: 2, max: 2}}
+counters:
+  heard: {{scope: player, initial: 0}}
+  swept: {{scope: global, initial: 0}}
+zones:
+  deck: {{scope: global, visible: none}}
+  table: {{scope: player, visible: all}}
+cards:
+  chip: {{name: Chip, count: 200, in: deck, properties: {{weight: 1}}}}
+actions:
+  sweep:
+    during: turn
+    params: {{w: "range(2)"}}
+    effect: |
+      move top(deck, {swept}) to table(me)
+      gain 1 swept
+    ends: turn
+    label: "sweep {{w}}"
+triggers:
+  counted:
+    "on": entered table
+    effect: "gain 1 heard(player)"
+  weighed:
+    "on": entered table
+    when: "card.weight > 0"
+    effect: "gain card.weight heard(player)"
+flow: |
+  repeat 3:
+    for each p in players:
+      turn p:
+        take actions turn
+scoring:
+  score: "heard(p)"
+"""
+
+
+@pytest.mark.parametrize(("swept", "stays_native"), [(32, True), (33, False)])
+def test_a_statement_that_queues_more_triggers_than_the_queue_holds_hands_the_game_to_python(
+        tmp_path, swept, stays_native):
+    # the trigger queue holds 64 entries (a clone copies them): 33 cards entering a zone two
+    # triggers hear queue 66, and the game goes on in Python with the same result
+    (tmp_path / "game.yaml").write_text(SWEEP.format(swept=swept), encoding="utf-8")
+    game = load_game(str(tmp_path / "game.yaml"))
+    assert "TQCAP" not in lower(game, 2) and "if g.tqn >= 64:" in lower(game, 2)
+    native = game.playouts(6, num_players=2, seed=1, native="on")
+    assert native == game.playouts(6, num_players=2, seed=1, native="off")
+    assert {p.scores[0] for p in native} == {6 * swept}  # (each card heard twice, three turns each)
+    finished = [native_final_state(game, 2, seed, ["random", "random"]) for seed in range(3)]
+    assert all((state is not None) == stays_native for state in finished)
+
+
 def test_a_missing_key_of_a_mapping_is_the_engines_slip_on_both_paths(tmp_path):
     # a card's cost mapping without the key a procedure reads: the engine's rule error,
     # which the native code hands to the Python path to report
