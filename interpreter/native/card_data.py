@@ -7,8 +7,8 @@
   property, which the engine would refuse to walk).
 * An attribute some effect sets lives in the struct, as the engine's `st.attrs` does, in
   a record of the copy's: `ax[c]` is copy c's record (0: none yet, a record whose fields are
-  all unset), given at the copy's first attribute. Most copies never have one (a quarter
-  of Race to Mars's mid-game), so a clone copies ATTRCAP records, not one per copy; one
+  all unset), given at the copy's first attribute. Most copies never have one (a third
+  of Race to Mars's in its random games), so a clone copies ATTRCAP records, not one per copy; one
   more copy with attributes hands the game to the Python path, as a cap met. A record
   holds a number, card or word in `a{k}[r]`, four bytes (ATTR_UNSET: never set, or set to
   none, so the property is read, as the engine reads it; a number beyond four bytes is a
@@ -225,7 +225,7 @@ class CardData:
         # Room for half the copies' records (at least 64, at most one each), and a pool of
         # list items as long as the copies are many (at least four full lists): Race to
         # Mars's random games reach 97 copies with attributes and 152 list items at two
-        # players, 114 and 266 at four, of 421 copies.
+        # players, 114 and 266 at four, of 293 copies and room for 128 created.
         records = min(ncards, max(64, ncards // 2))
         pool = max(4 * self.prog.list_capacity, ncards)
         record_type = "uint8_t" if records < 255 else "uint16_t" if records < 65535 else "uint32_t"
