@@ -12,7 +12,6 @@ from test_native_state import play_beside
 
 from interpreter import load_game
 
-pytestmark = pytest.mark.xdist_group("native_state")
 GAME = Path(__file__).resolve().parent.parent / "bench" / "games" / "connect-four.yaml"
 
 

@@ -31,8 +31,6 @@ from interpreter.native.native_state import NativeState
 from interpreter.play.analyze_cli import native_env
 from interpreter.runtime.state import State
 
-pytestmark = pytest.mark.xdist_group("native_state")  # one worker compiles the modules
-
 TOYS = Path(__file__).parent / "native_toys"
 # Games the per-step modules cover, with games compared per player count.
 STEPPED = {"tic-tac-toe": 60, "kuhn-poker": 60, "leduc-poker": 40, "rock-paper-scissors": 40, "breakthrough": 6,

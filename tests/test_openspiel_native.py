@@ -17,8 +17,6 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip
 np = pytest.importorskip("numpy")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 
-pytestmark = pytest.mark.xdist_group("native_state")  # (the worker that compiles the per-step modules)
-
 
 @pytest.mark.parametrize(("name", "options"), [("tic-tac-toe", {}), ("breakthrough", {}),
                                                ("goofspiel", {"chance": "sampled"}),
