@@ -447,19 +447,31 @@ def test_the_mode_comes_from_the_environment(monkeypatch):
 def test_a_module_another_process_is_building_is_waited_for_not_built_twice(tmp_path, monkeypatch):
     # two users of one cache (the suite's two processes, a simulation's workers): the
     # second waits on the first's build and loads what it built
+    fcntl = pytest.importorskip("fcntl")
     monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
     monkeypatch.setattr(build, "_LOADED", {})
     builds, first_building, first_may_end = [], threading.Event(), threading.Event()
+    second_moved = threading.Event()  # (the second has asked for the lock, or begun its own build)
 
     def slow_build(source, path):
         builds.append(threading.current_thread().name)
         if len(builds) == 1:
             first_building.set()
             assert first_may_end.wait(600)
+        else:
+            second_moved.set()
         path.write_text("built")
+
+    real_flock = fcntl.flock
+
+    def flock(handle, how):
+        if threading.current_thread().name == "second" and how == fcntl.LOCK_EX:
+            second_moved.set()
+        real_flock(handle, how)
 
     monkeypatch.setattr(build, "_build", slow_build)
     monkeypatch.setattr(build, "_import", lambda path: path.read_text())
+    monkeypatch.setattr(fcntl, "flock", flock)
     results = {}
 
     def load(name):  # (each thread a cache user of its own: nothing loaded in memory yet)
@@ -472,14 +484,13 @@ def test_a_module_another_process_is_building_is_waited_for_not_built_twice(tmp_
     second = threading.Thread(target=load, args=("second",), name="second", daemon=True)
     second.start()
     try:
-        second.join(2.0)  # (without the lock the second starts its own build at once; with it, it waits)
-        assert builds == ["first"]
+        assert second_moved.wait(600)
+        assert builds == ["first"], "the second built while the first was building"
     finally:
         first_may_end.set()
     first.join(600)
     second.join(600)
     assert builds == ["first"] and results == {"first": ("built", True), "second": ("built", False)}
-
 
 def test_without_a_compiler_the_python_path_plays_and_says_why(tmp_path, monkeypatch):
     monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
