@@ -8,13 +8,13 @@
 * An attribute some effect sets lives in the struct, as the engine's `st.attrs` does, in
   a record of the copy's: `ax[c]` is copy c's record (0: none yet, a record whose fields are
   all unset), given at the copy's first attribute. Most copies never have one (a third
-  of Race to Mars's in its random games), so a clone copies ATTRCAP records, not one per copy; one
-  more copy with attributes hands the game to the Python path, as a cap met. A record
-  holds a number, card or word in `a{k}[r]`, four bytes (ATTR_UNSET: never set, or set to
-  none, so the property is read, as the engine reads it; a number beyond four bytes is a
-  cap met too), and a list as a piece of one pool (`ao{k}`, `an{k}`: its offset and length,
-  -1: unset), written at the pool's end and compacted, in record order, when the pool is
-  full (still full: the Python path).
+  of the largest bundled game's, in its random games), so a clone copies ATTRCAP records,
+  not one per copy; one more copy with attributes hands the game to the Python path, as a
+  cap met. A record holds a number, card or word in `a{k}[r]`, four bytes (ATTR_UNSET:
+  never set, or set to none, so the property is read, as the engine reads it; a number
+  beyond four bytes is a cap met too), and a list as a piece of one pool (`ao{k}`,
+  `an{k}`: its offset and length, -1: unset), written at the pool's end and compacted, in
+  record order, when the pool is full (still full: the Python path).
 
 A list is read in place (`lb{k}(g, c)`, its first element, and `ln{k}(g, c)`, its length:
 inline functions, so a read inside `and` is made only when C gets there). Words are
@@ -223,9 +223,10 @@ class CardData:
         """The enum's lines of the module's constants (the struct's sizes need them)."""
         ncards = self.prog.card_room
         # Room for half the copies' records (at least 64, at most one each), and a pool of
-        # list items as long as the copies are many (at least four full lists): Race to
-        # Mars's random games reach 97 copies with attributes and 152 list items at two
-        # players, 114 and 266 at four, of 293 copies and room for 128 created.
+        # list items as long as the copies are many (at least four full lists): the
+        # largest bundled game's random games reach 97 copies with attributes and 152 list
+        # items at two players, 114 and 266 at four, of 293 copies and room for 128
+        # created (docs/native.md, "A state's size").
         records = min(ncards, max(64, ncards // 2))
         pool = max(4 * self.prog.list_capacity, ncards)
         record_type = "uint8_t" if records < 255 else "uint16_t" if records < 65535 else "uint32_t"

@@ -28,9 +28,9 @@ from interpreter.native.expressions import parsed
 
 Program = Any  # (program.Program)
 
-# Entries the queue holds: a clone copies them all, and random games queue few at once (For
-# All Mankind at four players 4 at most over 300 games, Star Market 2); a statement that
-# moves a whole list of cards (LISTCAP at most) to listened zones fits.
+# Entries the queue holds: a clone copies them all, and random games queue few at once (the
+# bundled games with triggers: 4 at most over 300 games at four players; docs/native.md); a
+# statement that moves a whole list of cards (LISTCAP at most) to listened zones fits.
 TQCAP = 64
 TDEPTH = 48  # resolutions inside resolutions (C stack depth)
 _BASE = ("k", "me", "this", "owner", "player", "card", "key", "old", "new")  # an entry's first fields
