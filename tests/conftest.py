@@ -26,17 +26,21 @@ _folders = itertools.count()
 # one action, `tick` (a point of the player counter `score`, which the toy declares),
 # until someone has 3. Written last in a toy's text, so that the toy may add end
 # conditions below it (`  - id: ...`) or change `tick` with a replace.
+EACH_PLAYER_TURNS = """\
+flow: |
+  repeat forever:
+    for each p in players:
+      turn p:
+        take actions turn
+"""
+
 TICK_TURNS = """\
 actions:
   tick:
     during: turn
     effect: "gain 1 score"
     ends: turn
-flow: |
-  repeat forever:
-    for each p in players:
-      turn p:
-        take actions turn
+""" + EACH_PLAYER_TURNS + """\
 end:
   - id: done
     check: turn

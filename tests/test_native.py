@@ -22,7 +22,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from conftest import bundled_targets
+from conftest import EACH_PLAYER_TURNS, bundled_targets, write_toy
 
 from interpreter import load_game
 from interpreter.diagnostics import GameError
@@ -124,20 +124,18 @@ def test_an_attribute_beyond_four_bytes_hands_the_game_to_python(tmp_path, facto
 
 
 
-RECORDS = """\
-orrery: 1
-id: native-records
-name: Native records
-version: "1.0"
-description: Each turn marks the deck's top chip with a list of 2 or 5 items.
-players: {min: 2, max: 2}
-counters:
-  marked: {scope: global, initial: 0}
+CHIP_DECK = """\
 zones:
   deck: {scope: global, visible: none}
   table: {scope: player, visible: all}
 cards:
   chip: {name: Chip, count: 200, in: deck, properties: {weight: 1}}
+"""
+
+# Each turn marks the deck's top chip with a list of 2 or 5 items.
+RECORDS = CHIP_DECK + """\
+counters:
+  marked: {scope: global, initial: 0}
 actions:
   mark:
     during: turn
@@ -150,11 +148,7 @@ actions:
       gain 1 marked
     ends: turn
     label: "mark {items}"
-flow: |
-  repeat forever:
-    for each p in players:
-      turn p:
-        take actions turn
+""" + EACH_PLAYER_TURNS + """\
 end:
   - id: done
     check: turn
@@ -169,8 +163,7 @@ def test_copies_with_attributes_beyond_their_room_hand_the_game_to_python(tmp_pa
     # 200 copies keep records for 100 of them, and a pool of 256 list items (a clone copies
     # those, not room for every copy): one more is a cap met, and the game goes on in
     # Python with the same result
-    (tmp_path / "game.yaml").write_text(RECORDS, encoding="utf-8")
-    game = load_game(str(tmp_path / "game.yaml"))
+    game = load_game(str(write_toy(tmp_path, RECORDS)))
     source = lower(game, 2, step=True)
     assert "ATTRCAP = 100\n" in source and "POOLCAP = 256\n" in source
     assert game.playouts(20, num_players=2, seed=3, native="on") == game.playouts(20, num_players=2, seed=3,
@@ -230,20 +223,10 @@ def test_a_trigger_chain_too_deep_is_the_engines_error(tmp_path):
     assert all("trigger chain deeper than 200 effects" in p.error for p in native)
 
 
-SWEEP = """\
-orrery: 1
-id: native-sweep
-name: Native sweep
-version: "1.0"
-description: Each turn sweeps 32 or 33 chips onto the table; two triggers hear each one.
-players: {min: 2, max: 2}
+# Each turn sweeps 32 or 33 chips onto the table; two triggers hear each one.
+SWEEP = CHIP_DECK + """\
 counters:
   heard: {scope: player, initial: 0}
-zones:
-  deck: {scope: global, visible: none}
-  table: {scope: player, visible: all}
-cards:
-  chip: {name: Chip, count: 200, in: deck, properties: {weight: 1}}
 actions:
   sweep:
     during: turn
@@ -272,8 +255,7 @@ scoring:
 def test_a_statement_that_queues_more_triggers_than_the_queue_holds_hands_the_game_to_python(tmp_path):
     # the trigger queue holds 64 entries (a clone copies them): 33 cards entering a zone two
     # triggers hear queue 66, and the game goes on in Python with the same result
-    (tmp_path / "game.yaml").write_text(SWEEP, encoding="utf-8")
-    game = load_game(str(tmp_path / "game.yaml"))
+    game = load_game(str(write_toy(tmp_path, SWEEP)))
     assert "if g.tqn >= 64:" in lower(game, 2)
     native = game.playouts(8, num_players=2, seed=1, native="on")
     assert native == game.playouts(8, num_players=2, seed=1, native="off")
