@@ -179,6 +179,33 @@ def test_copies_with_attributes_beyond_their_room_hand_the_game_to_python(tmp_pa
         python.apply_action("mark 2")
     assert native.is_terminal() and native.returns() == python.returns()
 
+CLEAR = """\
+  clear:
+    during: turn
+    effect: |
+      let c = top(deck)
+      move c to table(me)
+      set c.weight to none
+      gain 1 marked
+    ends: turn
+"""
+
+
+def test_setting_none_on_a_copy_without_a_record_takes_no_record(tmp_path):
+    # record 0 reads none for every field: none written to a copy without a record leaves it
+    # there, so 119 cleared copies (the records have room for 100) stay native
+    rules = RECORDS.replace("  mark:\n", CLEAR + "  mark:\n").replace("c.weight + len(c.marks)", "c.weight")
+    game = load_game(str(write_toy(tmp_path, rules)))
+    native, python = (game.new_initial_state(2, 1, native=mode) for mode in ("on", "off"))
+    while not python.is_terminal():
+        native.apply_action("clear")
+        python.apply_action("clear")
+        assert native.native
+    assert native.is_terminal() and native.result() == python.result()
+    assert native.counters == python.counters
+    assert native._data()["attrs"] == {} and set(python.attrs.values()) == {None}  # (none reads the property)
+
+
 def test_calls_nested_in_calls_of_the_same_function_play_the_same_games():
     # a procedure that calls itself, a card effect that uses another copy's, each asking
     game = load_game(str(TOYS / "nested.yaml"))

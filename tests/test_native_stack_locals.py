@@ -34,6 +34,16 @@ def test_a_choices_options_are_read_again_when_the_run_resumes_there():
     assert _on_stack(text) == set()
 
 
+def test_a_calls_arguments_and_a_uses_card_are_read_once_before_it_stops():
+    # resuming, a call runs on the arguments it kept and a use on its card: what they read
+    # is not read again at the stop (`xs`, `c`); read after the stop, it is in the struct
+    assert _on_stack('let xs = [1, 2]\npick(xs)\ngain 1 chips\n') == {"xs"}
+    assert _on_stack('let xs = [1, 2]\npick(xs)\ngain len(xs) chips\n') == set()
+    assert _on_stack('let c = top(deck)\nuse c "power"\ngain 1 chips\n') == {"c"}
+    assert _on_stack('let c = top(deck)\nuse c "power"\ngain c.worth chips\n') == set()
+    assert _on_stack('let a = 1\ntake actions main for a\n') == {"a"}
+
+
 def test_in_a_loop_that_stops_a_local_kept_for_the_next_pass_is_in_the_struct():
     # `last` is set before the stop and read by the next pass, after it; `n` and the loop's
     # own variable are written and read between two stops

@@ -74,7 +74,8 @@ def _written_type(values: list[ast.Node], counters: set[str]) -> set[str]:
             kinds.add("int")
         elif isinstance(value, ast.Literal) and isinstance(value.value, str):
             kinds.add("word")
-        elif not (isinstance(value, ast.Name) and value.name == "none"):
+        elif not ((isinstance(value, ast.Name) and value.name == "none") or
+                  (isinstance(value, ast.Literal) and value.value is None)):  # (none: the property, read again)
             kinds.add("any")
     return kinds
 
@@ -194,8 +195,10 @@ class CardData:
             kept = ATTR_UNSET if bound.kind == "static" and bound.value is None else f"attr_value(g, {held})"
         else:  # (a card, a word or a cell that may be none: none reads the property again)
             kept = f"attr_value(g, {held}) if {held} != -1 else {ATTR_UNSET}"
-        w.line(f"{record} = attr_record(g, {card}) if not g.err else 0")
-        w.line(f"if not g.err: g.a{k}[{record}] = {kept}")
+        w.line(f"{held} = {kept}")
+        # (none on a copy without a record: record 0 holds none already, and no record is taken)
+        w.line(f"{record} = attr_record(g, {card}) if not g.err and ({held} != {ATTR_UNSET} or g.ax[{card}]) else 0")
+        w.line(f"if {record}: g.a{k}[{record}] = {held}")
 
     # ---- the module's parts ----------------------------------------------------------------------
 

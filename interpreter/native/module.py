@@ -17,7 +17,7 @@ from interpreter.lang import ast
 from interpreter.native.bound import int_literal
 from interpreter.native.endings import end_checks, scoring_functions
 from interpreter.native.expressions import Bound, Env, NotNative, parsed, static_int
-from interpreter.native.program import LIST_CAPACITY, MAX_CANDIDATES, Program
+from interpreter.native.program import LIST_CAPACITY, MAX_CANDIDATES, Program, narrow_type
 from interpreter.native.reentry import guard_reentry, recursive_functions, saved_bytes
 from interpreter.native.resumable import StepWriter
 from interpreter.native.statements import Writer
@@ -52,11 +52,6 @@ def lower_named(game: Any, n: int, step: bool = False) -> tuple[str, dict[str, A
         return _Module(prog).source(), prog.card_data.names()
     except RecursionError:
         raise NotNative("functions that call themselves") from None
-
-
-def _narrow(count: int) -> str:
-    """The C type of numbers below `count`: two bytes where they fit."""
-    return "int16_t" if count < 32000 else "int32_t"
 
 
 class _Module:
@@ -114,8 +109,8 @@ class _Module:
         ncards = prog.card_room
         # A card, a zone slot and a definition are numbers of two bytes each where they
         # fit: a clone copies every card's place, zone and definition.
-        return (f"ctypedef {_narrow(ncards)} card_t\nctypedef {_narrow(max(prog.layout.slots, 1))} slot_t\n"
-                f"ctypedef {_narrow(len(prog.gd.cards))} kind_t\n"
+        return (f"ctypedef {prog.card_type} card_t\nctypedef {narrow_type(max(prog.layout.slots, 1))} slot_t\n"
+                f"ctypedef {narrow_type(len(prog.gd.cards))} kind_t\n"
                 f"cdef enum:\n    NPLAYERS = {prog.n}\n"
                 f"    NCARDS = {ncards}\n"
                 f"    NSIMUL = {prog.n * nparams}\n"

@@ -243,6 +243,11 @@ class NativeBoard:
         return f"{self.cname}[{order * self.size} + checked(g, {cell}, {self.size})]"
 
 
+def narrow_type(count: int) -> str:
+    """The C type of numbers below `count`: two bytes where they fit."""
+    return "int16_t" if count < 32000 else "int32_t"
+
+
 class Program:
     """The lowering of one game for one player count."""
 
@@ -437,6 +442,12 @@ class Program:
         """Room for card copies: the game's, and CREATED_CAP more where some statement
         creates cards (known once every function is lowered)."""
         return max(self.ncards + (CREATED_CAP if self.creates else 0), 1)
+
+    @property
+    def card_type(self) -> str:
+        """The C type of a card (card_t): two bytes where the copies fit (a clone copies
+        every card's place, and lists of cards kept in the struct)."""
+        return narrow_type(self.card_room)
 
     def word(self, text: str) -> int:
         """The number that stands for a word of the rules in C: equal words, equal numbers,

@@ -49,8 +49,15 @@ def recursive_functions(prog: Program) -> set[str]:
 def frame_bytes(prog: Program, text: str) -> int:
     """The bytes of what a function keeps in the struct (its fields), as `guard_reentry` keeps them aside."""
     named = {"LISTCAP": LIST_CAPACITY, "NPLAYERS": prog.n}
-    rooms = {name.split("[")[0]: name.split("[")[1].rstrip("]") for name in prog.step_fields if "[" in name}
-    return sum(8 * (1 if f not in rooms else named.get(rooms[f]) or int(rooms[f])) for f in _own(text))
+    widths = {"card_t": 2 if prog.card_type == "int16_t" else 4}  # (every other field: int64_t)
+    rooms, types = {}, {}
+    for name, ctype in prog.step_fields.items():
+        field, _, room = name.partition("[")
+        types[field] = ctype
+        if room:
+            rooms[field] = room.rstrip("]")
+    return sum(widths.get(types.get(f, ""), 8) * (1 if f not in rooms else named.get(rooms[f]) or int(rooms[f]))
+               for f in _own(text))
 
 
 def _own(text: str) -> list[str]:

@@ -40,6 +40,7 @@ def may_stop(node: ast.Node) -> bool:
 
 
 _LOOPS = (ast.ForEach, ast.Repeat, ast.While, ast.Round)  # statements whose body may run again
+_ONCE = (ast.CallStmt, ast.Use, ast.TakeActions)  # stops whose own parts are read before stopping only
 
 
 def _names(nodes: list[Any]) -> set[str]:
@@ -99,8 +100,9 @@ def stack_locals(body: list[Any]) -> set[str]:
     stop (a backward liveness over the statements), which may then live on the C stack
     instead of the struct (a clone copies less; a list is LISTCAP numbers).
 
-    A stopping statement's own parts are read again when the run resumes there (a
-    choice works its options out again), so they are live at its stop; a loop's list and
+    A choice's own parts are read again when the run resumes there (it works its options
+    out again), so they are live at its stop; a call's arguments, a use's card and the
+    seat of a `take actions` are read once, before it stops; a loop's list and
     count and an `if`'s conditions are worked out once, before any stop inside; a plain
     `let` or `set` of a name ends its life above it; any other statement that cannot stop
     reads every name in it and ends none."""
@@ -150,8 +152,11 @@ def stack_locals(body: list[Any]) -> set[str]:
                 after |= run(option.body, live) | _names([option.condition] if option.condition else [])
             at_stops.update(after)
             return after
-        stopped = live | _names([node])  # (a decision, a call or a use, read again on resuming)
-        at_stops.update(stopped)
+        stopped = live | _names([node])
+        if isinstance(node, _ONCE):  # (worked out before the stop; resuming, the call runs on what it kept)
+            at_stops.update(live)
+        else:  # (a choice works its options out again on resuming)
+            at_stops.update(stopped)
         return stopped
 
     run(body, set())
@@ -170,6 +175,8 @@ class StepWriter(Writer):
         self.plain = 0  # inside a statement that cannot stop: written as the batched writer does
         self.on_stack: set[str] | None = None  # (the rules' locals no stop separates: plan)
         self.values: dict[str, list[ast.Node | None]] = {}  # (what each write of a name writes: plan)
+        self.free_copies: dict[tuple[str, str], list[str]] = {}  # (loop copies no loop walks now: _loop_copy)
+        self.list_kinds: dict[str, set[str]] = {}  # (what each write of a list kept in the struct holds)
 
     def plan(self, *bodies: tuple[ast.Node, ...]) -> None:
         """Which locals of the function made of `bodies` live on the C stack (stack_locals);
@@ -214,6 +221,21 @@ class StepWriter(Writer):
                 self.rooms[cname] = str(room)
             self.lists.add(cname)
         return cname
+
+    def _fill_list(self, name: str, value: ast.Node, env: Env, node: ast.Node) -> Bound:
+        bound = super()._fill_list(name, value, env, node)
+        self._element_kind(bound.code, bound.type)
+        return bound
+
+    def _element_kind(self, cname: str, kind: str) -> None:
+        """A list kept in the struct that every write fills with cards holds them in a
+        card's bytes (its items are only ever read one by one, into numbers)."""
+        if not cname.startswith("g."):
+            return
+        kinds = self.list_kinds.setdefault(cname, set())
+        kinds.add(kind)
+        key = f"{cname.removeprefix('g.')}[{self.rooms.get(cname, 'LISTCAP')}]"
+        self.game.step_fields[key] = "card_t" if kinds == {"card"} else "int64_t"
 
     def once(self, text: str) -> None:
         self.starting(lambda: self.line(text))
@@ -302,12 +324,15 @@ class StepWriter(Writer):
             raise NotNative(f"{_where(node)}: a loop that unpacks")
         cname = self.local(node.var)
         room = "NPLAYERS" if one_per_player(node.source, self.values) else "LISTCAP"
-        items, index = self.field("items", array=True, room=room), self.field("i")
+        index = self.field("i")
         kinds: list[str] = []
+        held: list[tuple[str, tuple[str, str]]] = []
 
         def fill() -> None:  # (the engine walks a copy of the list made before the first pass)
             scratch, kind = self.collect(node.source, env)
             kinds.append(kind)
+            held.append(self._loop_copy(room, "card_t" if kind == "card" else "int64_t"))
+            items = held[0][0]
             if room != "LISTCAP":  # (longer than its room: the Python path, as a cap met)
                 self.block(f"if {scratch}_n > {room}:", self.writes("g.err = 5", f"{scratch}_n = {room}"))
             j = self.temp("j")
@@ -316,6 +341,7 @@ class StepWriter(Writer):
             self.line(f"{index} = 0")
         self.block("if not g.resuming:", fill)
         self.line("if g.err: return")
+        items, shape = held[0]
 
         def body() -> None:
             self.block("if not g.resuming:", lambda: self.line(f"{cname} = {items}[{index}]"))
@@ -323,6 +349,20 @@ class StepWriter(Writer):
             self.stmts(node.body, env)
             self.line(f"{index} += 1")
         self.block(f"while {index} < {items}_n:", body)
+        self.free_copies.setdefault(shape, []).append(items)  # (a loop after this one may walk its list there)
+
+    def _loop_copy(self, room: str, ctype: str) -> tuple[str, tuple[str, str]]:
+        """The struct array a loop keeps its copy of the list in: `room` numbers of
+        `ctype` (cards in a card's bytes). A loop that has ended leaves its array to the
+        loops after it (never to one inside it: it is still walking): loops one after
+        another never hold their copies at once, so a clone copies one array for them."""
+        shape = (room, ctype)
+        free = self.free_copies.get(shape)
+        if free:
+            return free.pop(), shape
+        items = self.field("items", array=True, room=room)
+        self.game.step_fields[f"{items.removeprefix('g.')}[{room}]"] = ctype
+        return items, shape
 
     def s_Repeat(self, node: ast.Repeat, env: Env) -> None:
         if self.plain or node.count is None:
@@ -546,6 +586,9 @@ class StepWriter(Writer):
     def s_Choose(self, node: ast.Choose, env: Env) -> None:
         # (which options are cards is known once they are worked out: _options records it)
         super().s_Choose(node, env)
+        chosen = env.get(node.var)
+        if chosen is not None and chosen.kind == "list":  # (`choose up to N`: the picks so far)
+            self._element_kind(chosen.code, chosen.type)
 
     def _options(self, options: ast.Node, env: Env, picked: str | None) -> tuple[str, str]:
         items, kind = super()._options(options, env, picked)
