@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import pathlib
 import sys
 import textwrap
@@ -21,6 +22,11 @@ from interpreter import Game, RuleFileError, State, load_game
 from interpreter.cli import main
 
 _folders = itertools.count()
+
+# The suite builds some fifty native modules and plays each briefly: at -O1 the C compiler
+# takes about half the time of the default -O2, and the code runs about a tenth slower.
+# A run that sets the level keeps its own; test_native.py builds one module at the default.
+os.environ.setdefault("ORRERY_NATIVE_OPT", "1")
 
 # The turns most toy games need around what a test is about: each player in turn takes
 # one action, `tick` (a point of the player counter `score`, which the toy declares),

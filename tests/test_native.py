@@ -536,6 +536,33 @@ def test_a_module_is_built_once_then_found_in_the_cache(tmp_path, monkeypatch):
     assert cached_path(source + "\n# another game\n") != path
 
 
+def test_the_c_optimisation_level_is_a_setting_of_its_own_module(tmp_path, monkeypatch):
+    # the suite builds at -O1 (conftest.py); a user's default is -O2, kept apart in the cache,
+    # and a level that is no level is a one-line reason for the Python path
+    monkeypatch.setenv("ORRERY_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "_LOADED", {})
+    commands: list[list[str]] = []
+    run = build._run
+    monkeypatch.setattr(build, "_run", lambda command, what: (commands.append(command), run(command, what))[1])
+    game = load_game(str(TOYS / "slips.yaml"))
+    source = lower(game, 2)
+    paths = {}
+    for level in ("", "1", "3"):
+        monkeypatch.setenv("ORRERY_NATIVE_OPT", level)
+        paths[level] = cached_path(source)
+    assert len(set(paths.values())) == 3
+    monkeypatch.delenv("ORRERY_NATIVE_OPT")
+    _, built = load_module(source)
+    assert built and paths[""].exists() and "-O2" in commands[-1]
+    assert game.playouts(30, seed=4, native="on") == game.playouts(30, seed=4, native="off")
+    monkeypatch.setenv("ORRERY_NATIVE_OPT", "fast")
+    with pytest.raises(NativeUnavailable, match=r"ORRERY_NATIVE_OPT is 'fast': give 0, 1, 2 or 3"):
+        load_module(source)
+    fresh = load_game(str(TOYS / "slips.yaml"))
+    assert "ORRERY_NATIVE_OPT" in fresh.native_status(2).reason
+    assert fresh.playouts(5, seed=4) == game.playouts(5, seed=4, native="off")  # (auto: the Python path)
+
+
 def test_a_draw_python_might_not_make_keeps_the_game_in_python(tmp_path):
     rules = (TOYS / "slips.yaml").read_text(encoding="utf-8").replace(
         "if k < 3 or moves > 4:", "if k < 3 or random(1, 6) > 4:")
