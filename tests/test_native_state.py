@@ -363,6 +363,33 @@ def test_a_question_only_the_python_state_answers_hands_the_game_over():
     assert twin.native and twin.history == before.history and copy.copy(twin).legal_actions() == twin.legal_actions()
 
 
+@pytest.mark.parametrize("listed", [False, True])
+def test_an_id_applied_after_a_question_that_handed_the_game_over_is_the_python_states(listed):
+    # ids worked out, maybe the Actions listed, then a question only the Python state
+    # answers: the id is applied to the game the Python state now holds (it raised a
+    # TypeError with the Actions listed, and without them moved the struct the game no
+    # longer follows)
+    game = load_game("race-to-mars")
+    state, python = game.new_initial_state(2, 3, native="on"), game.new_initial_state(2, 3)
+    rng = random.Random(1)
+    for step in range(30):
+        ids = state.legal_action_ids()
+        assert ids == python.legal_action_ids()
+        a = rng.choice(ids)
+        if listed:
+            state.legal_actions()
+        if step == 4:
+            assert state.native
+            text = python.legal_actions()[0].text  # (the native state's Actions, listed or not)
+            assert state.string_to_action(state.current_player(), text) == \
+                python.string_to_action(python.current_player(), text)
+            assert not state.native
+        state.apply_action_id(a)
+        python.apply_action_id(a)
+        assert state.history == python.history
+    assert state.to_json() == python.to_json()
+
+
 def test_a_move_that_starts_an_endless_loop_raises_the_engine_s_error():
     state = load_game(str(TOYS / "loops.yaml")).new_initial_state(2, 1, native="on")
     with pytest.raises(RuleRuntimeError, match="endless loop"):

@@ -427,7 +427,7 @@ cdef class Stepper:
         cdef int64_t a
         cdef int overflow = 0
         cdef list listing, worked
-        if player is None and type(action) is int:
+        if player is None and type(action) is int and self._py is None:  # (handed over: the Python state's)
             if self._ids is None:
                 self._fresh_ids()
             if self._ids is True and self._listing is None:
