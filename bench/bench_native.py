@@ -124,23 +124,27 @@ class SameGamesLoop:
 
     @staticmethod
     def record(game: Any, count: int) -> list[tuple[int, list[int], list[int]]]:
-        """`count` random-id games: (seed, the option each id applied, the ids). The
-        option is read inside the native state (its listing and ids: a look the bench
-        takes, no API), for the replay by Action."""
+        """`count` random-id games: (seed, the option each id applied, the ids), for the
+        replay by Action: the first legal action whose text has the id picked, asked of a
+        Python state of the same game (`string_to_action`; asked of the native state, the
+        question would hand its game to the Python path). Copies of a card share an id,
+        and their options apply alike."""
         rng = random.Random(bench_loops.BASE_SEED + 2)
         games = []
         while len(games) < count:
             seed = rng.getrandbits(32)
             state = game.new_initial_state(seed=seed, native="on")
+            python = game.new_initial_state(seed=seed, native="off")
             picks: list[int] = []
             ids: list[int] = []
             while not state.is_terminal() and state.native and state.players_to_act() == [state.current_player()]:
                 a = rng.choice(state.legal_action_ids())
-                state.legal_actions()
-                kept = state._ids if type(state._ids) is list else [entry[1] for entry in state._listing]
-                picks.append(kept.index(a))
+                seat = python.current_player()
+                picks.append(next(k for k, action in enumerate(python.legal_actions())
+                                  if python.string_to_action(seat, action.text) == a))
                 ids.append(a)
                 state.apply_action_id(a)
+                python.apply_action_id(a)
             if state.is_terminal() and state.native:  # (a game played natively to the end, one seat at a time)
                 games.append((seed, picks, ids))
         return games

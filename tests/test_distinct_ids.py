@@ -7,6 +7,7 @@ by their number. The table of faces is fixed per game and player count."""
 from __future__ import annotations
 
 import pathlib
+import random
 from fractions import Fraction
 
 import pytest
@@ -403,3 +404,21 @@ def test_openspiel_sees_52_outcomes_and_52_moves(tmp_path: pathlib.Path) -> None
     legal = state.legal_actions()
     assert len(legal) == 3 and all(0 <= a < game.num_distinct_actions() for a in legal)
     assert len({state.action_to_string(state.current_player(), a) for a in legal}) == 3
+
+
+def test_every_legal_actions_text_has_an_id_a_copy_sharing_one_too() -> None:
+    # copies alike in every attribute share an id: the text of each copy's option (not
+    # only the one the id stands for) gives that id, as its place in legal_action_ids says
+    game = load_game("for-all-mankind")
+    shared = 0
+    for seed in range(2):
+        state = game.new_initial_state(4, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and len(state.history) < 150:
+            player, ids = state.current_player(), state.legal_action_ids()
+            texts = [action.text for action in state.legal_actions()]
+            found = [state.string_to_action(player, text) for text in texts]
+            assert sorted(set(found)) == ids
+            shared += len(found) - len(set(found))
+            state.apply_action_id(rng.choice(ids))
+    assert shared, "some options share an id"

@@ -344,6 +344,9 @@ def id_of_text(st: State, space: ActionSpace, text: Any, player: int | None = No
     for a, action in space.legal(st, player).items():
         if action.text == wanted:
             return a
+    for action in st.legal_actions(player):  # (a copy of a card whose id another copy's option stands for)
+        if action.text == wanted:
+            return space.id_of(st, action)
     raise IllegalActionError(f"'{text}' is not an action of {st.gd.name} (for example: "
                              f"{', '.join(space.to_string(a) for a in range(min(3, space.size)))})")
 
