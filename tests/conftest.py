@@ -13,7 +13,9 @@ import os
 import pathlib
 import sys
 import textwrap
+import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -53,6 +55,18 @@ end:
     when: "score(me) >= 3"
     winners: "[me]"
 """
+
+
+@contextmanager
+def cpu_budget(seconds: float) -> Iterator[None]:
+    """Fail unless the block uses less than `seconds` of this thread's CPU time: a work
+    budget that neither a busy machine nor another test's thread still running in this
+    process can spend (the process's CPU time counted one: 1.8 s around a load that takes
+    0.04)."""
+    start = time.thread_time()
+    yield
+    used = time.thread_time() - start
+    assert used < seconds, f"{used:.2f} s of CPU (budget {seconds} s)"
 
 
 def toy_text(yaml_text: str) -> str:

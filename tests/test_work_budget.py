@@ -3,21 +3,17 @@ constant lists, numbers and lists grown inside expressions, and the game's views
 
 Each hostile toy below once kept `orrery validate` (or one observation) busy for
 seconds to hours, or filled memory; each must now end in a rule error or a load
-diagnostic, quickly. The
-budgets are CPU time (`time.process_time()`), so a busy machine does not make them
-flaky. A legitimate computation of the same shapes, only smaller, still gives its
+diagnostic, quickly. The budgets are this thread's CPU time (conftest's `cpu_budget`), so a
+busy machine does not make them flaky. A legitimate computation of the same shapes, only smaller, still gives its
 answer.
 """
 
 from __future__ import annotations
 
 import pathlib
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
-from conftest import TICK_TURNS, find_line, toy, toy_errors, write_toy
+from conftest import TICK_TURNS, cpu_budget, find_line, toy, toy_errors, write_toy
 
 from interpreter import load_game
 from interpreter.cli import main
@@ -39,15 +35,6 @@ flow: |
 """
 
 
-@contextmanager
-def cpu_budget(seconds: float = CPU_BUDGET) -> Iterator[None]:
-    """Fail unless the block uses less than `seconds` of this process's CPU time."""
-    start = time.process_time()
-    yield
-    used = time.process_time() - start
-    assert used < seconds, f"{used:.2f} s of CPU (budget {seconds} s)"
-
-
 def doubling(kind: str, levels: int) -> str:
     """`levels` functions (or values) each calling the one below twice: 2**levels calls."""
     if kind == "functions":
@@ -60,7 +47,7 @@ def doubling(kind: str, levels: int) -> str:
 def start_error(tmp_path, text: str) -> tuple[RuleRuntimeError, pathlib.Path]:
     """Load a toy and start it, within the CPU budget: its rule error, and its file."""
     path = write_toy(tmp_path, text)
-    with cpu_budget():
+    with cpu_budget(CPU_BUDGET):
         game = load_game(str(path))
         with pytest.raises(RuleRuntimeError) as caught:
             game.new_initial_state(2, seed=0)
@@ -101,7 +88,7 @@ def test_a_fanning_function_in_a_legal_action_list_stops_there_and_loads_quickly
 
 
 def test_chains_of_calls_are_bounded_at_load(tmp_path) -> None:
-    with cpu_budget():
+    with cpu_budget(CPU_BUDGET):
         found = toy_errors(tmp_path, doubling("functions", MAX_CALL_DEPTH + 8) + TAIL)
     deep = [d for d in found if d.code == "too-deep"]
     assert len(deep) == 1 and f"f{MAX_CALL_DEPTH}'" in deep[0].message, found
@@ -153,7 +140,7 @@ def test_comprehensions_over_a_constant_list_are_charged_and_validate_says_so(tm
     nested = "len([len([len([c for c in nums]) for b in nums]) for a in nums])"
     text = CONSTANT + f"setup: |\n  set pool to {nested}\n" + TAIL
     path = write_toy(tmp_path, text)
-    with cpu_budget():
+    with cpu_budget(CPU_BUDGET):
         code = main(["validate", str(path)])
     out = capsys.readouterr().out
     assert code == 1 and f"{path}:{find_line(path, 'set pool to')}:" in out and "error[runtime-error]" in out
@@ -203,7 +190,7 @@ setup: |
 def test_a_legitimate_deep_computation_still_gives_its_answer(tmp_path) -> None:
     # 2**12 calls, 90,000 items of nested comprehensions, a product past 2**63 on the
     # way (divided back before it is kept), a view of 90,000 items: all within budget.
-    with cpu_budget():
+    with cpu_budget(CPU_BUDGET):
         game = toy(tmp_path, LEGIT + TAIL)
         state = game.new_initial_state(2, seed=0)
         views = state.observation(0)["views"]
@@ -227,6 +214,6 @@ def test_listings_that_offer_nothing_count_in_the_resolution(tmp_path):
     nothing = '    params: {x: "[i for i in range(2000) if i < 0]"}\n'
     tick = TICK_TURNS.replace("    during: turn\n", "    during: turn\n" + nothing)
     game = toy(tmp_path, "counters:\n  score: {scope: player, initial: 0}\n" + tick)
-    with cpu_budget(), pytest.raises(RuleRuntimeError) as caught:
+    with cpu_budget(CPU_BUDGET), pytest.raises(RuleRuntimeError) as caught:
         game.new_initial_state(2, seed=0)
     assert caught.value.code == "limit" and f"{MAX_WORK:,} items" in str(caught.value)
