@@ -243,6 +243,10 @@ class NativeBoard:
         return f"{self.cname}[{order * self.size} + checked(g, {cell}, {self.size})]"
 
 
+C_WIDTHS = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
+            "int64_t": 8, "uint64_t": 8, "double": 8}  # (the bytes of each C type a field may have)
+
+
 def narrow_type(count: int) -> str:
     """The C type of numbers below `count`: two bytes where they fit."""
     return "int16_t" if count < 32000 else "int32_t"

@@ -15,7 +15,7 @@ from typing import Any
 
 from interpreter.compile.scan import self_dependent
 from interpreter.lang import ast
-from interpreter.native.program import LIST_CAPACITY
+from interpreter.native.program import C_WIDTHS, LIST_CAPACITY
 
 Program = Any  # (program.Program: the lowering of one game)
 SAVED_MAX = 4096  # bytes of the nested calls' fields one stop keeps, at most
@@ -49,7 +49,7 @@ def recursive_functions(prog: Program) -> set[str]:
 def frame_bytes(prog: Program, text: str) -> int:
     """The bytes of what a function keeps in the struct (its fields), as `guard_reentry` keeps them aside."""
     named = {"LISTCAP": LIST_CAPACITY, "NPLAYERS": prog.n}
-    widths = {"card_t": 2 if prog.card_type == "int16_t" else 4}  # (every other field: int64_t)
+    widths = {**C_WIDTHS, "card_t": C_WIDTHS[prog.card_type]}  # (a field of no type named: int64_t)
     rooms, types = {}, {}
     for name, ctype in prog.step_fields.items():
         field, _, room = name.partition("[")

@@ -325,14 +325,12 @@ class StepWriter(Writer):
         cname = self.local(node.var)
         room = "NPLAYERS" if one_per_player(node.source, self.values) else "LISTCAP"
         index = self.field("i")
-        kinds: list[str] = []
-        held: list[tuple[str, tuple[str, str]]] = []
+        made: list[tuple[str, str, tuple[str, str]]] = []  # (fill's: the items' kind, their array, its shape)
 
         def fill() -> None:  # (the engine walks a copy of the list made before the first pass)
             scratch, kind = self.collect(node.source, env)
-            kinds.append(kind)
-            held.append(self._loop_copy(room, "card_t" if kind == "card" else "int64_t"))
-            items = held[0][0]
+            items, shape = self._loop_copy(room, "card_t" if kind == "card" else "int64_t")
+            made.append((kind, items, shape))
             if room != "LISTCAP":  # (longer than its room: the Python path, as a cap met)
                 self.block(f"if {scratch}_n > {room}:", self.writes("g.err = 5", f"{scratch}_n = {room}"))
             j = self.temp("j")
@@ -341,11 +339,11 @@ class StepWriter(Writer):
             self.line(f"{index} = 0")
         self.block("if not g.resuming:", fill)
         self.line("if g.err: return")
-        items, shape = held[0]
+        kind, items, shape = made[0]
 
         def body() -> None:
             self.block("if not g.resuming:", lambda: self.line(f"{cname} = {items}[{index}]"))
-            env[node.var] = Bound("c", cname, kinds[0])
+            env[node.var] = Bound("c", cname, kind)
             self.stmts(node.body, env)
             self.line(f"{index} += 1")
         self.block(f"while {index} < {items}_n:", body)

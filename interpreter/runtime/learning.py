@@ -341,10 +341,7 @@ def id_of_text(st: State, space: ActionSpace, text: Any, player: int | None = No
     if a is not None:
         return a
     wanted = text.strip()
-    for a, action in space.legal(st, player).items():
-        if action.text == wanted:
-            return a
-    for action in st.legal_actions(player):  # (a copy of a card whose id another copy's option stands for)
+    for action in st.legal_actions(player):  # (every legal action, a copy's whose id another copy's stands for too)
         if action.text == wanted:
             return space.id_of(st, action)
     raise IllegalActionError(f"'{text}' is not an action of {st.gd.name} (for example: "
