@@ -301,6 +301,34 @@ def test_an_id_that_follows_a_copys_face_is_worked_out_from_its_recipe(tmp_path:
     assert (base, stride, iid) == before[promote.text] and iid == first
     assert base + stride * faces.of(state, first) == space.id_of(state, promote) != old
 
+def test_a_native_state_reads_each_copys_face_in_c_as_the_engine_does(tmp_path: pathlib.Path) -> None:
+    # card_faces.py: the ids of options naming a copy follow its face, read in the
+    # struct (ranks, suit words, a rank no card has: the nearest face; a created copy:
+    # the plain face), never asking Python at a stop whose options are known
+    pytest.importorskip("Cython")
+    game = toy(tmp_path, PLAYED.replace("gain c.rank score", "gain 1 score"))  # (a forged card has no rank)
+    faces = game.faces(2)
+    rng = random.Random(5)
+    in_c = 0
+    for seed in range(6):
+        native, python = game.new_initial_state(seed=seed, native="on"), game.new_initial_state(seed=seed, native="off")
+        while not python.is_terminal():
+            assert native.native
+            ids = native.legal_action_ids()
+            assert ids == python.legal_action_ids()
+            if native._ids is True and any(f"card#{c}" in a.text for a in python.legal_actions() for c in range(99)):
+                in_c += 1  # (the ids read from the kept options and the faces in C: no listing made)
+            if native._module.faces_given():
+                assert [native._face_of(c) for c in range(len(python.card_def))] == \
+                    [faces.of(python, c) for c in range(len(python.card_def))]
+            a = rng.choice(ids)
+            native.apply_action_id(a)
+            python.apply_action_id(a)
+            assert native.history == python.history
+        assert native.returns() == python.returns()
+    assert in_c > 20 and native._module.faces_given()
+
+
 def test_an_attribute_a_shuffle_decides_is_no_face(tmp_path: pathlib.Path) -> None:
     # the card on top after the shuffle is marked: which one depends on the seed, so
     # the mark is play, not identity; the numbering stays by definition

@@ -220,6 +220,52 @@ def test_loops_one_after_another_share_their_copy_and_lists_of_cards_are_kept_in
         play_beside(game, 2, seed, rng)
 
 
+WORD_KEYS = """
+counters:
+  score: {scope: player, initial: 0}
+  picked: {scope: player, initial: 0}
+constants:
+  colours: [red, green, blue]
+actions:
+  paint:
+    during: turn
+    params: {c: "colours", d: "[x for x in colours if x != c]"}
+    effect: "gain 1 score"
+    ends: turn
+  count:
+    during: turn
+    effect: |
+      choose up to 2 n from [1, 3069, 3070, 4094, 5000] prompt "which?"
+      for each x in n:
+        set picked(me) to picked(me) + x
+    ends: turn
+flow: |
+  repeat 4:
+    for each p in players:
+      turn p:
+        take actions turn
+  end game winners [0]
+scoring:
+  score: "score(p) + picked(p)"
+"""
+
+
+def test_word_parameters_keep_an_options_key_a_number_and_done_is_no_value(tmp_path):
+    # stepping.py's keys: an action's words fit twelve bits (the options' ids read in C);
+    # a number beyond 3069 makes a tuple key, and `done` never shares one with a value
+    # (4094 did: the same key as `done`)
+    game = load_game(str(write_toy(tmp_path, WORD_KEYS)))
+    state = game.new_initial_state(2, 1, native="on")
+    keys = state._keys()
+    assert len(keys) == 7 and all(type(k) is int for k in keys)  # (six paints, one count)
+    state.apply_action("count")
+    keys = state._keys()
+    assert [type(k) for k in keys] == [int, int, tuple, tuple, tuple, int] and len(set(keys)) == len(keys)
+    rng = random.Random(2)
+    for seed in range(12):
+        play_beside(game, 2, seed, rng)
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_triggers_step_the_same(n, tmp_path):
     # triggers resolved inside a native run, one decision at a time; a trigger whose

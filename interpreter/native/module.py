@@ -15,6 +15,7 @@ from typing import Any
 
 from interpreter.lang import ast
 from interpreter.native.bound import int_literal
+from interpreter.native.card_faces import face_source
 from interpreter.native.endings import end_checks, scoring_functions
 from interpreter.native.expressions import Bound, Env, NotNative, parsed, static_int
 from interpreter.native.program import LIST_CAPACITY, MAX_CANDIDATES, Program, narrow_type
@@ -92,8 +93,9 @@ class _Module:
             params = [len(a.params) for a in actions]
             cards = [1 if j < len(a.params) and a.params[j].type == "card" else 0
                      for a in actions for j in range(nparams)]
-            support, entry = BASE + STEP_DECIDE, step_entry(list(prog.reasons), self.bot_turns, self.bots_refused,
-                                                             params, cards, prog.asks)
+            # (a copy's face before the options' ids, which read it)
+            support = BASE + face_source(prog.card_data.scalars, prog.card_data.recorded()) + STEP_DECIDE
+            entry = step_entry(list(prog.reasons), self.bot_turns, self.bots_refused, params, cards, prog.asks)
         else:
             support, entry = SUPPORT, self._entry()
         parts = [HEADER.format(n=prog.n), self._constants(nparams), self._struct(),

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import GameError
 from interpreter.native import option_cache
+from interpreter.native.card_faces import face_table
 from interpreter.runtime.action_space import ActionSpaceError
 from interpreter.runtime.actions import Action
 from interpreter.runtime.simultaneous import pick_text, split_pick
@@ -308,7 +309,15 @@ class NativeState:
         """The id of an option kept as `(base, stride, copy)` (ActionSpace.face_recipe): by
         the face of that copy in this state's struct."""
         base, stride, iid = recipe
-        _VIEW.bind(self)
+        face = self._face_of(iid)
+        module = self._module
+        if face < 0 and not module.faces_given():  # (the module is told the game's faces once)
+            faces = self._game.action_space(self.n).faces
+            module.set_faces(face_table(faces, len(self._game.definition.cards), module.SCALAR_ATTRS, module.WORDS))
+            face = self._face_of(iid)
+        if face >= 0:
+            return int(base + stride * face)
+        _VIEW.bind(self)  # (a face C does not read: the engine's reading of this struct's cards)
         try:
             return base + stride * int(self._game.action_space(self.n).faces.of(_VIEW, iid))
         finally:
@@ -508,8 +517,8 @@ def new_native_state(module: Any, game: Any, n: int, seed: int, seats: list[Any]
     cls = _CLASSES.get(module.__name__)
     if cls is None:
         option_cache.load(module, game.engine_id)  # (the options an earlier process learned)
-        cls = _CLASSES[module.__name__] = type("NativeState", (module.Stepper, NativeState),
-                                               {"__slots__": (), "_remember": staticmethod(module.remember)})
+        kept = {"__slots__": (), "_remember": staticmethod(module.remember), "_module": module}
+        cls = _CLASSES[module.__name__] = type("NativeState", (module.Stepper, NativeState), kept)
     state = cls()
     state._game, state.n, state.seed, state._seats = game, n, seed, seats
     state._history, state._py, state._base, state._oracle = [], None, None, None

@@ -245,6 +245,10 @@ cdef class Stepper:
         """Copy c's attribute `name` as the engine keeps it (None: not set)."""
         return _attr_of(self.g, c, name)
 
+    def _face_of(self, int64_t c):
+        """Copy c's face, read in C (-1: the module cannot tell it yet: card_faces.py)."""
+        return face_of(self.g, c)
+
     # ---- the usual path of the State API: one seat's decision, natively ----------------------
 
     cdef list _options_here(self):
@@ -330,9 +334,10 @@ cdef class Stepper:
         """A new list of the ids of this stop's options, ascending, each once (copies of
         a card may share one), when every option has one (an id applies the first option
         that has it, as the general way does); False otherwise (the general way is
-        taken). self._ids says how: True, the options' kept ids (and with no listing made,
-        LSLOTS holds the options' slots); a list, each option's id worked out here (a card
-        whose attributes tell its face: `_face_id`)."""
+        taken). self._ids says how: True, the options' kept ids, or ids of copies whose
+        faces C reads (and with no listing made, LSLOTS holds the options' slots); a
+        list, each option's id worked out here (a card whose attributes tell its face
+        and no LSLOTS: `_face_id`)."""
         cdef list listing, ids
         cdef int64_t last = -1, a
         cdef bint ascending = True, worked = False
@@ -347,7 +352,7 @@ cdef class Stepper:
             self._listed()
             if _slots_here(g):
                 for k in range(g.ask_n):
-                    a = SLOTID[LSLOTS[k]]
+                    a = _slot_id(g, LSLOTS[k])
                     if a < 0:
                         break
                     if a <= last:
@@ -356,7 +361,10 @@ cdef class Stepper:
                 else:  # (every option has an id: the list made at its size, each the kept object)
                     ids = PyList_New(g.ask_n)
                     for k in range(g.ask_n):
-                        found = (<tuple>SLOTS[LSLOTS[k]])[1]
+                        if SLOTID[LSLOTS[k]] >= 0:
+                            found = (<tuple>SLOTS[LSLOTS[k]])[1]
+                        else:  # (a copy's face, read in C: its id made here)
+                            found = _slot_id(g, LSLOTS[k])
                         Py_INCREF(found)
                         PyList_SET_ITEM(ids, k, found)
                     self._ids = True
@@ -435,7 +443,7 @@ cdef class Stepper:
                 a = PyLong_AsLongLongAndOverflow(action, &overflow)
                 if not overflow and _slots_here(self.g):  # (the options' slots: no listing made)
                     for k in range(self.g.ask_n):
-                        if SLOTID[LSLOTS[k]] == a:
+                        if _slot_id(self.g, LSLOTS[k]) == a:
                             self._decided(k, (<tuple>SLOTS[LSLOTS[k]])[0].text)
                             return
                     self._apply_action_id(action, player)  # (no such option: the Python state says so)

@@ -12,14 +12,15 @@ A listing is made once per stop: the candidates stay in the module's CK/CP array
 tagged with the stamp of the state they were made for (`LISTED`), and a state stamped
 alike (itself, or a clone made before it moved on) reads them without listing again.
 Each option is named to Python by a key: a number when it fits (the action's number,
-each value, and the definition of each card among them, 12 bits each, then how many
-there are), else a tuple.
+each value, and the definition of each card among them, 12 bits each: numbers from -1
+to 3069 and the rules' first 1,024 words; then how many there are), else a tuple.
 The module keeps, by key, what native_state.py learns of each option (its Action and
 id) for every state of the game: the rules and the player count make the module.
 """
 
 from __future__ import annotations
 
+from interpreter.native.program import WORD_BASE
 from interpreter.native.stepper import STEPPER
 
 STEP_FIELDS = ("int64_t rolling", "int64_t resuming", "int64_t susp", "int64_t answer", "int64_t ask",
@@ -121,8 +122,6 @@ _STEPPER = r'''
 REASONS = {reasons!r}
 BOT_TURNS = {bot_turns!r}
 BOTS_REFUSED = {bots_refused!r}
-cdef enum:
-    DONE_VALUE = 4094  # (the value in the key of a choice's `done`)
 
 
 cdef inline int64_t _card_kind(St* g, int64_t v) noexcept nogil:
@@ -134,9 +133,37 @@ cdef inline int64_t _card_kind(St* g, int64_t v) noexcept nogil:
 # in a dict. A slot holds what native_state.py keeps for the option (its Action and id).
 cdef uint64_t HKEY[65536]  # key + 2**63 (never 0 for a key that fits), 0: empty
 cdef int64_t HSLOT[65536]
-cdef int64_t SLOTID[40000]  # each slot's id (-1: none), for the ids of a stop without Python
+cdef int64_t SLOTID[40000]  # each slot's id (-1: none; -2 - r: recipe r), for the ids of a stop without Python
 cdef list SLOTS = []
 cdef dict BIG = {{}}
+# An option naming a copy whose attributes tell its face has the id base + stride * face,
+# the face read in the state at hand (card_faces.py): its recipe, by number.
+cdef int64_t RBASE[4096]
+cdef int64_t RSTRIDE[4096]
+cdef int64_t RCOPY[4096]
+cdef int64_t NRECIPES = 0
+
+
+cdef inline int64_t _slot_id(St* g, int64_t slot) noexcept nogil:
+    """The id of the option kept in `slot`, in state g (-1: none, or its face unread in C)."""
+    cdef int64_t a = SLOTID[slot], face
+    if a >= -1:
+        return a
+    face = face_of(g, RCOPY[-2 - a])
+    return -1 if face < 0 else RBASE[-2 - a] + RSTRIDE[-2 - a] * face
+
+
+cdef int64_t _kept_id(object found):
+    """SLOTID's entry for an option kept with the id `found` (an int, a recipe tuple, or None)."""
+    global NRECIPES
+    if type(found) is int and 0 <= found < 2147483648:
+        return found
+    if type(found) is tuple and len(<tuple>found) == 3 and NRECIPES < 4096 \
+            and all(type(x) is int and 0 <= x < 2147483648 for x in <tuple>found):
+        RBASE[NRECIPES], RSTRIDE[NRECIPES], RCOPY[NRECIPES] = found
+        NRECIPES += 1
+        return -1 - NRECIPES
+    return -1
 
 
 cdef int64_t _slot(uint64_t stored) noexcept nogil:
@@ -180,48 +207,62 @@ def remember(object key, object value):
         SLOTS.append(value)
     else:
         SLOTS[HSLOT[h]] = value
-    SLOTID[HSLOT[h]] = value[1] if type(value[1]) is int and 0 <= value[1] < 2147483648 else -1
+    SLOTID[HSLOT[h]] = _kept_id(value[1])
+
+
+cdef inline int64_t _code(int64_t v) noexcept nogil:
+    """A value in twelve bits of a key (-1: it does not fit): the numbers from -1 to
+    3069 and the first 1,024 words (an action's word parameter keeps its key a number);
+    4095 is a choice's `done`, which no value is."""
+    if -1 <= v < 3070:
+        return v + 1
+    if {word_base} <= v < {word_base} + 1024:
+        return v - {word_base} + 3071
+    return -1
 
 
 cdef bint _entry_number(St* g, int64_t k, int64_t* out) noexcept nogil:
     """The key of candidate k of the listing in CK/CP as a number, when it fits."""
-    cdef int64_t kind = CK[k], j, v, c, fields = 1
+    cdef int64_t kind = CK[k], j, code, fields = 1
     cdef uint64_t key = <uint64_t>kind
     if kind < 0 or kind >= 4095:
         return 0
     for j in range(NPK[kind]):
-        v = CP[k * NPARAMS + j]
-        if v < -1 or v >= 4094 or fields >= 5:
+        code = _code(CP[k * NPARAMS + j])
+        if code < 0 or fields >= 5:
             return 0
-        key = key * 4096 + <uint64_t>(v + 1)
+        key = key * 4096 + <uint64_t>code
         fields += 1
         if CARDP[kind * NPARAMS + j]:
-            c = _card_kind(g, v)
-            if c >= 4094 or fields >= 5:
+            code = _code(_card_kind(g, CP[k * NPARAMS + j]))
+            if code < 0 or fields >= 5:
                 return 0
-            key = key * 4096 + <uint64_t>(c + 1)
+            key = key * 4096 + <uint64_t>code
             fields += 1
     out[0] = <int64_t>(key * 8 + <uint64_t>fields)  # (the count of fields makes keys of different actions differ)
     return 1
 
 
-cdef inline void _option_value(St* g, int64_t k, int64_t* v, int64_t* c) noexcept nogil:
-    """Option k of the choice the run stopped at: its value (DONE_VALUE for `done`)
-    and, for a card, its definition (else -1)."""
+cdef inline bint _option_value(St* g, int64_t k, int64_t* v, int64_t* c) noexcept nogil:
+    """Option k of the choice the run stopped at: whether it is `done`; else its
+    value and, for a card, its definition (else -1)."""
     if g.optdone and k == g.ask_n - 1:
-        v[0], c[0] = DONE_VALUE, -1
-    else:
-        v[0] = g.opt[k]
-        c[0] = _card_kind(g, v[0]) if ASKCARD[g.ask] else -1
+        v[0], c[0] = 0, -1
+        return 1
+    v[0] = g.opt[k]
+    c[0] = _card_kind(g, v[0]) if ASKCARD[g.ask] else -1
+    return 0
 
 
 cdef bint _option_number(St* g, int64_t k, int64_t* out) noexcept nogil:
     """The key of option k of the choice the run stopped at as a number (negative), when it fits."""
-    cdef int64_t v, c
-    _option_value(g, k, &v, &c)
-    if g.ask < 0 or g.ask >= 4095 or v < -1 or v > DONE_VALUE or c >= 4094:
+    cdef int64_t v, c, code
+    cdef bint done = _option_value(g, k, &v, &c)
+    code = 4095 if done else _code(v)
+    c = _code(c)
+    if g.ask < 0 or g.ask >= 4095 or code < 0 or c < 0:
         return 0
-    out[0] = -1 - ((g.ask * 4096 + v + 1) * 4096 + c + 1)
+    out[0] = -1 - ((g.ask * 4096 + code) * 4096 + c)
     return 1
 
 
@@ -244,7 +285,8 @@ cdef object _option_key(St* g, int64_t k):
     cdef int64_t key, v, c
     if _option_number(g, k, &key):
         return key
-    _option_value(g, k, &v, &c)
+    if _option_value(g, k, &v, &c):
+        return ("choice", g.ask, "done")
     return ("choice", g.ask, v, c)
 
 
@@ -286,4 +328,5 @@ def step_entry(reasons: list[str], bot_turns: dict[str, int], bots_refused: dict
               f"cdef int64_t CARDP[{max(len(card_params), 1)}]\n_fill(CARDP, {tuple(card_params) or (0,)!r})\n"
               f"cdef int64_t ASKCARD[{len(ask_cards) + 2}]\n"
               f"_fill(ASKCARD, {(0, 0, *[1 if c else 0 for c in ask_cards])!r})\n")
-    return tables + _STEPPER.format(reasons=tuple(reasons), bot_turns=bot_turns, bots_refused=bots_refused) + STEPPER
+    return tables + _STEPPER.format(reasons=tuple(reasons), bot_turns=bot_turns, bots_refused=bots_refused,
+                                   word_base=WORD_BASE) + STEPPER
