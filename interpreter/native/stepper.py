@@ -19,10 +19,46 @@ cdef int _by_value(const void* a, const void* b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+cdef list _ids_listed(St* g, int64_t* sorted_, Py_ssize_t n, bint ascending):
+    """The ids of g's n options (LSLOTS), ascending: in the options' order when they
+    come so, else each once from `sorted_` (id << 16 | option, ascending). Each is the
+    kept object of the first option that has it (apply_action_id finds it by identity),
+    or, for a copy whose face C reads, made here."""
+    cdef Py_ssize_t k, i, m = 0
+    cdef list ids
+    if ascending:
+        ids = PyList_New(n)
+        for k in range(n):
+            PyList_SET_ITEM(ids, k, _slot_object(g, LSLOTS[k]))
+        return ids
+    for i in range(n):
+        if i == 0 or (sorted_[i] >> 16) != (sorted_[i - 1] >> 16):
+            m += 1
+    ids = PyList_New(m)
+    m = 0
+    for i in range(n):
+        if i == 0 or (sorted_[i] >> 16) != (sorted_[i - 1] >> 16):
+            PyList_SET_ITEM(ids, m, _slot_object(g, LSLOTS[sorted_[i] & 0xFFFF]))
+            m += 1
+    return ids
+
+
+cdef inline object _slot_object(St* g, int64_t slot):
+    """The id of the option kept in `slot` as a Python int (the kept object, or one made
+    for a copy whose face C reads), with a reference more for PyList_SET_ITEM to take."""
+    if SLOTID[slot] >= 0:
+        found = (<tuple>SLOTS[slot])[1]
+    else:
+        found = _slot_id(g, slot)
+    Py_INCREF(found)
+    return found
+
+
 cdef list _unique_ascending(list ids):
-    """sorted(set(ids)) of a stop's ids (ints), in C, where copies share an id: made at
-    every such stop. Each id kept is the very object of the first option that has it,
-    so that apply_action_id finds that option by identity."""
+    """sorted(set(ids)) of a stop's ids (ints), in C, where copies share an id (a stop
+    of more than 64 options: `_ids_listed` sorts the rest as they come). Each id kept is
+    the very object of the first option that has it, so that apply_action_id finds that
+    option by identity."""
     cdef Py_ssize_t n = len(ids), i, j
     cdef int64_t few[64]
     cdef int64_t* a
@@ -339,9 +375,10 @@ cdef class Stepper:
         list, each option's id worked out here (a card whose attributes tell its face
         and no LSLOTS: `_face_id`)."""
         cdef list listing, ids
-        cdef int64_t last = -1, a
+        cdef int64_t last = -1, a, x
+        cdef int64_t few[64]
         cdef bint ascending = True, worked = False
-        cdef Py_ssize_t k
+        cdef Py_ssize_t k, j, n
         cdef St* g = self.g
         if (self._ids is not None and self._ids is not True) or self._py is not None or self._status != 0 \
                 or self._wait is not None:  # (False, or a list of ids worked out)
@@ -351,24 +388,25 @@ cdef class Stepper:
             # holds their slots for apply_action_id)
             self._listed()
             if _slots_here(g):
-                for k in range(g.ask_n):
+                n = g.ask_n
+                for k in range(n):
                     a = _slot_id(g, LSLOTS[k])
                     if a < 0:
                         break
                     if a <= last:
                         ascending = False
                     last = a
+                    if n <= 64:  # (each id, then its option's place, sorted by insertion as they come)
+                        x, j = (a << 16) | k, k
+                        while j > 0 and few[j - 1] > x:
+                            few[j] = few[j - 1]
+                            j -= 1
+                        few[j] = x
                 else:  # (every option has an id: the list made at its size, each the kept object)
-                    ids = PyList_New(g.ask_n)
-                    for k in range(g.ask_n):
-                        if SLOTID[LSLOTS[k]] >= 0:
-                            found = (<tuple>SLOTS[LSLOTS[k]])[1]
-                        else:  # (a copy's face, read in C: its id made here)
-                            found = _slot_id(g, LSLOTS[k])
-                        Py_INCREF(found)
-                        PyList_SET_ITEM(ids, k, found)
                     self._ids = True
-                    return ids if ascending else _unique_ascending(ids)
+                    if ascending or n <= 64:
+                        return _ids_listed(g, few, n, ascending)
+                    return _unique_ascending(_ids_listed(g, few, n, True))
                 last, ascending = -1, True
         listing = self._options_here()
         ids = []
