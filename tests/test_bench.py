@@ -208,3 +208,14 @@ def test_the_hand_written_kuhn_floor_plays_the_rule_file_s_game(tmp_path: pathli
     done = subprocess.run([sys.executable, str(BENCH / "kuhn_by_hand.py"), "--seconds", "0.2"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "by hand" in done.stdout and "the engine takes x" in done.stdout
+
+
+def test_the_native_bench_replays_only_games_whose_seats_take_turns() -> None:
+    # bench_native's same-games loops replay random-id games by Action and by id; a game
+    # whose steps are simultaneous (goofspiel) has none to replay: no games, never a wait
+    # (the recorder once looped for ever there)
+    pytest.importorskip("Cython")
+    import bench_native
+    assert bench_native.SameGamesLoop.record(load_game("goofspiel"), 3) == []
+    games = bench_native.SameGamesLoop.record(load_game("tic-tac-toe"), 3)
+    assert len(games) == 3 and all(len(picks) == len(ids) >= 5 for _, picks, ids in games)
