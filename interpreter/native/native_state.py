@@ -249,7 +249,7 @@ class NativeState:
             raise GameError(f"internal error: the native state offers {len(keys)} options where the engine offers "
                             f"{len(legal)} (set ORRERY_NATIVE=off and report it)")
         space = self._game.action_space(self.n)
-        remember = self._remember
+        remember = self._module.remember
         varied = _varied_cards(self._game, space)
         learned = []
         for key, action in zip(keys, legal, strict=True):
@@ -517,7 +517,7 @@ def new_native_state(module: Any, game: Any, n: int, seed: int, seats: list[Any]
     cls = _CLASSES.get(module.__name__)
     if cls is None:
         option_cache.load(module, game.engine_id)  # (the options an earlier process learned)
-        kept = {"__slots__": (), "_remember": staticmethod(module.remember), "_module": module}
+        kept = {"__slots__": (), "_module": module}
         cls = _CLASSES[module.__name__] = type("NativeState", (module.Stepper, NativeState), kept)
     state = cls()
     state._game, state.n, state.seed, state._seats = game, n, seed, seats

@@ -19,27 +19,42 @@ cdef int _by_value(const void* a, const void* b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+cdef inline void _place(int64_t* a, Py_ssize_t j, int64_t x) noexcept nogil:
+    """x (an id << 16 | its option's place) put among a[0..j), ascending, by insertion:
+    a few ids sorted as they are read."""
+    while j > 0 and a[j - 1] > x:
+        a[j] = a[j - 1]
+        j -= 1
+    a[j] = x
+
+
+cdef inline Py_ssize_t _first_of_each(int64_t* a, Py_ssize_t n) noexcept nogil:
+    """a[0..n) (id << 16 | option, ascending) kept to the first option of each id, in
+    place; how many are left."""
+    cdef Py_ssize_t i, m = 0
+    for i in range(n):
+        if i == 0 or (a[i] >> 16) != (a[m - 1] >> 16):
+            a[m] = a[i]
+            m += 1
+    return m
+
+
 cdef list _ids_listed(St* g, int64_t* sorted_, Py_ssize_t n, bint ascending):
     """The ids of g's n options (LSLOTS), ascending: in the options' order when they
-    come so, else each once from `sorted_` (id << 16 | option, ascending). Each is the
-    kept object of the first option that has it (apply_action_id finds it by identity),
-    or, for a copy whose face C reads, made here."""
-    cdef Py_ssize_t k, i, m = 0
+    come so, else each once from `sorted_` (id << 16 | option, ascending; kept to the
+    first of each here). Each is the kept object of the first option that has it
+    (apply_action_id finds it by identity), or, for a copy whose face C reads, made here."""
+    cdef Py_ssize_t k, i, m
     cdef list ids
     if ascending:
         ids = PyList_New(n)
         for k in range(n):
             PyList_SET_ITEM(ids, k, _slot_object(g, LSLOTS[k]))
         return ids
-    for i in range(n):
-        if i == 0 or (sorted_[i] >> 16) != (sorted_[i - 1] >> 16):
-            m += 1
+    m = _first_of_each(sorted_, n)
     ids = PyList_New(m)
-    m = 0
-    for i in range(n):
-        if i == 0 or (sorted_[i] >> 16) != (sorted_[i - 1] >> 16):
-            PyList_SET_ITEM(ids, m, _slot_object(g, LSLOTS[sorted_[i] & 0xFFFF]))
-            m += 1
+    for i in range(m):
+        PyList_SET_ITEM(ids, i, _slot_object(g, LSLOTS[sorted_[i] & 0xFFFF]))
     return ids
 
 
@@ -59,33 +74,24 @@ cdef list _unique_ascending(list ids):
     of more than 64 options: `_ids_listed` sorts the rest as they come). Each id kept is
     the very object of the first option that has it, so that apply_action_id finds that
     option by identity."""
-    cdef Py_ssize_t n = len(ids), i, j
+    cdef Py_ssize_t n = len(ids), i, m
     cdef int64_t few[64]
     cdef int64_t* a
-    cdef int64_t x
-    cdef list out = []
     if n >= 65536:
         return sorted(set(ids))
     a = &few[0] if n <= 64 else <int64_t*>malloc(sizeof(int64_t) * n)
     if a == NULL:
         raise MemoryError()
     try:
-        if n <= 64:  # (an id, then its option's place: a few sorted by insertion as they come)
+        if n <= 64:
             for i in range(n):
-                x = ((<int64_t>ids[i]) << 16) | i
-                j = i
-                while j > 0 and a[j - 1] > x:
-                    a[j] = a[j - 1]
-                    j -= 1
-                a[j] = x
+                _place(a, i, ((<int64_t>ids[i]) << 16) | i)
         else:
             for i in range(n):
                 a[i] = ((<int64_t>ids[i]) << 16) | i
             qsort(a, n, sizeof(int64_t), _by_value)
-        for i in range(n):
-            if i == 0 or (a[i] >> 16) != (a[i - 1] >> 16):
-                out.append(ids[a[i] & 0xFFFF])
-        return out
+        m = _first_of_each(a, n)
+        return [ids[a[i] & 0xFFFF] for i in range(m)]
     finally:
         if a != &few[0]:
             free(a)
@@ -375,10 +381,10 @@ cdef class Stepper:
         list, each option's id worked out here (a card whose attributes tell its face
         and no LSLOTS: `_face_id`)."""
         cdef list listing, ids
-        cdef int64_t last = -1, a, x
+        cdef int64_t last = -1, a
         cdef int64_t few[64]
         cdef bint ascending = True, worked = False
-        cdef Py_ssize_t k, j, n
+        cdef Py_ssize_t k, n
         cdef St* g = self.g
         if (self._ids is not None and self._ids is not True) or self._py is not None or self._status != 0 \
                 or self._wait is not None:  # (False, or a list of ids worked out)
@@ -396,12 +402,8 @@ cdef class Stepper:
                     if a <= last:
                         ascending = False
                     last = a
-                    if n <= 64:  # (each id, then its option's place, sorted by insertion as they come)
-                        x, j = (a << 16) | k, k
-                        while j > 0 and few[j - 1] > x:
-                            few[j] = few[j - 1]
-                            j -= 1
-                        few[j] = x
+                    if n <= 64:
+                        _place(few, k, (a << 16) | k)
                 else:  # (every option has an id: the list made at its size, each the kept object)
                     self._ids = True
                     if ascending or n <= 64:
