@@ -179,6 +179,30 @@ def test_copies_with_attributes_beyond_their_room_hand_the_game_to_python(tmp_pa
         python.apply_action("mark 2")
     assert native.is_terminal() and native.returns() == python.returns()
 
+@pytest.mark.parametrize(("factor", "pool"), [(1_000_000, "int32_t"), (3_000_000_000, "int32_t"),
+                                             (1, "int64_t")])
+def test_list_items_set_on_cards_keep_four_bytes_unless_a_card_starts_with_more(tmp_path, factor, pool):
+    # the pool keeps list items set on cards in four bytes (a clone copies half as much);
+    # an item written beyond them is a cap met (the game goes on in Python, with the same
+    # result), and a card whose own list holds one gives the pool eight bytes an item
+    rules = RECORDS.replace("set c.marks to [items + i", f"set c.marks to [items * {factor} + i")
+    if pool == "int64_t":
+        rules = rules.replace("properties: {weight: 1}", "properties: {weight: 1, marks: [5000000000]}")
+    game = load_game(str(write_toy(tmp_path, rules)))
+    assert f"ctypedef {pool} pool_t\n" in lower(game, 2, step=True)
+    native, python = (game.new_initial_state(2, 1, native=mode) for mode in ("on", "off"))
+    for _ in range(3):
+        native.apply_action("mark 2")
+        python.apply_action("mark 2")
+    assert native.native == (factor < 2 ** 31) and native.attrs == python.attrs
+    while not python.is_terminal():
+        native.apply_action("mark 5")
+        python.apply_action("mark 5")
+    assert native.is_terminal() and native.returns() == python.returns()
+    assert game.playouts(20, num_players=2, seed=3, native="on") == game.playouts(20, num_players=2, seed=3,
+                                                                                   native="off")
+
+
 CLEAR = """\
   clear:
     during: turn

@@ -32,6 +32,9 @@ class Bound:
     # static: the value; row: the constant table; seq: (its length's C code, the width
     # of its rows, 0 when its elements are values)
     value: Any = None
+    # seq: the C type of a pointer to its elements (a list set on cards sits in pool
+    # items of four bytes: card_data.py)
+    pointer: str = "int64_t*"
 
 
 Env = dict[str, Bound]

@@ -13,8 +13,11 @@
   cap met. A record holds a number, card or word in `a{k}[r]`, four bytes (ATTR_UNSET:
   never set, or set to none, so the property is read, as the engine reads it; a number
   beyond four bytes is a cap met too), and a list as a piece of one pool (`ao{k}`,
-  `an{k}`: its offset and length, -1: unset), written at the pool's end and compacted, in
-  record order, when the pool is full (still full: the Python path).
+  `an{k}`: its offset and length, one byte, -1: unset), written at the pool's end and
+  compacted, in record order, when the pool is full (still full: the Python path). A pool
+  item is four bytes, as are the cards' own lists of that field (`LV{k}`: one pointer
+  reads either), unless one of those holds a larger number; an item written beyond them
+  is a cap met.
 
 A list is read in place (`lb{k}(g, c)`, its first element, and `ln{k}(g, c)`, its length:
 inline functions, so a read inside `and` is made only when C gets there). Words are
@@ -116,7 +119,9 @@ class CardData:
         if self.is_list(field):
             k = self._list(field, node)
             width = self.widths.get(field, 0)
-            return Bound("seq", f"lb{k}(g, {card})", self.list_types[field], (f"ln{k}(g, {card})", width))
+            pointer = "pool_t*" if field in self.written else "int64_t*"
+            return Bound("seq", f"lb{k}(g, {card})", self.list_types[field], (f"ln{k}(g, {card})", width),
+                         pointer)
         k = self._scalar(field, node)
         return Bound("c", f"av{k}(g, {card})", self.scalar_types[field])
 
@@ -217,9 +222,9 @@ class CardData:
         out = ["attr_t ax[NCARDS]", "int64_t attr_n"]
         out += [f"int32_t a{k}[ATTRCAP + 1]" for k in self.scalars.values()]
         for k in self.pooled():
-            out += [f"piece_t ao{k}[ATTRCAP + 1]", f"piece_t an{k}[ATTRCAP + 1]"]
+            out += [f"piece_t ao{k}[ATTRCAP + 1]", f"len_t an{k}[ATTRCAP + 1]"]
         if self.pooled():
-            out += ["int64_t pool[POOLCAP]", "int64_t pool_n"]
+            out += ["pool_t pool[POOLCAP]", "int64_t pool_n"]
         return out
 
     def constants(self) -> str:
@@ -233,15 +238,30 @@ class CardData:
         records = min(ncards, max(64, ncards // 2))
         pool = max(4 * self.prog.list_capacity, ncards)
         record_type = "uint8_t" if records < 255 else "uint16_t" if records < 65535 else "uint32_t"
+        # (a piece's length is LISTCAP at most, or -1: unset; an item, four bytes where
+        # every list the cards start with fits them: pool_put refuses a larger one)
         return (f"ctypedef {'int16_t' if pool < 32000 else 'int32_t'} piece_t\n"
+                f"ctypedef {'int8_t' if self.prog.list_capacity < 127 else 'int16_t'} len_t\n"
+                f"ctypedef {self.pool_type()} pool_t\n"
                 f"ctypedef {record_type} attr_t\n"
                 f"cdef enum:\n    ATTR_UNSET = {ATTR_UNSET}\n    POOLCAP = {pool}\n    ATTRCAP = {records}\n")
 
+    def pool_type(self) -> str:
+        """The C type of a pool item: four bytes (a clone copies half as much) unless a
+        list some card starts with holds a number beyond them."""
+        pooled = [field for field in self.lists if field in self.written]
+        fits = all(-(1 << 31) <= v < (1 << 31) for field in pooled for v in self.table_values[field][0])
+        return "int32_t" if fits else "int64_t"
+
     def tables(self) -> list[tuple[str, list[int]]]:
+        """The constant tables of 64-bit numbers (a list field some effect sets has its
+        cards' lists in pool items instead: `sources`, so one pointer reads both)."""
         out = []
         for field, k in self.lists.items():
             flat, offsets, lengths = self.table_values[field]
-            out += [(f"LV{k}", flat), (f"LO{k}", offsets), (f"LN{k}", lengths)]
+            if field not in self.written:
+                out.append((f"LV{k}", flat))
+            out += [(f"LO{k}", offsets), (f"LN{k}", lengths)]
         for field, k in self.scalars.items():
             out.append((f"AP{k}", self.scalar_props[field]))
         return out
@@ -269,6 +289,13 @@ class CardData:
         side: a world's attributes taken over (`_fill_attrs`) and given back (`_attrs`)."""
         parts: list[str] = []
         pooled = set(self.pooled())
+        if pooled:  # (the cards' own lists of a field some effect sets: pool items, as the pool's)
+            parts.append("cdef void _fill_pool(pool_t* to, tuple values):\n    cdef Py_ssize_t i\n"
+                         "    for i in range(len(values)):\n        to[i] = values[i]\n")
+            for field, k in self.lists.items():
+                if k in pooled:
+                    flat = self.table_values[field][0]
+                    parts.append(f"cdef pool_t LV{k}[{max(len(flat), 1)}]\n_fill_pool(LV{k}, {tuple(flat)!r})\n")
         if self.scalars:  # (a value that does not fit four bytes: the Python path, as a cap met)
             parts.append("cdef inline int32_t attr_value(St* g, int64_t v) noexcept nogil:\n"
                          "    if v <= ATTR_UNSET or v > 2147483647:\n        g.err = 5\n        return ATTR_UNSET\n"
@@ -292,7 +319,8 @@ class CardData:
             attr_base = (f"    if g.an{k}[g.ax[c]] >= 0:\n        return &g.pool[g.ao{k}[g.ax[c]]]\n"
                          if k in pooled else "")
             attr_len = f"    if g.an{k}[g.ax[c]] >= 0:\n        return g.an{k}[g.ax[c]]\n" if k in pooled else ""
-            parts.append(f"cdef inline int64_t* lb{k}(St* g, int64_t c) noexcept nogil:\n"
+            pointer = "pool_t*" if k in pooled else "int64_t*"
+            parts.append(f"cdef inline {pointer} lb{k}(St* g, int64_t c) noexcept nogil:\n"
                          f"    c = checked(g, c, g.ncards)\n{attr_base}"
                          f"    return &LV{k}[LO{k}[g.kind[c]]]\n")
             parts.append(f"cdef inline int64_t ln{k}(St* g, int64_t c) noexcept nogil:\n"
@@ -301,20 +329,24 @@ class CardData:
                          f"    return LN{k}[g.kind[c]]\n")
         if pooled:
             moves = "".join(f"        if g.an{k}[r] > 0:\n"
-                            f"            memcpy(&tmp[n], &g.pool[g.ao{k}[r]], g.an{k}[r] * sizeof(int64_t))\n"
+                            f"            memcpy(&tmp[n], &g.pool[g.ao{k}[r]], g.an{k}[r] * sizeof(pool_t))\n"
                             f"            g.ao{k}[r] = n\n            n += g.an{k}[r]\n" for k in sorted(pooled))
             parts.append("cdef void pool_compact(St* g) noexcept nogil:\n"
-                         "    cdef int64_t tmp[POOLCAP]\n    cdef int64_t n = 0, r\n"
+                         "    cdef pool_t tmp[POOLCAP]\n    cdef int64_t n = 0, r\n"
                          f"    for r in range(1, g.attr_n + 1):\n{moves}"
-                         "    memcpy(g.pool, tmp, n * sizeof(int64_t))\n    g.pool_n = n\n")
-            parts.append("cdef void pool_put(St* g, piece_t* offsets, piece_t* lengths, int64_t r, int64_t* items,\n"
+                         "    memcpy(g.pool, tmp, n * sizeof(pool_t))\n    g.pool_n = n\n")
+            # (an item beyond a pool item's bytes: the Python path, as a cap met)
+            parts.append("cdef void pool_put(St* g, piece_t* offsets, len_t* lengths, int64_t r, int64_t* items,\n"
                          "                   int64_t n) noexcept nogil:\n"
+                         "    cdef int64_t i\n"
                          "    if r == 0:  # (no record: the cap met is set)\n        return\n"
+                         "    for i in range(n):\n"
+                         "        if <pool_t>items[i] != items[i]:\n            g.err = 5\n            return\n"
                          "    lengths[r] = -1  # (its old piece is garbage now)\n"
                          "    if g.pool_n + n > POOLCAP:\n        pool_compact(g)\n"
                          "    if g.pool_n + n > POOLCAP:\n        g.err = 5\n        return\n"
-                         "    memcpy(&g.pool[g.pool_n], items, n * sizeof(int64_t))\n"
-                         "    offsets[r] = g.pool_n\n    lengths[r] = n\n    g.pool_n += n\n")
+                         "    for i in range(n):\n        g.pool[g.pool_n + i] = <pool_t>items[i]\n"
+                         "    offsets[r] = g.pool_n\n    lengths[r] = <len_t>n\n    g.pool_n += n\n")
         parts.append(self._python_side())
         return "\n\n".join(parts)
 

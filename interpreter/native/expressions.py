@@ -315,7 +315,7 @@ class Lowering:
             size, width = base.value
             at = f"checked(g, {self._operand(node, index)}, {size})"
             if width:
-                return Bound("seq", f"({base.code} + {at} * {width})", base.type, (str(width), 0))
+                return Bound("seq", f"({base.code} + {at} * {width})", base.type, (str(width), 0), base.pointer)
             return Bound("c", f"{base.code}[{at}]", base.type)
         raise NotNative(f"{_where(node)}: indexing this value")
 

@@ -252,6 +252,13 @@ def narrow_type(count: int) -> str:
     return "int16_t" if count < 32000 else "int32_t"
 
 
+def byte_type(count: int, signed: bool = True) -> str:
+    """The C type of numbers below `count` (and -1 if `signed`): one byte where they fit."""
+    if count < (127 if signed else 255):
+        return "int8_t" if signed else "uint8_t"
+    return narrow_type(count)
+
+
 class Program:
     """The lowering of one game for one player count."""
 

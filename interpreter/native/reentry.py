@@ -91,7 +91,7 @@ def guard_reentry(prog: Program, text: str, names: set[str], kept: set[str]) -> 
     params = signature[signature.index("(") + 1:signature.rindex(")")]
     args = ", ".join(p.split()[-1].lstrip("*") for p in params.split(","))
     deep = f"deep_{head}"
-    prog.step_fields[deep] = "int64_t"
+    prog.step_fields[deep] = "int32_t"  # (how deep it runs inside itself)
     arrays = {name.split("[")[0] for name in prog.step_fields if "[" in name}
     own = _own(text)
     keeps = head in kept

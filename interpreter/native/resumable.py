@@ -170,7 +170,7 @@ class StepWriter(Writer):
         super().__init__(game, me)
         self.fid = game.new_function()
         self.at = f"g.at{self.fid}"
-        game.step_fields[f"at{self.fid}"] = "int64_t"
+        game.step_fields[f"at{self.fid}"] = "int8_t"  # (where it stopped: two bytes past 127 points)
         self.points = 0
         self.plain = 0  # inside a statement that cannot stop: written as the batched writer does
         self.on_stack: set[str] | None = None  # (the rules' locals no stop separates: plan)
@@ -251,6 +251,10 @@ class StepWriter(Writer):
 
     def point(self) -> int:
         self.points += 1
+        if self.points == 127:
+            self.game.step_fields[f"at{self.fid}"] = "int16_t"
+        elif self.points == 32000:
+            raise NotNative("a function with more than 32,000 places to stop")
         return self.points
 
     def stop_at(self, point: int) -> None:

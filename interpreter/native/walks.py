@@ -205,7 +205,7 @@ def walk_seq(lw: Lowering, seq: Bound, node: ast.Node, body: Body) -> None:
         base, (length, width) = seq.code, seq.value
         if width:
             raise NotNative(f"{_where(node)}: walking a list of rows")
-        pointer = lw.temp("p", "int64_t*")
+        pointer = lw.temp("p", seq.pointer)
         lw.line(f"{pointer} = {base}")
         base = pointer
     n, i = lw.temp("n"), lw.temp("i")
