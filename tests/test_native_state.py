@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import bundled_targets, write_toy
+from conftest import EACH_PLAYER_TURNS, bundled_targets, write_toy
 
 from interpreter import load_game
 from interpreter.diagnostics import GameError, IllegalActionError, RuleRuntimeError
@@ -218,6 +218,34 @@ def test_loops_one_after_another_share_their_copy_and_lists_of_cards_are_kept_in
     rng = random.Random(5)
     for seed in range(12):
         play_beside(game, 2, seed, rng)
+
+
+ASKED = "".join(f"      choose x{i} from [0, {i % 3 + 1}] by me\n      gain x{i} score\n" for i in range(140))
+MANY_STOPS = """\
+counters:
+  score: {scope: player, initial: 0}
+actions:
+  ask:
+    during: turn
+    effect: |
+""" + ASKED + """\
+    ends: turn
+""" + EACH_PLAYER_TURNS.replace("repeat forever:", "repeat 2:") + """\
+scoring:
+  score: "score(p)"
+"""
+
+
+def test_a_function_with_more_than_127_places_to_stop_keeps_its_place_in_two_bytes(tmp_path):
+    # a function's place to resume is one byte, two when it has more than 127 places
+    # (140 choices here); the game steps as the Python engine does, resumed at each
+    game = load_game(str(write_toy(tmp_path, MANY_STOPS)))
+    struct = lower(game, 2, step=True).split("cdef struct St:", 1)[1].split("\n\n", 1)[0]
+    places = re.findall(r"(\w+) at\d+\n", struct)
+    assert "int16_t" in places and "int8_t" in places, places
+    rng = random.Random(3)
+    for seed in range(3):
+        assert play_beside(game, 2, seed, rng).native
 
 
 WORD_KEYS = """

@@ -109,9 +109,9 @@ class _Module:
     def _constants(self, nparams: int) -> str:
         prog = self.prog
         ncards = prog.card_room
-        # A card, a zone slot and a definition are numbers of two bytes each where they
-        # fit: a clone copies every card's place, zone and definition.
-        # (a copy's zone, -1: none; its definition: one byte each where they fit)
+        # A card is two bytes where the copies fit, a copy's zone slot (-1: none) and its
+        # definition one byte each where they fit: a clone copies every copy's place,
+        # zone and definition.
         return (f"ctypedef {prog.card_type} card_t\nctypedef {byte_type(max(prog.layout.slots, 1))} slot_t\n"
                 f"ctypedef {byte_type(len(prog.gd.cards), signed=False)} kind_t\n"
                 f"cdef enum:\n    NPLAYERS = {prog.n}\n"
