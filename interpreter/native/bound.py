@@ -48,6 +48,18 @@ def _where(node: ast.Node) -> str:
     return f"line {node.line}, column {node.column}"
 
 
+def narrow_type(count: int) -> str:
+    """The C type of numbers below `count`: two bytes where they fit."""
+    return "int16_t" if count < 32000 else "int32_t"
+
+
+def byte_type(count: int, signed: bool = True) -> str:
+    """The C type of numbers below `count` (and -1 if `signed`): one byte where they fit."""
+    if count < (127 if signed else 255):
+        return "int8_t" if signed else "uint8_t"
+    return narrow_type(count)
+
+
 def int_literal(value: Any, node: ast.Node | None = None) -> str:
     """A whole number of the rules as a C literal of 64 bits (Cython would make a larger
     bare literal a Python object); one beyond 64 bits is refused (the Python path)."""

@@ -33,7 +33,7 @@ from interpreter.compile.scan import all_effect_texts
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_program
 from interpreter.native import walks
-from interpreter.native.bound import Bound, Env, NotNative, _where, static_int
+from interpreter.native.bound import Bound, Env, NotNative, _where, byte_type, static_int
 
 CORE_FIELDS = ("id", "name", "type", "text")  # every card's own fields (the rest are its properties)
 ATTR_UNSET = -(1 << 31) + 1  # an attribute never set (or set to none): the property is read
@@ -241,7 +241,7 @@ class CardData:
         # (a piece's length is LISTCAP at most, or -1: unset; an item, four bytes where
         # every list the cards start with fits them: pool_put refuses a larger one)
         return (f"ctypedef {'int16_t' if pool < 32000 else 'int32_t'} piece_t\n"
-                f"ctypedef {'int8_t' if self.prog.list_capacity < 127 else 'int16_t'} len_t\n"
+                f"ctypedef {byte_type(self.prog.list_capacity + 1)} len_t\n"
                 f"ctypedef {self.pool_type()} pool_t\n"
                 f"ctypedef {record_type} attr_t\n"
                 f"cdef enum:\n    ATTR_UNSET = {ATTR_UNSET}\n    POOLCAP = {pool}\n    ATTRCAP = {records}\n")
@@ -249,13 +249,17 @@ class CardData:
     def pool_type(self) -> str:
         """The C type of a pool item: four bytes (a clone copies half as much) unless a
         list some card starts with holds a number beyond them."""
-        pooled = [field for field in self.lists if field in self.written]
-        fits = all(-(1 << 31) <= v < (1 << 31) for field in pooled for v in self.table_values[field][0])
+        fits = all(-(1 << 31) <= v < (1 << 31) for _, values in self.pool_tables() for v in values)
         return "int32_t" if fits else "int64_t"
 
+    def pool_tables(self) -> list[tuple[str, list[int]]]:
+        """The cards' own lists of each field some effect sets, in pool items (pool_t),
+        so one pointer reads a card's list and one set on it."""
+        return [(f"LV{k}", self.table_values[field][0]) for field, k in self.lists.items() if field in self.written]
+
     def tables(self) -> list[tuple[str, list[int]]]:
-        """The constant tables of 64-bit numbers (a list field some effect sets has its
-        cards' lists in pool items instead: `sources`, so one pointer reads both)."""
+        """The constant tables of 64-bit numbers (the lists of a field some effect sets
+        are `pool_tables`)."""
         out = []
         for field, k in self.lists.items():
             flat, offsets, lengths = self.table_values[field]
@@ -289,13 +293,6 @@ class CardData:
         side: a world's attributes taken over (`_fill_attrs`) and given back (`_attrs`)."""
         parts: list[str] = []
         pooled = set(self.pooled())
-        if pooled:  # (the cards' own lists of a field some effect sets: pool items, as the pool's)
-            parts.append("cdef void _fill_pool(pool_t* to, tuple values):\n    cdef Py_ssize_t i\n"
-                         "    for i in range(len(values)):\n        to[i] = values[i]\n")
-            for field, k in self.lists.items():
-                if k in pooled:
-                    flat = self.table_values[field][0]
-                    parts.append(f"cdef pool_t LV{k}[{max(len(flat), 1)}]\n_fill_pool(LV{k}, {tuple(flat)!r})\n")
         if self.scalars:  # (a value that does not fit four bytes: the Python path, as a cap met)
             parts.append("cdef inline int32_t attr_value(St* g, int64_t v) noexcept nogil:\n"
                          "    if v <= ATTR_UNSET or v > 2147483647:\n        g.err = 5\n        return ATTR_UNSET\n"

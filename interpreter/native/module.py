@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.lang import ast
-from interpreter.native.bound import int_literal
+from interpreter.native.bound import byte_type, int_literal
 from interpreter.native.card_faces import face_source
 from interpreter.native.endings import end_checks, scoring_functions
 from interpreter.native.expressions import Bound, Env, NotNative, parsed, static_int
-from interpreter.native.program import C_WIDTHS, LIST_CAPACITY, MAX_CANDIDATES, Program, byte_type
+from interpreter.native.program import C_WIDTHS, LIST_CAPACITY, MAX_CANDIDATES, Program
 from interpreter.native.reentry import guard_reentry, recursive_functions, saved_bytes
 from interpreter.native.resumable import StepWriter
 from interpreter.native.statements import Writer
@@ -155,16 +155,14 @@ class _Module:
 
     def _tables(self) -> str:
         prog = self.prog
-        lines = ["cdef void _fill(int64_t* to, tuple values):\n    cdef Py_ssize_t i\n"
-                 "    for i in range(len(values)):\n        to[i] = values[i]\n",
-                 "cdef void _fill_u32(uint32_t* to, tuple values):\n    cdef Py_ssize_t i\n"
-                 "    for i in range(len(values)):\n        to[i] = values[i]\n",
-                 "cdef void _fill_cards(card_t* to, tuple values):\n    cdef Py_ssize_t i\n"
-                 "    for i in range(len(values)):\n        to[i] = values[i]\n"]
+        # (one filler per C type a table or START's arrays hold: the module's own typedefs)
+        fills = {"int64_t": "_fill", "uint32_t": "_fill_u32", "card_t": "_fill_cards", "pool_t": "_fill_pool"}
+        lines = [f"cdef void {fill}({ctype}* to, tuple values):\n    cdef Py_ssize_t i\n"
+                 "    for i in range(len(values)):\n        to[i] = values[i]\n" for ctype, fill in fills.items()]
 
-        def table(cname: str, values: list[int]) -> None:
-            lines.append(f"cdef int64_t {cname}[{max(len(values), 1)}]")
-            lines.append(f"_fill({cname}, {tuple(values)!r})")
+        def table(cname: str, values: list[int], ctype: str = "int64_t") -> None:
+            lines.append(f"cdef {ctype} {cname}[{max(len(values), 1)}]")
+            lines.append(f"{fills[ctype]}({cname}, {tuple(values)!r})")
         for t in prog.tables.values():
             table(t.cname, t.flat)
         for b in prog.boards.values():
@@ -187,6 +185,8 @@ class _Module:
         for cname, values in [*prog.values.tables(), *prog.extra_tables.items(), *prog.card_data.tables(),
                               *prog.triggers.tables(), *prog.mappings.tables()]:
             table(cname, values)
+        for cname, values in prog.card_data.pool_tables():
+            table(cname, values, "pool_t")
         # The state every game starts from (counters' initial values, cards in place).
         tpl = prog.template
         lines.append("cdef St START\nmemset(&START, 0, sizeof(St))")

@@ -26,6 +26,7 @@ from interpreter.compile.board_functions import Board
 from interpreter.lang import ast
 from interpreter.lang.parser import parse_expression, parse_program
 from interpreter.model.definitions import CounterDef
+from interpreter.native.bound import narrow_type
 from interpreter.native.card_data import CardData
 from interpreter.native.card_effects import CardEffects
 from interpreter.native.expressions import Bound, Env, Lowering, NotNative, _where, parsed, static_int
@@ -245,18 +246,6 @@ class NativeBoard:
 
 C_WIDTHS = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
             "int64_t": 8, "uint64_t": 8, "double": 8}  # (the bytes of each C type a field may have)
-
-
-def narrow_type(count: int) -> str:
-    """The C type of numbers below `count`: two bytes where they fit."""
-    return "int16_t" if count < 32000 else "int32_t"
-
-
-def byte_type(count: int, signed: bool = True) -> str:
-    """The C type of numbers below `count` (and -1 if `signed`): one byte where they fit."""
-    if count < (127 if signed else 255):
-        return "int8_t" if signed else "uint8_t"
-    return narrow_type(count)
 
 
 class Program:

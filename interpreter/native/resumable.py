@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.lang import ast
+from interpreter.native.bound import byte_type
 from interpreter.native.expressions import Bound, Env, NotNative, _where
 from interpreter.native.statements import Writer
 
@@ -170,7 +171,7 @@ class StepWriter(Writer):
         super().__init__(game, me)
         self.fid = game.new_function()
         self.at = f"g.at{self.fid}"
-        game.step_fields[f"at{self.fid}"] = "int8_t"  # (where it stopped: two bytes past 127 points)
+        game.step_fields[f"at{self.fid}"] = byte_type(1)  # (where it stopped: wider as points are added)
         self.points = 0
         self.plain = 0  # inside a statement that cannot stop: written as the batched writer does
         self.on_stack: set[str] | None = None  # (the rules' locals no stop separates: plan)
@@ -251,10 +252,7 @@ class StepWriter(Writer):
 
     def point(self) -> int:
         self.points += 1
-        if self.points == 127:
-            self.game.step_fields[f"at{self.fid}"] = "int16_t"
-        elif self.points == 32000:
-            raise NotNative("a function with more than 32,000 places to stop")
+        self.game.step_fields[f"at{self.fid}"] = byte_type(self.points + 1)
         return self.points
 
     def stop_at(self, point: int) -> None:
